@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Server configuration, read once from the environment and validated.
+ * Every default makes `npm start` work on a fresh machine; the README lists every variable.
+ */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DIST_DIR: z.string().min(1).default('./dist'),
+  /** The public origin users reach the app on; used for the same-origin check and payment URLs. */
+  PUBLIC_ORIGIN: z.string().url().optional(),
+  /** Set when served over HTTPS: makes the session cookie Secure. */
+  COOKIE_SECURE: z.enum(['true', 'false']).default('false'),
+  /** log2 of the scrypt cost N. OWASP: 17. Tests lower it to stay fast; production never should. */
+  SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
+  /** Milliseconds between background snapshots of the store. */
+  SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Journal lines after which a snapshot is taken early. */
+  SNAPSHOT_EVERY_COMMITS: z.coerce.number().int().min(1).default(5_000),
+  /** Turn rate limits off only for benchmarks. */
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  COMMUNITY_CHAT_URL: z.string().url().default('https://chat.whatsapp.com/'),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Where the Stripe SDK sends its requests, e.g. http://127.0.0.1:12111 in tests. */
+  STRIPE_API_BASE: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+});
+
+export type Config = {
+  port: number;
+  host: string | undefined;
+  dataDir: string;
+  distDir: string;
+  publicOrigin: string | undefined;
+  cookieSecure: boolean;
+  scryptLogN: number;
+  snapshotIntervalMs: number;
+  snapshotEveryCommits: number;
+  rateLimits: boolean;
+  communityChatUrl: string;
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  stripeApiBase: string | undefined;
+  logLevel: 'silent' | 'error' | 'info';
+};
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    distDir: path.resolve(e.DIST_DIR),
+    publicOrigin: e.PUBLIC_ORIGIN,
+    cookieSecure: e.COOKIE_SECURE === 'true',
+    scryptLogN: e.SCRYPT_LOG_N,
+    snapshotIntervalMs: e.SNAPSHOT_INTERVAL_MS,
+    snapshotEveryCommits: e.SNAPSHOT_EVERY_COMMITS,
+    rateLimits: e.RATE_LIMITS === 'on',
+    communityChatUrl: e.COMMUNITY_CHAT_URL,
+    stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    stripeApiBase: e.STRIPE_API_BASE,
+    logLevel: e.LOG_LEVEL,
+  };
+}
