@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { APPLICATION_STATUSES, COUNTRY_CODES, CURRENCY_CODES, LIMITS } from '../constants';
+import { idSchema, minorUnitsSchema, timestampSchema, toRxSchema } from './common';
+
+/** SPEC.md §3 Application. Money fields are integer minor units. */
+export const applicationSchema = z.object({
+  /** `${gigId}.${applicantId}`: one application per applicant and gig. */
+  id: z.string().max(140),
+  gigId: idSchema,
+  gigTitle: z.string().max(LIMITS.titleMax),
+  gigCategory: z.string().max(64),
+  creatorId: idSchema,
+  creatorName: z.string().max(LIMITS.nameMax),
+  creatorEmail: z.string().max(LIMITS.emailMax),
+  applicantId: idSchema,
+  applicantName: z.string().max(LIMITS.nameMax),
+  applicantEmail: z.string().max(LIMITS.emailMax),
+  applicantPortfolioLink: z.string().max(LIMITS.urlMax),
+  applicantCountry: z.enum(COUNTRY_CODES).optional(),
+  /** The applicant's offer. */
+  budget: minorUnitsSchema,
+  currency: z.enum(CURRENCY_CODES),
+  status: z.enum(APPLICATION_STATUSES),
+  appliedAt: timestampSchema,
+  finalBudget: minorUnitsSchema.nullable(),
+  startedAt: timestampSchema.nullable(),
+  completedAt: timestampSchema.nullable(),
+  paymentConfirmedAt: timestampSchema.nullable(),
+  /** Set when the gig is deleted: the application stays readable to both parties. */
+  gigDeleted: z.boolean().optional(),
+  updatedAt: timestampSchema,
+});
+export type Application = z.infer<typeof applicationSchema>;
+
+export const applicationRxSchema = toRxSchema(applicationSchema, {
+  indexes: ['gigId', 'applicantId', 'creatorId'],
+  maxLengths: { gigId: 64, applicantId: 64, creatorId: 64 },
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { CURRENCY_CODES, LIMITS, NOTIFICATION_TYPES } from '../constants';
+import { idSchema, minorUnitsSchema, timestampSchema, toRxSchema } from './common';
+
+/**
+ * SPEC.md §3 Notification in its one canonical shape: `read: boolean` and `createdAt`
+ * (ARCHITECTURE.md decisions). `normalizeNotification` accepts the other readings on input.
+ */
+export const notificationSchema = z.object({
+  id: z.string().max(200),
+  userId: idSchema,
+  type: z.enum(NOTIFICATION_TYPES),
+  message: z.string().max(1000),
+  senderId: idSchema.optional(),
+  senderName: z.string().max(LIMITS.nameMax).optional(),
+  recipientName: z.string().max(LIMITS.nameMax).optional(),
+  gigId: idSchema.optional(),
+  gigTitle: z.string().max(LIMITS.titleMax).optional(),
+  applicationId: z.string().max(140).optional(),
+  conversationId: z.string().max(140).optional(),
+  finalBudget: minorUnitsSchema.optional(),
+  amount: minorUnitsSchema.optional(),
+  currency: z.enum(CURRENCY_CODES).optional(),
+  read: z.boolean(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type Notification = z.infer<typeof notificationSchema>;
+
+export const notificationRxSchema = toRxSchema(notificationSchema, {
+  indexes: ['createdAt'],
+});
+
+/** Reads either marker (`read` flag or `status: 'unread'`) and either time field (`createdAt` or `timestamp`). */
+export function normalizeNotification(raw: Record<string, unknown>): Record<string, unknown> {
+  const { status, timestamp, ...rest } = raw;
+  const out: Record<string, unknown> = { ...rest };
+  if (typeof out.read !== 'boolean') out.read = status === undefined ? false : status !== 'unread';
+  if (typeof out.createdAt !== 'number' && typeof timestamp === 'number') out.createdAt = timestamp;
+  return out;
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { COUNTRY_CODES, LIMITS, NICHE_IDS } from '../constants';
+import { idSchema, timestampSchema, toRxSchema } from './common';
+
+/** The public profile: what any user linked by an application may see of another (no email, no payout ids). */
+export const publicProfileSchema = z.object({
+  id: idSchema,
+  name: z.string().max(LIMITS.nameMax),
+  username: z.string().max(64).optional(),
+  location: z.enum(COUNTRY_CODES).optional(),
+  creativeNiche: z.enum(NICHE_IDS).optional(),
+  subcategory: z.string().max(64).optional(),
+  portfolioLink: z.string().max(LIMITS.urlMax).optional(),
+  bio: z.string().max(LIMITS.bioMax).optional(),
+  updatedAt: timestampSchema,
+});
+export type PublicProfile = z.infer<typeof publicProfileSchema>;
+
+export const PAYOUT_STATUSES = ['none', 'pending', 'active'] as const;
+
+/** The full user record (SPEC.md §3 User), replicated only to its owner. */
+export const userSchema = publicProfileSchema.extend({
+  email: z.string().max(LIMITS.emailMax).optional(),
+  termsAccepted: z.boolean().optional(),
+  termsAcceptedAt: timestampSchema.optional(),
+  createdAt: timestampSchema.optional(),
+  stripeAccountId: z.string().max(255).optional(),
+  payoutStatus: z.enum(PAYOUT_STATUSES).optional(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** One collection on the client holds the own record in full and others' public profiles. */
+export const userRxSchema = toRxSchema(userSchema);
+
+/** portfolios/{uid} (SPEC.md §3 Portfolio). */
+export const portfolioSchema = z.object({
+  id: idSchema,
+  portfolioLink: z.string().max(LIMITS.urlMax),
+});
+export type Portfolio = z.infer<typeof portfolioSchema>;
+
+/** A profile is complete once setup has given it a username (setup is one-time, SPEC.md §2). */
+export function isProfileComplete(user: Pick<User, 'username' | 'location' | 'creativeNiche' | 'subcategory' | 'portfolioLink'> | undefined | null): boolean {
+  return Boolean(user?.username && user.location && user.creativeNiche && user.subcategory && user.portfolioLink);
+}

@@ -1,0 +1,73 @@
+/**
+ * The server's store interface. Routes and policies reach data only through it, so a PostgreSQL
+ * store can stand beside the embedded lowdb one without touching them.
+ *
+ * Consistency model (single process):
+ * - Reads (`get`, `byIndex`, `all`) see every committed write, including ones still being synced,
+ *   so a route that reads, decides and commits without an `await` in between is serialised.
+ * - `commit` applies its writes to memory at once, atomically (all or none), stamps each written
+ *   document with the next value of one global sequence, and resolves once the writes are durable
+ *   (journal line fsynced). Only then may the caller answer its client.
+ * - What other users are shown (`changesSince`, `onDurable`) only ever includes durable writes.
+ */
+
+export type CollectionName =
+  | 'users'
+  | 'portfolios'
+  | 'gigs'
+  | 'applications'
+  | 'notifications'
+  | 'conversations'
+  | 'credentials'
+  | 'sessions'
+  | 'waitlist'
+  | 'ledger'
+  | 'meta';
+
+/** Every stored document has an id, the sequence of its last write, and a deletion flag (tombstone). */
+export type StoredDoc = {
+  id: string;
+  _seq: number;
+  _deleted: boolean;
+  [field: string]: unknown;
+};
+
+/** What a caller hands to `commit`: the document without `_seq` (the store stamps it). */
+export type DocWrite = {
+  collection: CollectionName;
+  doc: Omit<StoredDoc, '_seq'> & { _seq?: number };
+};
+
+export type Change = { collection: CollectionName; doc: StoredDoc };
+
+/** Secondary indexes: for each collection, index name → the key(s) a document is filed under. */
+export type IndexDefinitions = Partial<
+  Record<CollectionName, Record<string, (doc: StoredDoc) => string | string[] | undefined>>
+>;
+
+export interface Store {
+  get(collection: CollectionName, id: string): StoredDoc | undefined;
+  /** Documents filed under `key` in the named index (tombstones included; callers filter). */
+  byIndex(collection: CollectionName, index: string, key: string): StoredDoc[];
+  all(collection: CollectionName): Iterable<StoredDoc>;
+  /** Atomic, durable multi-document write. Resolves with the sequence of the last document written. */
+  commit(writes: DocWrite[]): Promise<number>;
+  /** Highest sequence that is durable. */
+  durableSeq(): number;
+  /** Durable changes with `_seq > afterSeq`, ordered by sequence, at most `limit`. */
+  changesSince(afterSeq: number, limit: number): Change[];
+  /** Called with each group of changes once it is durable. Returns an unsubscribe function. */
+  onDurable(listener: (changes: Change[]) => void): () => void;
+
+  /** Chat: append one Yjs update to a room's log, durably. */
+  appendChatUpdate(room: string, update: Uint8Array): Promise<void>;
+  /** Chat: every update of a room, oldest first. */
+  chatUpdates(room: string): Uint8Array[];
+  /** Chat: replace a room's log by one merged update (compaction), durably. */
+  compactChat(room: string, merged: Uint8Array): Promise<void>;
+
+  /** Takes a snapshot now (tests and shutdown); normally it happens in the background. */
+  snapshot(): Promise<void>;
+  /** Flushes, snapshots, releases the data-folder lock. */
+  close(): Promise<void>;
+}
