@@ -1,24 +1,51 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express from 'express';
-import type { Config } from './config';
+import { authRoutes } from './auth/routes';
+import { loadSession } from './auth/middleware';
+import type { AppContext } from './context';
+import { errorHandler, notFound } from './http/errors';
+import { sameOriginJsonOnly, securityHeaders } from './http/security';
+import { replicationRoutes } from './replication/routes';
+import type { ChangeStreamHub } from './replication/stream';
+import { waitlistRoutes } from './waitlist/routes';
 
-export type AppDeps = { config: Config };
+/** Paths that verify their caller another way (Stripe signs its webhooks). */
+const ORIGIN_EXEMPT = new Set(['/api/stripe/webhook']);
 
-/** Builds the Express app: API routes first, then the built PWA with its fallback. */
-export function createApp({ config }: AppDeps): express.Express {
+/** Builds the Express app: security, API routes, then the built PWA with its fallback. */
+export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(securityHeaders({ https: ctx.config.cookieSecure }));
 
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true });
   });
 
-  app.use('/api', (_req, res) => {
-    res.status(404).json({ error: 'Not found' });
+  const api = express.Router();
+  api.use(sameOriginJsonOnly(ctx.config.publicOrigin, (p) => ORIGIN_EXEMPT.has('/api' + p)));
+  api.use('/sync', express.json({ limit: '2mb', strict: false }));
+  api.use(express.json({ limit: '64kb', strict: false }));
+  api.use(loadSession(ctx));
+  api.get('/public-config', (_req, res) => {
+    res.json({
+      communityChatUrl: ctx.config.communityChatUrl,
+      paymentsMode: ctx.config.stripeSecretKey ? 'stripe' : 'simulated',
+    });
   });
+  api.use('/auth', authRoutes(ctx));
+  api.use('/waitlist', waitlistRoutes(ctx));
+  api.use('/sync', replicationRoutes(ctx, hub));
+  api.use(() => {
+    throw notFound();
+  });
+  app.use('/api', api);
+  app.use('/api', errorHandler(ctx.log));
 
-  serveClient(app, config.distDir);
+  serveClient(app, ctx.config.distDir);
+  app.use(errorHandler(ctx.log));
   return app;
 }
 

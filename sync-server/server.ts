@@ -2,28 +2,50 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import type { Config } from './config';
+import { createContext, type AppContext } from './context';
+import { INDEXES } from './indexes';
+import { ChangeStreamHub } from './replication/stream';
+import { openJournalStore } from './store/journal-store';
 
 export type RunningServer = {
   url: string;
   port: number;
+  ctx: AppContext;
   close(): Promise<void>;
 };
 
-/** Starts the HTTP server (API, client, and later the chat socket) and resolves once it listens. */
+/** Opens the store, then serves the API, the change stream and the client on one HTTP server. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const app = createApp({ config });
-  const server = http.createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
+  const store = await openJournalStore({
+    dataDir: config.dataDir,
+    indexes: INDEXES,
+    snapshotIntervalMs: config.snapshotIntervalMs,
+    snapshotEveryCommits: config.snapshotEveryCommits,
   });
+  const ctx = createContext(config, store);
+  const hub = new ChangeStreamHub(ctx);
+  const server = http.createServer(createApp(ctx, hub));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    hub.close();
+    await store.close();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
+  const host = config.host && config.host !== '0.0.0.0' && config.host !== '::' ? config.host : 'localhost';
   return {
-    url: `http://${config.host && config.host !== '0.0.0.0' && config.host !== '::' ? config.host : 'localhost'}:${port}`,
+    url: `http://${host}:${port}`,
     port,
+    ctx,
     async close() {
+      hub.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
     },
   };
 }

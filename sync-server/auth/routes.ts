@@ -1,0 +1,120 @@
+import crypto from 'node:crypto';
+import { Router } from 'express';
+import { z } from 'zod';
+import { LIMITS } from '../../shared/constants';
+import { newId } from '../../shared/ids';
+import { validateLogin } from '../../shared/validation/login';
+import { normalizeEmail, validateSignup } from '../../shared/validation/signup';
+import { firstError } from '../../shared/validation/types';
+import type { AppContext } from '../context';
+import { badRequest, conflict, HttpError } from '../http/errors';
+import { parseBody } from '../http/parse';
+import { clientIp, getAuth } from './middleware';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
+import { createSession, revokeSession, SESSION_COOKIE, sessionCookieOptions } from './sessions';
+import { ownUserView } from './users';
+
+const LOGIN_FAILED = 'Invalid email or password. Please try again.';
+export const EMAIL_TAKEN = 'An account with this email already exists. Please log in instead.';
+
+const signupBody = z.strictObject({
+  name: z.string().max(LIMITS.nameMax, 'Name is too long'),
+  email: z.string().max(LIMITS.emailMax, 'Email is too long'),
+  password: z.string().max(256, 'Password is too long'),
+  confirmPassword: z.string().max(256, 'Password is too long'),
+  termsAccepted: z.boolean(),
+});
+
+const loginBody = z.strictObject({
+  email: z.string().max(LIMITS.emailMax, 'Email is too long'),
+  password: z.string().max(256, 'Password is too long'),
+});
+
+export function authRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const scryptParams = { logN: ctx.config.scryptLogN, r: 8, p: 1 };
+
+  router.post('/signup', async (req, res) => {
+    ctx.limits.signupPerIp.hit(clientIp(req), 'Too many sign-ups from this network. Please try again later.');
+    const body = parseBody(signupBody, req.body);
+    const fields = validateSignup(body);
+    const message = firstError(fields);
+    if (message) throw badRequest(message, { fields });
+    const email = normalizeEmail(body.email);
+    if (ctx.store.byIndex('credentials', 'email', email).some((c) => !c._deleted)) throw conflict(EMAIL_TAKEN);
+
+    const passwordHash = await hashPassword(body.password, scryptParams);
+    // Hashing awaited: check again, synchronously with the commit, so two sign-ups cannot race.
+    if (ctx.store.byIndex('credentials', 'email', email).some((c) => !c._deleted)) throw conflict(EMAIL_TAKEN);
+    const now = ctx.now();
+    const id = newId((n) => crypto.randomBytes(n));
+    const user = {
+      id,
+      name: body.name.trim(),
+      email,
+      termsAccepted: true,
+      termsAcceptedAt: now,
+      createdAt: now,
+      updatedAt: now,
+      payoutStatus: 'none',
+      _deleted: false,
+    };
+    await ctx.store.commit([
+      { collection: 'users', doc: user },
+      { collection: 'credentials', doc: { id, email, passwordHash, _deleted: false } },
+    ]);
+    const { token } = await createSession(ctx.store, id, now);
+    res.cookie(SESSION_COOKIE, token, sessionCookieOptions(ctx.config.cookieSecure));
+    res.status(201).json({ user: ownUserView(ctx.store.get('users', id)!) });
+  });
+
+  router.post('/login', async (req, res) => {
+    const ip = clientIp(req);
+    ctx.limits.loginPerIp.hit(ip, 'Too many login attempts. Please try again later.');
+    const body = parseBody(loginBody, req.body);
+    const message = firstError(validateLogin(body));
+    if (message) throw badRequest(message);
+    const email = normalizeEmail(body.email);
+    ctx.limits.loginPerEmail.check(email, 'Too many failed login attempts for this account. Please try again later.');
+
+    const credentials = ctx.store.byIndex('credentials', 'email', email).find((c) => !c._deleted);
+    const ok = credentials
+      ? await verifyPassword(body.password, credentials.passwordHash as string)
+      : (await verifyPassword(body.password, await dummyPasswordHash(scryptParams)), false);
+    const user = credentials && ctx.store.get('users', credentials.id);
+    if (!ok || !user || user._deleted) {
+      ctx.limits.loginPerEmail.hit(email, 'Too many failed login attempts for this account. Please try again later.');
+      throw new HttpError(401, LOGIN_FAILED);
+    }
+    ctx.limits.loginPerEmail.reset(email);
+    // A new session id at every login: a planted cookie never becomes a signed-in session.
+    const previous = getAuth(res);
+    if (previous) await revokeSession(ctx.store, previous.session.id);
+    const { token } = await createSession(ctx.store, user.id, ctx.now());
+    res.cookie(SESSION_COOKIE, token, sessionCookieOptions(ctx.config.cookieSecure));
+    res.json({ user: ownUserView(user) });
+  });
+
+  router.post('/logout', async (_req, res) => {
+    const auth = getAuth(res);
+    if (auth) {
+      await revokeSession(ctx.store, auth.session.id);
+      ctx.events.emit('session-revoked', auth.session.id);
+    }
+    const { maxAge: _m, ...options } = sessionCookieOptions(ctx.config.cookieSecure);
+    res.clearCookie(SESSION_COOKIE, options);
+    res.json({ ok: true });
+  });
+
+  router.get('/session', (_req, res) => {
+    const auth = getAuth(res);
+    if (!auth) {
+      res.status(401).json({ error: 'Not signed in' });
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ user: ownUserView(auth.user) });
+  });
+
+  return router;
+}

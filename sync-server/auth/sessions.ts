@@ -1,0 +1,65 @@
+import crypto from 'node:crypto';
+import type { Store, StoredDoc } from '../store/store';
+
+export const SESSION_COOKIE = 'sid';
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** Sliding expiry is written at most this often, so a busy session does not write on every request. */
+const TOUCH_EVERY_MS = 60 * 60 * 1000;
+
+export type Session = { id: string; userId: string; expiresAt: number; createdAt: number };
+
+/** Sessions are stored by the SHA-256 of their token: a leaked store file does not leak live sessions. */
+export function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('base64url');
+}
+
+export async function createSession(store: Store, userId: string, now: number): Promise<{ token: string; session: Session }> {
+  const token = crypto.randomBytes(32).toString('base64url');
+  const session: Session = { id: hashToken(token), userId, createdAt: now, expiresAt: now + SESSION_TTL_MS };
+  await store.commit([{ collection: 'sessions', doc: { ...session, _deleted: false } }]);
+  return { token, session };
+}
+
+/** The live session for a cookie token, or undefined. Extends the expiry (sliding) now and then. */
+export async function lookupSession(store: Store, token: string | undefined, now: number): Promise<Session | undefined> {
+  if (!token || token.length > 100) return undefined;
+  const doc = store.get('sessions', hashToken(token));
+  if (!doc || doc._deleted || (doc.expiresAt as number) <= now) return undefined;
+  const session = toSession(doc);
+  if (session.expiresAt - now < SESSION_TTL_MS - TOUCH_EVERY_MS) {
+    session.expiresAt = now + SESSION_TTL_MS;
+    await store.commit([{ collection: 'sessions', doc: { ...session, _deleted: false } }]);
+  }
+  return session;
+}
+
+export async function revokeSession(store: Store, sessionId: string): Promise<void> {
+  const doc = store.get('sessions', sessionId);
+  if (!doc || doc._deleted) return;
+  await store.commit([{ collection: 'sessions', doc: { ...doc, _deleted: true } }]);
+}
+
+function toSession(doc: StoredDoc): Session {
+  return { id: doc.id, userId: doc.userId as string, createdAt: doc.createdAt as number, expiresAt: doc.expiresAt as number };
+}
+
+export function sessionCookieOptions(secure: boolean) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/', maxAge: SESSION_TTL_MS };
+}
+
+/** Reads one cookie from the header without a parser dependency. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,60 @@
+import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+import { forbidden, HttpError } from './errors';
+
+/** Security headers with a content security policy that allows only what the app loads. */
+export function securityHeaders(options: { https: boolean }): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", 'https://js.stripe.com'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", 'ws:', 'wss:', 'https://api.stripe.com'],
+        frameSrc: ['https://js.stripe.com', 'https://hooks.stripe.com'],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(options.https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: options.https,
+    crossOriginEmbedderPolicy: false,
+  });
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * State-changing requests must come from the app itself: JSON only (a cross-site HTML form cannot
+ * send it without a CORS preflight we never grant) and same-origin by Origin or Sec-Fetch-Site.
+ * `allowedOrigin` is PUBLIC_ORIGIN when configured; otherwise the request's own Host is the origin.
+ */
+export function sameOriginJsonOnly(allowedOrigin: string | undefined, exempt: (path: string) => boolean): RequestHandler {
+  return (req, _res, next) => {
+    if (SAFE_METHODS.has(req.method) || exempt(req.path)) return next();
+    const origin = req.get('origin');
+    const fetchSite = req.get('sec-fetch-site');
+    const expected = allowedOrigin ?? `${req.protocol}://${req.get('host')}`;
+    if (origin !== undefined && origin !== 'null') {
+      if (origin !== expected) return next(forbidden('Cross-origin requests are not allowed'));
+    } else if (fetchSite !== undefined) {
+      if (fetchSite !== 'same-origin' && fetchSite !== 'none') return next(forbidden('Cross-origin requests are not allowed'));
+    } else {
+      return next(forbidden('Cross-origin requests are not allowed'));
+    }
+    const type = req.get('content-type') ?? '';
+    const hasBody = req.get('content-length') !== undefined && req.get('content-length') !== '0';
+    if ((hasBody || req.get('transfer-encoding')) && !/^application\/json\b/i.test(type)) {
+      return next(new HttpError(415, 'Requests must be sent as JSON'));
+    }
+    next();
+  };
+}

@@ -1,0 +1,19 @@
+import type { IndexDefinitions, StoredDoc } from './store/store';
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** The secondary indexes the policies, read filters and auth need. */
+export const INDEXES: IndexDefinitions = {
+  credentials: { email: (d: StoredDoc) => str(d.email) },
+  gigs: { createdBy: (d) => str(d.createdBy) },
+  applications: {
+    gigId: (d) => str(d.gigId),
+    applicantId: (d) => str(d.applicantId),
+    creatorId: (d) => str(d.creatorId),
+  },
+  notifications: { userId: (d) => str(d.userId) },
+  conversations: { participant: (d) => (Array.isArray(d.participants) ? (d.participants as string[]) : undefined) },
+  sessions: { userId: (d) => str(d.userId) },
+  waitlist: { email: (d) => str(d.email) },
+  ledger: { applicationId: (d) => str(d.applicationId) },
+};

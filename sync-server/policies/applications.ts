@@ -1,0 +1,93 @@
+import { eventFromChange, newApplicationNotification, transition } from '../../shared/application-machine';
+import { applicationIdFor } from '../../shared/ids';
+import type { Application } from '../../shared/schemas/application';
+import { isProfileComplete } from '../../shared/schemas/user';
+import { validateApplication } from '../../shared/validation/apply';
+import type { DocWrite, StoredDoc } from '../store/store';
+import { notificationWrites } from './notify';
+import { refuse, stamp, str, type Policy, type PolicyResult } from './types';
+
+const MAX_BUDGET_MINOR = 1_000_000_000_00;
+
+/** The stored application as the domain type (the store keeps the same fields plus bookkeeping). */
+const asApplication = (doc: StoredDoc) => doc as unknown as Application;
+
+export const applicationPolicy: Policy = (input): PolicyResult => {
+  const { ctx, actor, current, incoming, deleting, now } = input;
+  if (deleting) return refuse('Applications cannot be deleted.');
+  if (!current) return create(input);
+
+  const gig = ctx.store.get('gigs', str(current.gigId));
+  const next = { ...current, ...incoming } as unknown as Application;
+  const inferred = eventFromChange(asApplication(current), next);
+  if (!inferred.ok) return refuse(inferred.error);
+  const result = transition({
+    actor: { id: actor.id, name: str(actor.name) },
+    application: asApplication(current),
+    gig: gig && !gig._deleted ? { id: gig.id, createdBy: str(gig.createdBy), title: str(gig.title) } : undefined,
+    event: inferred.event,
+    now,
+  });
+  if (!result.ok) return refuse(result.error);
+  const updated = { ...current, ...result.changes, updatedAt: stamp(now, current) };
+  return {
+    ok: true,
+    writes: [{ collection: 'applications', doc: updated as DocWrite['doc'] }, ...notificationWrites(result.notifications, now)],
+  };
+};
+
+function create({ ctx, actor, incoming, now }: Parameters<Policy>[0]): PolicyResult {
+  const gigId = str(incoming.gigId);
+  const gig = ctx.store.get('gigs', gigId);
+  const budget = incoming.budget;
+  if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0 || budget > MAX_BUDGET_MINOR) {
+    return refuse('Please enter a valid budget offer');
+  }
+  const alreadyApplied = Boolean(ctx.store.get('applications', applicationIdFor(gigId, actor.id)));
+  const message = validateApplication({
+    rate: (budget / 100).toFixed(2),
+    actor: { id: actor.id },
+    profile: { complete: isProfileComplete(actor as never) },
+    gig: gig && !gig._deleted ? { createdBy: str(gig.createdBy) || undefined } : null,
+    alreadyApplied,
+  });
+  if (message) return refuse(message);
+  if (str(incoming.id) !== applicationIdFor(gigId, actor.id)) return refuse('Invalid application id');
+  const creator = ctx.store.get('users', str(gig!.createdBy));
+  if (!creator) return refuse('Unable to process application: Invalid gig data (missing creator)');
+
+  const application: Application = {
+    id: applicationIdFor(gigId, actor.id),
+    gigId,
+    gigTitle: str(gig!.title),
+    gigCategory: str(gig!.category),
+    creatorId: creator.id,
+    creatorName: str(creator.name),
+    creatorEmail: str(creator.email),
+    applicantId: actor.id,
+    applicantName: str(actor.name),
+    applicantEmail: str(actor.email),
+    applicantPortfolioLink: str(actor.portfolioLink),
+    ...(actor.location ? { applicantCountry: actor.location as Application['applicantCountry'] } : {}),
+    budget,
+    currency: gig!.currency as Application['currency'],
+    status: 'PENDING',
+    appliedAt: now,
+    finalBudget: null,
+    startedAt: null,
+    completedAt: null,
+    paymentConfirmedAt: null,
+    updatedAt: now,
+  };
+  return {
+    ok: true,
+    writes: [
+      { collection: 'applications', doc: { ...application, _deleted: false } },
+      ...notificationWrites([newApplicationNotification(application)], now),
+      // The application links the two users: re-stamping both profiles makes each reach the
+      // other on their next pull or stream event, though neither profile changed.
+      { collection: 'users', doc: actor },
+      { collection: 'users', doc: creator },
+    ],
+  };
+}

@@ -1,0 +1,78 @@
+import { conversationIdFor } from '../../shared/ids';
+import { checkConversationStart } from '../../shared/validation/chat-access';
+import type { DocWrite, Store, StoredDoc } from '../store/store';
+import { linkedByApplication } from '../replication/visibility';
+import { notificationWrites } from './notify';
+import { refuse, stamp, str, type Policy } from './types';
+
+/** The most recent application linking the two users: it names the conversation's gig. */
+export function linkingApplication(store: Store, a: string, b: string): StoredDoc | undefined {
+  const candidates = [
+    ...store.byIndex('applications', 'applicantId', a).filter((x) => x.creatorId === b),
+    ...store.byIndex('applications', 'applicantId', b).filter((x) => x.creatorId === a),
+  ];
+  return candidates.sort((x, y) => Number(y.appliedAt) - Number(x.appliedAt))[0];
+}
+
+/**
+ * A participant may open a conversation with a user an application links them to; after that
+ * only the participant who did not send the last message may mark it read. Every other field is
+ * the server's (the chat server updates lastMessage and friends).
+ */
+export const conversationPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now }) => {
+  if (deleting) return refuse('Conversations cannot be deleted.');
+  if (current) {
+    const participants = current.participants as string[];
+    if (!participants.includes(actor.id)) return refuse('Only the participants of a conversation may read it.');
+    if (incoming.lastMessageRead !== true || current.lastMessageRead === true) return { ok: true, writes: [] };
+    if (current.lastSenderId === actor.id) return refuse('Only the receiver can mark a conversation read.');
+    return { ok: true, writes: [{ collection: 'conversations', doc: { ...current, lastMessageRead: true, updatedAt: stamp(now, current) } }] };
+  }
+
+  const participants = Array.isArray(incoming.participants) ? incoming.participants.map(str) : [];
+  const otherId = participants.find((p) => p !== actor.id) ?? (participants[0] === actor.id ? actor.id : '');
+  const check = checkConversationStart({
+    actorId: actor.id,
+    otherId,
+    linkedByApplication: otherId !== actor.id && linkedByApplication(ctx.store, actor.id, otherId),
+  });
+  if (!check.ok) return refuse(check.error ?? 'A conversation needs an application linking the two users.');
+  const id = conversationIdFor(actor.id, otherId);
+  if (str(incoming.id) !== id) return refuse('Invalid conversation id');
+  const app = linkingApplication(ctx.store, actor.id, otherId)!;
+  const creatorId = str(app.creatorId);
+  const conversation = {
+    id,
+    participants: [actor.id, otherId].sort(),
+    createdAt: now,
+    lastMessage: '',
+    lastMessageTimestamp: null,
+    lastSenderId: null,
+    lastMessageRead: true,
+    gigTitle: str(app.gigTitle),
+    gigId: str(app.gigId),
+    creatorId,
+    isCreatorInitiated: actor.id === creatorId,
+    updatedAt: now,
+    _deleted: false,
+  };
+  const writes: DocWrite[] = [
+    { collection: 'conversations', doc: conversation },
+    ...notificationWrites(
+      [
+        {
+          userId: otherId,
+          type: 'new_conversation',
+          message: `${str(actor.name)} started a conversation about "${str(app.gigTitle)}"`,
+          senderId: actor.id,
+          senderName: str(actor.name),
+          gigId: str(app.gigId),
+          gigTitle: str(app.gigTitle),
+          conversationId: id,
+        },
+      ],
+      now,
+    ),
+  ];
+  return { ok: true, writes };
+};

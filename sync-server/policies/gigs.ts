@@ -1,0 +1,128 @@
+import { countryByCode, DEFAULT_CURRENCY, GIG_STATUS_ACTIVE } from '../../shared/constants';
+import { ID_PATTERN } from '../../shared/ids';
+import { isProfileComplete } from '../../shared/schemas/user';
+import { checkDeleteGig } from '../../shared/validation/delete-gig';
+import { normalizeGigForm, validateGigForm, type GigFormValues } from '../../shared/validation/gig';
+import { firstError } from '../../shared/validation/types';
+import type { DocWrite, Store, StoredDoc } from '../store/store';
+import { refuse, stamp, str, type Policy, type PolicyResult } from './types';
+
+const ACCEPTED = new Set(['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED']);
+const WORK_UNDER_WAY = new Set(['PENDING_PAYMENT', 'IN_PROGRESS']);
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The server cannot know the user's time zone; it accepts any day that is "today" somewhere on
+ * Earth (UTC today minus one day). The form itself enforces the user's local today.
+ */
+export function serverToday(now: number): string {
+  return new Date(now - DAY_MS).toISOString().slice(0, 10);
+}
+
+function formValues(incoming: Record<string, unknown>): GigFormValues {
+  const locationType = str(incoming.locationType);
+  return {
+    title: str(incoming.title),
+    description: str(incoming.description),
+    category: str(incoming.category),
+    locationType: (['remote', 'in-person', 'hybrid'].includes(locationType) ? locationType : '') as GigFormValues['locationType'],
+    country: str(incoming.country),
+    city: str(incoming.city),
+    budget: str(incoming.budget),
+    isPassionDriven: incoming.isPassionDriven === true,
+    currency: str(incoming.currency),
+    skills: str(incoming.skills),
+    projectDeadline: str(incoming.projectDeadline),
+    projectDate: str(incoming.projectDate),
+  };
+}
+
+/** Validates the pushed fields with the create-gig rules and returns the gig's content fields. */
+function content(incoming: Record<string, unknown>, now: number): { ok: true; fields: Record<string, unknown> } | { ok: false; reason: string } {
+  const form = normalizeGigForm(formValues(incoming));
+  const message = firstError(validateGigForm(form, { today: serverToday(now), variant: 'page' }));
+  if (message) return { ok: false, reason: message };
+  // Currency follows the country (SPEC.md §5): a remote gig is in CAD.
+  const currency =
+    form.locationType === 'remote' ? DEFAULT_CURRENCY : (countryByCode(form.country)?.currency ?? (form.currency || DEFAULT_CURRENCY));
+  const fields: Record<string, unknown> = {
+    title: form.title,
+    description: form.description,
+    category: form.category,
+    locationType: form.locationType,
+    budget: form.isPassionDriven ? '' : form.budget,
+    isPassionDriven: form.isPassionDriven,
+    currency,
+    skills: form.skills,
+  };
+  if (form.country) fields.country = form.country;
+  if (form.city) fields.city = form.city;
+  if (form.locationType === 'remote') fields.projectDeadline = form.projectDeadline;
+  if (form.locationType !== 'remote' && form.projectDate) fields.projectDate = form.projectDate;
+  return { ok: true, fields };
+}
+
+function applicationsOf(store: Store, gigId: string): StoredDoc[] {
+  return store.byIndex('applications', 'gigId', gigId).filter((a) => !a._deleted);
+}
+
+export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now }): PolicyResult => {
+  if (deleting) {
+    const check = checkDeleteGig(actor.id, current && !current._deleted ? { createdBy: str(current.createdBy) } : undefined);
+    if (!check.ok) return refuse(check.error);
+    const apps = applicationsOf(ctx.store, current!.id);
+    if (apps.some((a) => WORK_UNDER_WAY.has(str(a.status)))) {
+      return refuse('This gig has work under way. Complete the work before deleting the gig.');
+    }
+    const writes: DocWrite[] = [{ collection: 'gigs', doc: { ...current!, _deleted: true, updatedAt: stamp(now, current) } }];
+    // Applications stay readable to both parties, with the gig's title (ARCHITECTURE.md).
+    for (const app of apps) writes.push({ collection: 'applications', doc: { ...app, gigDeleted: true, updatedAt: stamp(now, app) } });
+    return { ok: true, writes };
+  }
+
+  if (!current) {
+    if (!ID_PATTERN.test(str(incoming.id))) return refuse('Invalid gig id');
+    if (!isProfileComplete(actor as never)) return refuse('Please complete your profile before creating a gig');
+    const checked = content(incoming, now);
+    if (!checked.ok) return refuse(checked.reason);
+    const gig = {
+      id: str(incoming.id),
+      ...checked.fields,
+      createdAt: now,
+      createdBy: actor.id,
+      creatorName: str(actor.name),
+      creatorEmail: str(actor.email),
+      status: GIG_STATUS_ACTIVE,
+      updatedAt: now,
+      _deleted: false,
+    };
+    return { ok: true, writes: [{ collection: 'gigs', doc: gig }] };
+  }
+
+  if (current._deleted) return refuse('Gig not found.');
+  if (current.createdBy !== actor.id) return refuse('You do not have permission to edit this gig.');
+  const apps = applicationsOf(ctx.store, current.id);
+  if (apps.some((a) => ACCEPTED.has(str(a.status)))) {
+    return refuse('This gig can no longer be edited: an offer on it has been accepted.');
+  }
+  const checked = content(incoming, now);
+  if (!checked.ok) return refuse(checked.reason);
+  const next = {
+    id: current.id,
+    ...checked.fields,
+    createdAt: current.createdAt,
+    createdBy: current.createdBy,
+    creatorName: current.creatorName,
+    creatorEmail: current.creatorEmail,
+    status: current.status,
+    updatedAt: stamp(now, current),
+    _deleted: false,
+  };
+  const writes: DocWrite[] = [{ collection: 'gigs', doc: next }];
+  if (next.title !== current.title || next.category !== current.category) {
+    for (const app of apps) {
+      writes.push({ collection: 'applications', doc: { ...app, gigTitle: next.title, gigCategory: next.category, updatedAt: stamp(now, app) } });
+    }
+  }
+  return { ok: true, writes };
+};

@@ -1,0 +1,30 @@
+import type { CollectionName, Store } from '../store/store';
+import { viewFor } from './visibility';
+
+export type Checkpoint = { seq: number };
+
+/**
+ * The documents of one collection that `userId` may see, changed after the checkpoint, in
+ * sequence order. The sequence is global, so the scan skips other collections' changes and what
+ * the user may not see; the returned checkpoint is the last sequence scanned, so nothing is
+ * scanned twice. It stops early only when the batch is full, so a short batch means "caught up".
+ */
+export function pullChanges(store: Store, userId: string, collection: CollectionName, after: number, limit: number) {
+  const documents: Record<string, unknown>[] = [];
+  let cursor = after;
+  const end = store.durableSeq();
+  scan: while (cursor < end) {
+    const batch = store.changesSince(cursor, 2000);
+    if (batch.length === 0) break;
+    for (const change of batch) {
+      cursor = change.doc._seq;
+      if (change.collection !== collection) continue;
+      const view = viewFor(store, userId, collection, change.doc);
+      if (!view) continue;
+      documents.push(view);
+      if (documents.length >= limit) break scan;
+    }
+  }
+  if (documents.length < limit) cursor = Math.max(cursor, end);
+  return { documents, checkpoint: { seq: cursor } satisfies Checkpoint };
+}

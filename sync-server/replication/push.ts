@@ -1,0 +1,101 @@
+import type { z } from 'zod';
+import { applicationSchema } from '../../shared/schemas/application';
+import { conversationSchema } from '../../shared/schemas/conversation';
+import { gigSchema } from '../../shared/schemas/gig';
+import { notificationSchema } from '../../shared/schemas/notification';
+import { userSchema } from '../../shared/schemas/user';
+import type { Auth } from '../auth/middleware';
+import type { AppContext } from '../context';
+import { applicationPolicy } from '../policies/applications';
+import { conversationPolicy } from '../policies/conversations';
+import { gigPolicy } from '../policies/gigs';
+import { notificationPolicy } from '../policies/notifications';
+import type { Policy } from '../policies/types';
+import { userPolicy } from '../policies/users';
+import { viewFor, type ReplicatedCollection } from './visibility';
+
+const POLICIES: Record<ReplicatedCollection, Policy> = {
+  users: userPolicy,
+  gigs: gigPolicy,
+  applications: applicationPolicy,
+  notifications: notificationPolicy,
+  conversations: conversationPolicy,
+};
+
+/** Pushed documents are checked field by field against the entity schema (every field optional: the policy decides). */
+const SHAPES: Record<ReplicatedCollection, z.ZodObject> = {
+  users: userSchema.partial().strict(),
+  gigs: gigSchema.extend({ creatorEmail: gigSchema.shape.creatorName }).partial().strict(),
+  applications: applicationSchema.partial().strict(),
+  notifications: notificationSchema.partial().strict(),
+  conversations: conversationSchema.partial().strict(),
+};
+
+/** RxDB's own bookkeeping fields, never stored. */
+const RXDB_FIELDS = new Set(['_meta', '_rev', '_attachments', '_deleted']);
+
+export type PushRow = { assumedMasterState?: Record<string, unknown> | null; newDocumentState: Record<string, unknown> };
+export type Refusal = { id: string; reason: string };
+
+function sameVersion(assumed: Record<string, unknown> | null | undefined, master: Record<string, unknown> | undefined): boolean {
+  if (!assumed) return master === undefined;
+  if (!master) return false;
+  return assumed.updatedAt === master.updatedAt && Boolean(assumed._deleted) === Boolean(master._deleted);
+}
+
+/**
+ * Applies pushed rows in order. Each accepted row is committed atomically with its side effects
+ * and answered with the server's resulting document (so server-set fields reach the client at
+ * once); a conflicting row is answered with the master state; a refused row with the master state
+ * (a tombstone of the pushed content when the server has none) plus the reason.
+ */
+export async function applyPush(ctx: AppContext, auth: Auth, collection: ReplicatedCollection, rows: PushRow[]) {
+  const conflicts: Record<string, unknown>[] = [];
+  const refused: Refusal[] = [];
+  const commits: Promise<number>[] = [];
+  const userId = auth.user.id;
+
+  for (const row of rows) {
+    const pushed = row.newDocumentState;
+    const id = typeof pushed?.id === 'string' ? pushed.id : '';
+    const deleting = pushed?._deleted === true;
+    const incoming: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(pushed ?? {})) if (!RXDB_FIELDS.has(k)) incoming[k] = v;
+
+    const current = id ? ctx.store.get(collection, id) : undefined;
+    const master = current ? viewFor(ctx.store, userId, collection, current) : undefined;
+    const tombstone = { ...incoming, id, _deleted: true };
+    const refuse = (reason: string) => {
+      conflicts.push(master ?? tombstone);
+      refused.push({ id, reason });
+    };
+
+    if (!id || id.length > 200) {
+      refuse('Invalid document id');
+      continue;
+    }
+    if (!sameVersion(row.assumedMasterState, master)) {
+      // Somebody changed it first (or a retried push already landed): the client gets the master state.
+      conflicts.push(master ?? tombstone);
+      continue;
+    }
+    const shape = SHAPES[collection].safeParse(incoming);
+    if (!shape.success) {
+      const issue = shape.error.issues[0]!;
+      refuse(issue.code === 'unrecognized_keys' ? `Unexpected field: ${issue.keys.join(', ')}` : `${issue.path.join('.')}: ${issue.message}`);
+      continue;
+    }
+    const now = ctx.now();
+    const result = POLICIES[collection]({ ctx, actor: auth.user, current, incoming, deleting, now });
+    if (!result.ok) {
+      refuse(result.reason);
+      continue;
+    }
+    if (result.writes.length) commits.push(ctx.store.commit(result.writes));
+    const after = ctx.store.get(collection, id);
+    const view = after ? viewFor(ctx.store, userId, collection, after) : undefined;
+    if (view) conflicts.push(view);
+  }
+  await Promise.all(commits);
+  return { conflicts, refused };
+}

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClient } from '../support/http-client';
+import { applicationDoc, gigDoc, pullAll, signUp, signUpWithProfile, write } from '../support/fixtures';
+import { startTestServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.cleanup();
+});
+
+/** A buyer with a gig, an applicant who applied, and a stranger. */
+async function scene() {
+  const buyer = new TestClient(server.url);
+  const buyerUser = await signUpWithProfile(buyer, { name: 'Bea Buyer' });
+  const gig = (await write(buyer, 'gigs', gigDoc({ title: 'Poster design' }))).master!;
+  const seller = new TestClient(server.url);
+  const sellerUser = await signUpWithProfile(seller, { name: 'Sam Seller', location: 'GB' });
+  const applied = await write(seller, 'applications', applicationDoc(gig.id as string, sellerUser.id, { budget: 60000 }));
+  expect(applied.refusal).toBeUndefined();
+  const stranger = new TestClient(server.url);
+  const strangerUser = await signUpWithProfile(stranger, { name: 'Stan Stranger' });
+  return { buyer, buyerUser, gig, seller, sellerUser, application: applied.master!, stranger, strangerUser };
+}
+
+const notificationsOf = async (client: TestClient) => (await pullAll(client, 'notifications')).documents;
+
+describe('applying', () => {
+  it('creates a PENDING application with the server-filled fields and tells the creator (new_application)', async () => {
+    const { application, buyer, buyerUser, sellerUser, gig } = await scene();
+    expect(application).toMatchObject({
+      status: 'PENDING',
+      gigTitle: 'Poster design',
+      creatorId: buyerUser.id,
+      creatorName: 'Bea Buyer',
+      creatorEmail: buyerUser.email,
+      applicantName: 'Sam Seller',
+      applicantEmail: sellerUser.email,
+      applicantCountry: 'GB',
+      budget: 60000,
+      currency: 'CAD',
+      finalBudget: null,
+    });
+    const notes = await notificationsOf(buyer);
+    expect(notes).toContainEqual(expect.objectContaining({ type: 'new_application', gigId: gig.id, read: false, senderId: sellerUser.id }));
+  });
+
+  it("refuses a second application: 'You have already applied to this gig'", async () => {
+    const { seller, sellerUser, gig } = await scene();
+    const again = await write(seller, 'applications', applicationDoc(gig.id as string, sellerUser.id));
+    expect(again.refusal === 'You have already applied to this gig' || again.refusal === undefined).toBe(true);
+    expect(again.master).toMatchObject({ status: 'PENDING', budget: 60000 });
+  });
+
+  it("refuses applying to one's own gig: 'You cannot apply to your own gig'", async () => {
+    const { buyer, buyerUser, gig } = await scene();
+    const own = await write(buyer, 'applications', applicationDoc(gig.id as string, buyerUser.id));
+    expect(own.refusal).toBe('You cannot apply to your own gig');
+  });
+
+  it("refuses an applicant without a profile: 'Please complete your profile before applying'", async () => {
+    const { gig } = await scene();
+    const fresh = new TestClient(server.url);
+    const user = await signUp(fresh);
+    expect((await write(fresh, 'applications', applicationDoc(gig.id as string, user.id))).refusal).toBe('Please complete your profile before applying');
+  });
+
+  it('makes the two linked users see each other’s public profile, even with an old checkpoint, but never the email', async () => {
+    const buyer = new TestClient(server.url);
+    const buyerUser = await signUpWithProfile(buyer);
+    const gig = (await write(buyer, 'gigs', gigDoc())).master!;
+    const seller = new TestClient(server.url);
+    const sellerUser = await signUpWithProfile(seller);
+    const before = await pullAll(buyer, 'users');
+    expect(before.documents.map((d) => d.id)).not.toContain(sellerUser.id);
+
+    await write(seller, 'applications', applicationDoc(gig.id as string, sellerUser.id));
+    const after = await pullAll(buyer, 'users', before.checkpoint.seq);
+    const profile = after.documents.find((d) => d.id === sellerUser.id)!;
+    expect(profile).toMatchObject({ username: sellerUser.username });
+    expect(profile).not.toHaveProperty('email');
+    expect((await pullAll(seller, 'users')).documents.map((d) => d.id)).toContain(buyerUser.id);
+  });
+});
+
+describe('offer, accept, decline (SPEC.md §4 transitions)', () => {
+  it('buyer sends an offer: PENDING → PENDING_ACCEPTANCE with finalBudget, applicant gets FINAL_BUDGET_OFFER', async () => {
+    const { buyer, seller, application } = await scene();
+    const offered = await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 55000 }, application);
+    expect(offered.refusal).toBeUndefined();
+    expect(offered.master).toMatchObject({ status: 'PENDING_ACCEPTANCE', finalBudget: 55000 });
+    expect(await notificationsOf(seller)).toContainEqual(expect.objectContaining({ type: 'FINAL_BUDGET_OFFER', finalBudget: 55000, currency: 'CAD' }));
+  });
+
+  it('refuses an offer sent by the applicant or a stranger, and leaves the application unchanged', async () => {
+    const { seller, stranger, application } = await scene();
+    const bySeller = await write(seller, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1 }, application);
+    expect(bySeller.refusal).toBeDefined();
+    expect(bySeller.master).toMatchObject({ status: 'PENDING', finalBudget: null });
+    const byStranger = await write(stranger, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1 }, application);
+    expect(byStranger.refusal).toBeDefined();
+    expect(server.ctx.store.get('applications', application.id as string)!.status).toBe('PENDING');
+  });
+
+  it('Start Working on a paid offer → PENDING_PAYMENT and the buyer is told payment is needed', async () => {
+    const { buyer, seller, application } = await scene();
+    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 55000 }, application)).master!;
+    const byBuyer = await write(buyer, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered);
+    expect(byBuyer.refusal).toBeDefined();
+    const accepted = await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS', startedAt: Date.now() }, offered);
+    expect(accepted.refusal).toBeUndefined();
+    expect(accepted.master).toMatchObject({ status: 'PENDING_PAYMENT', startedAt: null });
+    expect(await notificationsOf(buyer)).toContainEqual(expect.objectContaining({ type: 'payment_needed' }));
+  });
+
+  it('Start Working on a zero offer → IN_PROGRESS with startedAt and GIG_STARTED to the buyer', async () => {
+    const { buyer, seller, application } = await scene();
+    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 0 }, application)).master!;
+    const accepted = await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered);
+    expect(accepted.master).toMatchObject({ status: 'IN_PROGRESS' });
+    expect(typeof accepted.master!.startedAt).toBe('number');
+    expect(await notificationsOf(buyer)).toContainEqual(expect.objectContaining({ type: 'GIG_STARTED' }));
+  });
+
+  it('Decline → REJECTED with finalBudget cleared and OFFER_REJECTED to the buyer; then nothing moves it', async () => {
+    const { buyer, seller, application } = await scene();
+    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 }, application)).master!;
+    const declined = (await write(seller, 'applications', { ...offered, status: 'REJECTED', finalBudget: null }, offered)).master!;
+    expect(declined).toMatchObject({ status: 'REJECTED', finalBudget: null });
+    expect(await notificationsOf(buyer)).toContainEqual(expect.objectContaining({ type: 'OFFER_REJECTED' }));
+    const reoffer = await write(buyer, 'applications', { ...declined, status: 'PENDING_ACCEPTANCE', finalBudget: 5 }, declined);
+    expect(reoffer.refusal).toBeDefined();
+  });
+
+  it('an applicant already selected cannot be selected again', async () => {
+    const { buyer, application } = await scene();
+    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 }, application)).master!;
+    const again = await write(buyer, 'applications', { ...offered, finalBudget: 2000 }, offered);
+    expect(again.refusal).toBeDefined();
+    expect(server.ctx.store.get('applications', application.id as string)!.finalBudget).toBe(1000);
+  });
+
+  it('nobody pushes COMPLETED or a payment confirmation through replication', async () => {
+    const { buyer, seller, application } = await scene();
+    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 0 }, application)).master!;
+    const started = (await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered)).master!;
+    for (const client of [buyer, seller]) {
+      const res = await write(client, 'applications', { ...started, status: 'COMPLETED', completedAt: Date.now() }, started);
+      expect(res.refusal).toBeDefined();
+    }
+  });
+});
+
+describe('read filters', () => {
+  it("a stranger pulls none of another user's applications, notifications or email", async () => {
+    const { stranger, buyerUser, sellerUser } = await scene();
+    expect((await pullAll(stranger, 'applications')).documents.filter((a) => a.applicantId === sellerUser.id)).toEqual([]);
+    expect((await pullAll(stranger, 'notifications')).documents.every((n) => n.userId !== buyerUser.id)).toBe(true);
+    const users = (await pullAll(stranger, 'users')).documents;
+    expect(users.map((u) => u.id)).not.toContain(buyerUser.id);
+    const everything = JSON.stringify([
+      ...(await pullAll(stranger, 'users')).documents,
+      ...(await pullAll(stranger, 'gigs')).documents,
+      ...(await pullAll(stranger, 'applications')).documents,
+      ...(await pullAll(stranger, 'conversations')).documents,
+      ...(await pullAll(stranger, 'notifications')).documents,
+    ]);
+    expect(everything).not.toContain(buyerUser.email);
+    expect(everything).not.toContain(sellerUser.email);
+  });
+
+  it('a signed-out client can neither pull nor push', async () => {
+    const anon = new TestClient(server.url);
+    expect((await anon.get('/api/sync/gigs/pull?seq=0')).status).toBe(401);
+    expect((await anon.post('/api/sync/gigs/push', [])).status).toBe(401);
+    expect((await anon.get('/api/sync/stream')).status).toBe(401);
+  });
+});
+
+describe('notifications and conversations', () => {
+  it('only the recipient marks a notification read; nobody creates one', async () => {
+    const { buyer, stranger, buyerUser } = await scene();
+    const note = (await notificationsOf(buyer)).find((n) => n.type === 'new_application')!;
+    expect((await write(stranger, 'notifications', { ...note, read: true }, note)).refusal).toBeDefined();
+    const marked = await write(buyer, 'notifications', { ...note, read: true }, note);
+    expect(marked.master).toMatchObject({ read: true });
+    const forged = await write(buyer, 'notifications', { ...note, id: 'forged-notification-1', userId: buyerUser.id });
+    expect(forged.refusal).toBe('Notifications are created by the server.');
+  });
+
+  it('a conversation opens only between users an application links, never with oneself', async () => {
+    const { buyer, buyerUser, sellerUser, stranger, strangerUser, seller } = await scene();
+    const id = [buyerUser.id, sellerUser.id].sort().join('_');
+    const opened = await write(buyer, 'conversations', { id, participants: [buyerUser.id, sellerUser.id] });
+    expect(opened.refusal).toBeUndefined();
+    expect(opened.master).toMatchObject({ isCreatorInitiated: true, gigTitle: 'Poster design', lastMessageRead: true });
+    expect(await notificationsOf(seller)).toContainEqual(expect.objectContaining({ type: 'new_conversation', senderId: buyerUser.id }));
+
+    const unlinkedId = [strangerUser.id, sellerUser.id].sort().join('_');
+    expect((await write(stranger, 'conversations', { id: unlinkedId, participants: [strangerUser.id, sellerUser.id] })).refusal).toBeDefined();
+    const self = await write(stranger, 'conversations', { id: `${strangerUser.id}_${strangerUser.id}`, participants: [strangerUser.id, strangerUser.id] });
+    expect(self.refusal).toBe('You cannot converse with yourself');
+    expect((await pullAll(stranger, 'conversations')).documents.map((c) => c.id)).not.toContain(id);
+  });
+});

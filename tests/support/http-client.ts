@@ -1,0 +1,58 @@
+/**
+ * A small HTTP client for integration tests: keeps the session cookie like a browser would and
+ * sends the same-origin headers a browser sends for fetch() from the app.
+ */
+export type JsonResponse<T = Record<string, unknown>> = { status: number; body: T; headers: Headers };
+
+export class TestClient {
+  private cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string, private origin: string | null = baseUrl) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  setCookie(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
+  clearCookies(): void {
+    this.cookies.clear();
+  }
+
+  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse<T>> {
+    const h: Record<string, string> = { ...headers };
+    if (this.cookies.size) h.cookie = this.cookieHeader();
+    if (this.origin && method !== 'GET') h.origin = this.origin;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      h['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(this.baseUrl + path, { method, headers: h, body: payload, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get<T = Record<string, unknown>>(path: string) {
+    return this.request<T>('GET', path);
+  }
+
+  post<T = Record<string, unknown>>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, body ?? {}, headers);
+  }
+}
