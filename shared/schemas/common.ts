@@ -32,6 +32,12 @@ export function toRxSchema(schema: z.ZodObject, options: RxSchemaOptions = {}) {
     const prop = properties[field];
     if (prop && prop.type === 'string') properties[field] = { ...prop, maxLength };
   }
+  // RxDB requires indexed numbers to declare their step; all our indexed numbers are integers.
+  const indexed = new Set((options.indexes ?? []).flat());
+  for (const field of indexed) {
+    const prop = properties[field];
+    if (prop && (prop.type === 'integer' || prop.type === 'number')) properties[field] = { ...prop, multipleOf: 1 };
+  }
   const { $schema: _ignored, ...rest } = json;
   return {
     ...rest,

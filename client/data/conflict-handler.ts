@@ -1,0 +1,53 @@
+import type { RxConflictHandler, WithDeleted } from 'rxdb';
+import type { ReplicatedName } from './collections';
+
+/**
+ * Fields a user edits as free text. When the server's copy changed while this device edited
+ * offline, a change of one of these fields that the server did not also change is kept (a
+ * three-way merge against the last known server state); everything else, status and ownership
+ * above all, takes the server's value.
+ */
+const MERGEABLE: Partial<Record<ReplicatedName, readonly string[]>> = {
+  users: ['name', 'username', 'location', 'creativeNiche', 'subcategory', 'portfolioLink', 'bio'],
+  gigs: ['title', 'description', 'category', 'locationType', 'country', 'city', 'budget', 'isPassionDriven', 'skills', 'projectDeadline', 'projectDate'],
+};
+
+const IGNORED = new Set(['_meta', '_rev', '_attachments']);
+
+export function sameContent(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    if (IGNORED.has(k)) continue;
+    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) return false;
+  }
+  return true;
+}
+
+/**
+ * `refused` holds ids the server just refused: for those the server's state is taken whole, or the
+ * merge would push the refused content again forever. The push handler fills it.
+ */
+export function createConflictHandler<T>(collection: ReplicatedName, refused: Set<string>): RxConflictHandler<T> {
+  const mergeable = MERGEABLE[collection] ?? [];
+  return {
+    isEqual: (a, b) => sameContent(a as Record<string, unknown>, b as Record<string, unknown>),
+    async resolve({ assumedMasterState, realMasterState, newDocumentState }) {
+      const master = realMasterState as Record<string, unknown>;
+      const local = newDocumentState as Record<string, unknown>;
+      const key = `${collection}:${String(master.id)}`;
+      if (refused.delete(key) || !assumedMasterState || master._deleted || local._deleted || mergeable.length === 0) {
+        return realMasterState;
+      }
+      const base = assumedMasterState as Record<string, unknown>;
+      const merged: Record<string, unknown> = { ...master };
+      const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+      for (const field of mergeable) {
+        if (!same(local[field], base[field]) && same(master[field], base[field])) {
+          if (local[field] === undefined) delete merged[field];
+          else merged[field] = local[field];
+        }
+      }
+      return merged as WithDeleted<T>;
+    },
+  };
+}

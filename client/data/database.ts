@@ -1,0 +1,45 @@
+import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
+import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
+import { createConflictHandler } from './conflict-handler';
+import { REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type SyncProblem } from './collections';
+
+addRxPlugin(RxDBLeaderElectionPlugin);
+
+export type AppCollections = { [K in keyof DocTypes]: RxCollection<DocTypes[K]> } & {
+  syncproblems: RxCollection<SyncProblem>;
+};
+export type AppDatabase = RxDatabase<AppCollections>;
+
+/** The database name is per user: two accounts on one device never share data. */
+export function databaseName(userId: string): string {
+  return `gigs-${userId.toLowerCase()}`;
+}
+
+/**
+ * One RxDB database per signed-in user. The storage is a parameter so the app uses Dexie
+ * (IndexedDB) and Node tests use memory storage.
+ */
+export async function createAppDatabase(
+  userId: string,
+  storage: RxStorage<unknown, unknown>,
+  options: { multiInstance?: boolean; refused?: Set<string> } = {},
+): Promise<AppDatabase> {
+  const refused = options.refused ?? new Set<string>();
+  const multiInstance = options.multiInstance ?? true;
+  const db = await createRxDatabase<AppCollections>({
+    name: databaseName(userId),
+    storage,
+    multiInstance,
+    eventReduce: true,
+    closeDuplicates: true,
+  });
+  await db.addCollections({
+    users: { schema: REPLICATED_COLLECTIONS.users as never, conflictHandler: createConflictHandler('users', refused) },
+    gigs: { schema: REPLICATED_COLLECTIONS.gigs as never, conflictHandler: createConflictHandler('gigs', refused) },
+    applications: { schema: REPLICATED_COLLECTIONS.applications as never, conflictHandler: createConflictHandler('applications', refused) },
+    notifications: { schema: REPLICATED_COLLECTIONS.notifications as never, conflictHandler: createConflictHandler('notifications', refused) },
+    conversations: { schema: REPLICATED_COLLECTIONS.conversations as never, conflictHandler: createConflictHandler('conversations', refused) },
+    syncproblems: { schema: syncProblemRxSchema as never },
+  });
+  return db;
+}

@@ -1,0 +1,101 @@
+/**
+ * A Server-Sent Events reader over fetch, so the same code runs in the browser and in Node and
+ * can tell a refused session (401) from a network failure, which EventSource cannot. Network
+ * errors never throw: they become status events, and it reconnects with exponential backoff.
+ */
+export type StreamEvent = { event: string; data: string };
+export type StreamStatus = 'connecting' | 'open' | 'closed' | 'unauthorized';
+
+export type EventStreamOptions = {
+  url: string;
+  fetch: typeof fetch;
+  headers?: () => Record<string, string>;
+  onEvent: (e: StreamEvent) => void;
+  onStatus: (s: StreamStatus) => void;
+  minDelayMs?: number;
+  maxDelayMs?: number;
+};
+
+export class EventStream {
+  private controller: AbortController | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private attempt = 0;
+  private destroyed = false;
+
+  constructor(private readonly options: EventStreamOptions) {
+    void this.connect();
+  }
+
+  /** Drops the current connection and connects again now (e.g. when the browser comes online). */
+  reconnectNow(): void {
+    if (this.destroyed) return;
+    this.attempt = 0;
+    this.controller?.abort();
+    clearTimeout(this.timer);
+    void this.connect();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    clearTimeout(this.timer);
+    this.controller?.abort();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.destroyed) return;
+    const controller = new AbortController();
+    this.controller = controller;
+    this.options.onStatus('connecting');
+    try {
+      const res = await this.options.fetch(this.options.url, {
+        headers: { accept: 'text/event-stream', ...this.options.headers?.() },
+        credentials: 'same-origin',
+        signal: controller.signal,
+      });
+      if (res.status === 401) {
+        this.options.onStatus('unauthorized');
+        return;
+      }
+      if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
+      this.attempt = 0;
+      this.options.onStatus('open');
+      await this.read(res.body);
+    } catch {
+      // A network error or an abort: reported as a status, never thrown.
+    }
+    if (this.controller !== controller || this.destroyed) return;
+    this.options.onStatus('closed');
+    this.scheduleReconnect();
+  }
+
+  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let idx: number;
+      while ((idx = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, idx);
+        buffer = buffer.slice(idx + 2);
+        let event = 'message';
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) event = line.slice(6).trim();
+          else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        }
+        if (data.length) this.options.onEvent({ event, data: data.join('\n') });
+      }
+    }
+  }
+
+  private scheduleReconnect(): void {
+    const min = this.options.minDelayMs ?? 1000;
+    const max = this.options.maxDelayMs ?? 30_000;
+    const delay = Math.min(max, min * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+    this.attempt += 1;
+    this.timer = setTimeout(() => void this.connect(), delay);
+  }
+}

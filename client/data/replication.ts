@@ -1,0 +1,261 @@
+import { Subject } from 'rxjs';
+import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
+import type { RxReplicationPullStreamItem } from 'rxdb';
+import { REPLICATED_NAMES, type ReplicatedName } from './collections';
+import type { AppDatabase } from './database';
+import { EventStream, type StreamStatus } from './event-stream';
+import type { Outbox } from './outbox';
+
+export type Checkpoint = { seq: number };
+
+export type SyncStatus = {
+  network: 'online' | 'offline';
+  /** A pull or push is under way. */
+  syncing: boolean;
+  /** Local changes that still wait to go out. */
+  pending: number;
+  /** The first sync after sign-in: done, and how many documents arrived so far. */
+  initialSync: { done: boolean; received: number };
+};
+
+export type SyncOptions = {
+  /** '' in the browser (same origin); the server's URL in Node. */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  /** Extra headers (Node: the session cookie and Origin; the browser sends its own). */
+  headers?: () => Record<string, string>;
+  outbox: Outbox;
+  /** Ids (`collection:id`) the server just refused; read by the conflict handler. */
+  refused: Set<string>;
+  /** The server says the session is gone. */
+  onUnauthorized: () => void;
+  /** Wait to become the leader tab before replicating (one tab replicates for all). */
+  waitForLeadership?: boolean;
+  batchSize?: number;
+};
+
+class HttpStatusError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+const RXDB_FIELDS = ['_meta', '_rev', '_attachments'];
+function clean(doc: Record<string, unknown> | undefined | null) {
+  if (!doc) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(doc)) if (!RXDB_FIELDS.includes(k)) out[k] = v;
+  return out;
+}
+
+/**
+ * Replicates every collection with the sync server (RxDB's HTTP protocol, see
+ * sync-server/replication): pull with a checkpoint, push with conflicts, one change stream for all
+ * collections, RESYNC whenever the stream (re)connects, retries with exponential backoff.
+ * Status is exposed as events; `destroy()` removes every listener and timer it added.
+ */
+export class SyncController {
+  readonly status$: Subject<SyncStatus> = new Subject();
+  private states = new Map<ReplicatedName, RxReplicationState<unknown, Checkpoint>>();
+  private streams = new Map<ReplicatedName, Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>>();
+  private stream: EventStream;
+  private active = new Map<ReplicatedName, boolean>();
+  private received = 0;
+  private initialDone = false;
+  private online: boolean;
+  private cleanups: (() => void)[] = [];
+  private destroyed = false;
+  private unauthorizedReported = false;
+
+  constructor(private readonly db: AppDatabase, private readonly options: SyncOptions) {
+    this.online = typeof navigator === 'undefined' ? true : navigator.onLine;
+    const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+
+    for (const name of REPLICATED_NAMES) {
+      const stream$ = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
+      this.streams.set(name, stream$);
+      const state = replicateRxCollection<unknown, Checkpoint>({
+        replicationIdentifier: `gigs-sync-${name}-v1`,
+        collection: db[name] as never,
+        live: true,
+        retryTime: 1000,
+        waitForLeadership: options.waitForLeadership ?? true,
+        pull: {
+          batchSize: options.batchSize ?? 500,
+          stream$: stream$.asObservable(),
+          handler: async (checkpoint, batchSize) => {
+            const seq = checkpoint?.seq ?? 0;
+            const body = await this.request<{ documents: unknown[]; checkpoint: Checkpoint }>(
+              fetchFn,
+              'GET',
+              `/api/sync/${name}/pull?seq=${seq}&limit=${batchSize}`,
+            );
+            this.received += body.documents.length;
+            this.emit();
+            return body as never;
+          },
+        },
+        push: {
+          batchSize: 50,
+          handler: async (rows) => {
+            const payload = rows.map((r) => ({
+              assumedMasterState: clean(r.assumedMasterState as Record<string, unknown> | undefined),
+              newDocumentState: clean(r.newDocumentState as Record<string, unknown>)!,
+            }));
+            const body = await this.request<{ conflicts: unknown[]; refused: { id: string; reason: string }[] }>(
+              fetchFn,
+              'POST',
+              `/api/sync/${name}/push`,
+              payload,
+            );
+            await this.recordRefusals(name, body.refused, payload.map((p) => p.newDocumentState));
+            options.outbox.settle(name, payload.map((p) => String(p.newDocumentState.id)));
+            return body.conflicts as never;
+          },
+        },
+      });
+      this.states.set(name, state);
+      const subs = [
+        state.active$.subscribe((a) => {
+          this.active.set(name, a);
+          this.emit();
+        }),
+        state.error$.subscribe((err) => {
+          // Back off while failing; the browser's online event resets it.
+          state.retryTime = Math.min(30_000, (state.retryTime ?? 1000) * 2);
+          const status = (err as { parameters?: { error?: unknown } }).parameters?.error;
+          if (status instanceof HttpStatusError && status.status === 401) this.reportUnauthorized();
+        }),
+        state.received$.subscribe(() => {
+          state.retryTime = 1000;
+        }),
+      ];
+      this.cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
+    }
+
+    this.stream = new EventStream({
+      url: `${options.baseUrl}/api/sync/stream`,
+      fetch: fetchFn,
+      headers: options.headers,
+      onStatus: (s) => this.onStreamStatus(s),
+      onEvent: (e) => {
+        if (e.event === 'hello') {
+          for (const s of this.streams.values()) s.next('RESYNC');
+        } else if (e.event === 'changes') {
+          const parsed = JSON.parse(e.data) as { collection: ReplicatedName; documents: unknown[]; checkpoint: Checkpoint };
+          this.streams.get(parsed.collection)?.next({ documents: parsed.documents as never, checkpoint: parsed.checkpoint });
+        }
+      },
+    });
+
+    void Promise.all([...this.states.values()].map((s) => s.awaitInitialReplication())).then(
+      () => {
+        this.initialDone = true;
+        this.emit();
+      },
+      () => {},
+    );
+    this.cleanups.push(options.outbox.subscribe(() => this.emit()));
+    if (typeof window !== 'undefined') {
+      const online = () => {
+        this.online = true;
+        this.stream.reconnectNow();
+        for (const s of this.states.values()) {
+          s.retryTime = 1000;
+          s.reSync();
+        }
+        this.emit();
+      };
+      const offline = () => {
+        this.online = false;
+        this.emit();
+      };
+      window.addEventListener('online', online);
+      window.addEventListener('offline', offline);
+      this.cleanups.push(() => {
+        window.removeEventListener('online', online);
+        window.removeEventListener('offline', offline);
+      });
+    }
+  }
+
+  get status(): SyncStatus {
+    return {
+      network: this.online ? 'online' : 'offline',
+      syncing: [...this.active.values()].some(Boolean),
+      pending: this.options.outbox.count,
+      initialSync: { done: this.initialDone, received: this.received },
+    };
+  }
+
+  /** Resolves when every collection is in sync with the server (never offline: don't block the UI on it). */
+  async awaitInSync(): Promise<void> {
+    await Promise.all([...this.states.values()].map((s) => s.awaitInSync()));
+  }
+
+  async destroy(): Promise<void> {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.stream.destroy();
+    for (const c of this.cleanups) c();
+    await Promise.all([...this.states.values()].map((s) => s.cancel()));
+    for (const s of this.streams.values()) s.complete();
+    this.status$.complete();
+  }
+
+  private emit(): void {
+    if (!this.destroyed) this.status$.next(this.status);
+  }
+
+  private onStreamStatus(s: StreamStatus): void {
+    if (s === 'unauthorized') this.reportUnauthorized();
+    else if (s === 'open') this.online = true;
+    else if (s === 'closed' && typeof navigator !== 'undefined' && !navigator.onLine) this.online = false;
+    this.emit();
+  }
+
+  private reportUnauthorized(): void {
+    if (this.unauthorizedReported || this.destroyed) return;
+    this.unauthorizedReported = true;
+    this.options.onUnauthorized();
+  }
+
+  private async request<T>(fetchFn: typeof fetch, method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers?.() };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetchFn(this.options.baseUrl + path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status === 401) {
+      this.reportUnauthorized();
+      throw new HttpStatusError(401, 'Your session has ended. Please log in again.');
+    }
+    if (!res.ok) {
+      const text = await res.text().catch(() => '');
+      throw new HttpStatusError(res.status, text || `Sync request failed (${res.status})`);
+    }
+    this.online = true;
+    return (await res.json()) as T;
+  }
+
+  private async recordRefusals(name: ReplicatedName, refused: { id: string; reason: string }[], pushed: Record<string, unknown>[]) {
+    if (refused.length === 0) return;
+    const now = Date.now();
+    const rows = refused.map((r, i) => {
+      this.options.refused.add(`${name}:${r.id}`);
+      const content = pushed.find((p) => p.id === r.id) ?? { id: r.id };
+      return {
+        id: `${name}:${r.id}:${now}:${i}`,
+        collectionName: name,
+        docId: r.id,
+        reason: r.reason,
+        content: JSON.stringify(content),
+        createdAt: now,
+      };
+    });
+    await this.db.syncproblems.bulkInsert(rows);
+  }
+}
