@@ -1,0 +1,54 @@
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { createAppDatabase, type AppDatabase } from '../../client/data/database';
+import { Outbox } from '../../client/data/outbox';
+import { SyncController } from '../../client/data/replication';
+import type { TestClient } from './http-client';
+
+/**
+ * The app's real data layer (RxDB + replication) running in Node against a real server, with
+ * memory storage standing in for IndexedDB.
+ */
+export type NodeAppClient = {
+  db: AppDatabase;
+  sync: SyncController;
+  outbox: Outbox;
+  unauthorized: Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function startNodeClient(http: TestClient, userId: string): Promise<NodeAppClient> {
+  const refused = new Set<string>();
+  const db = await createAppDatabase(`${userId}-${Math.random().toString(36).slice(2, 8)}`, getRxStorageMemory(), { multiInstance: false, refused });
+  const outbox = new Outbox();
+  let onUnauthorized!: () => void;
+  const unauthorized = new Promise<void>((resolve) => (onUnauthorized = resolve));
+  const sync = new SyncController(db, {
+    baseUrl: http.baseUrl,
+    headers: () => ({ cookie: http.cookieHeader(), origin: http.baseUrl }),
+    outbox,
+    refused,
+    onUnauthorized,
+    waitForLeadership: false,
+  });
+  return {
+    db,
+    sync,
+    outbox,
+    unauthorized,
+    async close() {
+      await sync.destroy();
+      await db.close();
+    },
+  };
+}
+
+/** Polls until `check` returns a truthy value (for live state reached through replication). */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - start > timeoutMs) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
