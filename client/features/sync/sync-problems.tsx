@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { SyncProblem } from '../../data/collections';
+import { useData } from '../../data/data-provider';
+import { useLive } from '../../data/use-live-query';
+
+const WHAT: Record<string, string> = {
+  users: 'Profile change',
+  gigs: 'Gig',
+  applications: 'Application',
+  notifications: 'Notification',
+  conversations: 'Conversation',
+};
+
+function describe(problem: SyncProblem): string {
+  try {
+    const content = JSON.parse(problem.content) as Record<string, unknown>;
+    const title = content.title ?? content.gigTitle ?? content.name;
+    return typeof title === 'string' && title ? `${WHAT[problem.collectionName] ?? 'Change'}: ${title}` : (WHAT[problem.collectionName] ?? 'Change');
+  } catch {
+    return WHAT[problem.collectionName] ?? 'Change';
+  }
+}
+
+/**
+ * Writes the server refused, with its reason and a way to get the content back. Nothing typed
+ * offline disappears silently.
+ */
+export function SyncProblems() {
+  const { db } = useData();
+  const { data } = useLive(() => db.syncproblems.find({ sort: [{ createdAt: 'desc' }] }).$, [db]);
+  const [copied, setCopied] = useState<string | null>(null);
+  const problems = (data ?? []).map((d) => d.toJSON() as SyncProblem);
+  if (problems.length === 0) return null;
+
+  return (
+    <section className="sync-problems" aria-labelledby="sync-problems-title">
+      <h2 id="sync-problems-title">Changes the server did not accept</h2>
+      <ul>
+        {problems.map((p) => (
+          <li key={p.id} className="sync-problem">
+            <p>
+              <strong>{describe(p)}</strong> — {p.reason}
+            </p>
+            <div className="sync-problem__actions">
+              {p.collectionName === 'gigs' && (
+                <Link className="button button--small" to={`/create-gig?restore=${encodeURIComponent(p.id)}`}>
+                  Restore into the gig form
+                </Link>
+              )}
+              <button
+                type="button"
+                className="button button--small button--quiet"
+                onClick={() => {
+                  void navigator.clipboard?.writeText(readable(p)).then(() => setCopied(p.id), () => setCopied(null));
+                }}
+              >
+                {copied === p.id ? 'Copied' : 'Copy the content'}
+              </button>
+              <button type="button" className="button button--small button--quiet" onClick={() => void db.syncproblems.findOne(p.id).remove()}>
+                Dismiss
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function readable(p: SyncProblem): string {
+  try {
+    const content = JSON.parse(p.content) as Record<string, unknown>;
+    return ['title', 'description', 'skills', 'budget', 'name', 'bio']
+      .filter((k) => typeof content[k] === 'string' && content[k])
+      .map((k) => `${k}: ${String(content[k])}`)
+      .join('\n');
+  } catch {
+    return p.content;
+  }
+}

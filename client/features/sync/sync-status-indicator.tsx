@@ -1,0 +1,28 @@
+import { useSyncStatus } from '../../data/data-provider';
+
+/** Always visible in the signed-in layout: online, offline or syncing, and what waits to go out. */
+export function SyncStatusIndicator() {
+  const status = useSyncStatus();
+  const waiting = status.pending > 0 ? ` · ${status.pending} change${status.pending === 1 ? '' : 's'} waiting to sync` : '';
+  let label: string;
+  let tone: 'ok' | 'busy' | 'off';
+  if (status.network === 'offline') {
+    label = `Offline${waiting || ' · your data is available'}`;
+    tone = 'off';
+  } else if (!status.initialSync.done) {
+    label = `Syncing your data… ${status.initialSync.received} item${status.initialSync.received === 1 ? '' : 's'} received`;
+    tone = 'busy';
+  } else if (status.syncing || status.pending > 0) {
+    label = `Syncing${waiting}`;
+    tone = 'busy';
+  } else {
+    label = 'Online · up to date';
+    tone = 'ok';
+  }
+  return (
+    <p className={`sync-status sync-status--${tone}`} role="status" aria-live="polite" data-testid="sync-status">
+      <span className="sync-status__dot" aria-hidden="true" />
+      {label}
+    </p>
+  );
+}
