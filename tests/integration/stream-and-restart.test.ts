@@ -81,7 +81,7 @@ describe('durability', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-kill-'));
     const acknowledged: string[] = [];
     for (let round = 0; round < 3; round++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'sync-server/start.ts'], {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/server-child.ts'], {
         env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, SCRYPT_LOG_N: '10', LOG_LEVEL: 'info', DIST_DIR: path.resolve('dist'), SNAPSHOT_EVERY_COMMITS: '50' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
