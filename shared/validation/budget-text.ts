@@ -1,4 +1,4 @@
-import { decimalToMinor, MAX_MONEY_MINOR } from './decimal';
+import { decimalToMinor } from './decimal';
 
 /**
  * A gig's budget is free text (SPEC.md §3: "a range such as 500-1000, or a single amount"). It is
@@ -13,7 +13,7 @@ export const BUDGET_TEXT_MESSAGES = {
   format: 'Budget must be an amount such as 500 or a range such as 500-1000',
   reversed: 'Budget range must go from the lower amount to the higher one, such as 500-1000',
   zero: 'Budget must be more than 0. Mark the gig as passion driven if it is unpaid',
-  tooLarge: `Budget cannot be more than ${(MAX_MONEY_MINOR / 100).toLocaleString('en-US')}`,
+  tooLarge: 'Budget cannot be more than 1,000,000,000', // MAX_MONEY_MINOR in major units
 } as const;
 
 export type BudgetRange = { min: number; max: number };

@@ -14,8 +14,8 @@ export const PORTFOLIO_MESSAGES = {
 
 /** Not in SPEC.md: the stored username is at most 64 characters (schemas/user.ts). */
 export const USERNAME_MAX = 64;
-export const USERNAME_TOO_LONG = `Username must be at most ${USERNAME_MAX} characters long`;
-export const URL_TOO_LONG = `Link must be at most ${LIMITS.urlMax} characters long`;
+export const USERNAME_TOO_LONG = `Username must be at most ${USERNAME_MAX} characters`;
+export const URL_TOO_LONG = `Link must be at most ${LIMITS.urlMax} characters`;
 
 export type PortfolioSetupValues = {
   username: string;

@@ -14,8 +14,8 @@ export const SIGNUP_MESSAGES = {
   termsRequired: 'You must accept the terms and conditions',
 } as const;
 
-/** Not in SPEC.md: the same text the server answers for an over-long body field. */
-export const NAME_TOO_LONG = 'Name is too long';
+/** Not in SPEC.md: the stored name is bounded. */
+export const NAME_TOO_LONG = `Name must be at most ${LIMITS.nameMax} characters`;
 
 /**
  * "A simple address pattern" (SPEC.md §5): something, an @, something, a dot, something, with no

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { checkDeleteGig } from './delete-gig';
+
+describe("SPEC.md §5 Delete gig: 'Only the creator may delete'", () => {
+  it.each<[string, string | null, { createdBy?: string } | undefined, ReturnType<typeof checkDeleteGig>]>([
+    ['the creator may delete', 'creator-1', { createdBy: 'creator-1' }, { ok: true }],
+    ["§8 'Gig not found.'", 'creator-1', undefined, { ok: false, error: 'Gig not found.' }],
+    ["§8 another user: 'You do not have permission to delete this gig.'", 'other-1', { createdBy: 'creator-1' }, { ok: false, error: 'You do not have permission to delete this gig.' }],
+    ['[decision] logged out: no permission', null, { createdBy: 'creator-1' }, { ok: false, error: 'You do not have permission to delete this gig.' }],
+    ['[decision] a gig without a creator cannot be deleted by anyone', 'creator-1', {}, { ok: false, error: 'You do not have permission to delete this gig.' }],
+    ['[decision] not found comes before permission', null, undefined, { ok: false, error: 'Gig not found.' }],
+  ])('%s', (_rule, actor, gig, result) => {
+    expect(checkDeleteGig(actor, gig)).toEqual(result);
+  });
+});
