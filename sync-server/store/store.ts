@@ -45,10 +45,12 @@ export type IndexDefinitions = Partial<
   Record<CollectionName, Record<string, (doc: StoredDoc) => string | string[] | undefined>>
 >;
 
+/** Documents handed out by reads are the store's own objects: treat them as read-only. */
 export interface Store {
   get(collection: CollectionName, id: string): StoredDoc | undefined;
   /** Documents filed under `key` in the named index (tombstones included; callers filter). */
   byIndex(collection: CollectionName, index: string, key: string): StoredDoc[];
+  /** Every document of a collection (tombstones included; callers filter). */
   all(collection: CollectionName): Iterable<StoredDoc>;
   /** Atomic, durable multi-document write. Resolves with the sequence of the last document written. */
   commit(writes: DocWrite[]): Promise<number>;
@@ -61,7 +63,7 @@ export interface Store {
 
   /** Chat: append one Yjs update to a room's log, durably. */
   appendChatUpdate(room: string, update: Uint8Array): Promise<void>;
-  /** Chat: every update of a room, oldest first. */
+  /** Chat: every update of a room, oldest first (like document reads, appends still being synced included). */
   chatUpdates(room: string): Uint8Array[];
   /** Chat: replace a room's log by one merged update (compaction), durably. */
   compactChat(room: string, merged: Uint8Array): Promise<void>;

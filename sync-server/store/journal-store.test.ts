@@ -1,0 +1,297 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listJournalFiles } from './journal';
+import { openJournalStore, type JournalStore, type JournalStoreOptions } from './journal-store';
+import type { Change, DocWrite, IndexDefinitions } from './store';
+
+const INDEXES: IndexDefinitions = {
+  gigs: { createdBy: (d) => (typeof d.createdBy === 'string' ? d.createdBy : undefined) },
+  conversations: { participant: (d) => (Array.isArray(d.participants) ? (d.participants as string[]) : undefined) },
+};
+
+const dirs: string[] = [];
+const open: JournalStore[] = [];
+
+async function tempDir(): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'store-test-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function openStore(dataDir: string, extra: Partial<JournalStoreOptions> = {}): Promise<JournalStore> {
+  const store = await openJournalStore({
+    dataDir,
+    indexes: INDEXES,
+    snapshotIntervalMs: 60_000,
+    snapshotEveryCommits: 1_000_000,
+    ...extra,
+  });
+  open.push(store);
+  return store;
+}
+
+async function closeStore(store: JournalStore): Promise<void> {
+  await store.close();
+  open.splice(open.indexOf(store), 1);
+}
+
+const gig = (id: string, fields: Record<string, unknown> = {}): DocWrite => ({
+  collection: 'gigs',
+  doc: { id, _deleted: false, title: `Gig ${id}`, createdBy: 'u1', ...fields },
+});
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close().catch(() => undefined)));
+  await Promise.all(dirs.splice(0).map((d) => fs.rm(d, { recursive: true, force: true })));
+});
+
+describe('journal store: reads and commits', () => {
+  it('stamps one global sequence, and reads see commits at once', async () => {
+    const store = await openStore(await tempDir());
+    const pending = store.commit([gig('g1'), { collection: 'users', doc: { id: 'u1', _deleted: false } }]);
+    expect(store.get('gigs', 'g1')).toMatchObject({ id: 'g1', _seq: 1, title: 'Gig g1' });
+    expect(store.get('users', 'u1')?._seq).toBe(2);
+    expect(store.durableSeq()).toBe(0);
+    expect(store.changesSince(0, 10)).toEqual([]);
+    await expect(pending).resolves.toBe(2);
+    expect(store.durableSeq()).toBe(2);
+    await expect(store.commit([gig('g2')])).resolves.toBe(3);
+    expect([...store.all('gigs')].map((d) => d.id)).toEqual(['g1', 'g2']);
+  });
+
+  it('ignores a caller-supplied _seq and keeps no reference to the caller object', async () => {
+    const store = await openStore(await tempDir());
+    const write = gig('g1', { _seq: 99, tags: ['a'] });
+    await store.commit([write]);
+    (write.doc.tags as string[]).push('b');
+    expect(store.get('gigs', 'g1')).toMatchObject({ _seq: 1, tags: ['a'] });
+  });
+
+  it('keeps indexes up to date, including multi-valued keys, and keeps tombstones', async () => {
+    const store = await openStore(await tempDir());
+    await store.commit([gig('g1', { createdBy: 'alice' }), gig('g2', { createdBy: 'alice' })]);
+    await store.commit([{ collection: 'conversations', doc: { id: 'c1', _deleted: false, participants: ['alice', 'bob'] } }]);
+    expect(store.byIndex('gigs', 'createdBy', 'alice').map((d) => d.id)).toEqual(['g1', 'g2']);
+    expect(store.byIndex('conversations', 'participant', 'bob').map((d) => d.id)).toEqual(['c1']);
+
+    await store.commit([gig('g1', { createdBy: 'bob' })]);
+    await store.commit([{ collection: 'conversations', doc: { id: 'c1', _deleted: false, participants: ['alice', 'carol'] } }]);
+    expect(store.byIndex('gigs', 'createdBy', 'alice').map((d) => d.id)).toEqual(['g2']);
+    expect(store.byIndex('gigs', 'createdBy', 'bob').map((d) => d.id)).toEqual(['g1']);
+    expect(store.byIndex('conversations', 'participant', 'bob')).toEqual([]);
+    expect(store.byIndex('conversations', 'participant', 'carol').map((d) => d.id)).toEqual(['c1']);
+
+    await store.commit([gig('g2', { createdBy: 'alice', _deleted: true })]);
+    expect(store.byIndex('gigs', 'createdBy', 'alice')).toMatchObject([{ id: 'g2', _deleted: true }]);
+    expect(store.get('gigs', 'g2')?._deleted).toBe(true);
+    expect(() => store.byIndex('gigs', 'nope', 'x')).toThrow(/no index "nope" on gigs/);
+  });
+
+  it('applies a multi-document commit all or none', async () => {
+    const store = await openStore(await tempDir());
+    await store.commit([gig('g1')]);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    await expect(store.commit([gig('g2'), gig('g1', { cyclic })])).rejects.toThrow();
+    expect(store.get('gigs', 'g2')).toBeUndefined();
+    expect(store.get('gigs', 'g1')?._seq).toBe(1);
+    const throwing: IndexDefinitions = { gigs: { bad: (d) => { if (d.explode) throw new Error('boom'); return undefined; } } };
+    const other = await openStore(await tempDir(), { indexes: throwing });
+    await expect(other.commit([gig('a'), gig('b', { explode: true })])).rejects.toThrow('boom');
+    expect(other.get('gigs', 'a')).toBeUndefined();
+    await expect(other.commit([gig('c')])).resolves.toBe(1);
+  });
+
+  it('returns only the latest durable version of each document from changesSince', async () => {
+    const store = await openStore(await tempDir());
+    await store.commit([gig('g1'), gig('g2'), gig('g3')]);
+    await store.commit([gig('g1', { title: 'renamed' })]);
+    const changes = store.changesSince(0, 10);
+    expect(changes.map((c) => [c.doc.id, c.doc._seq])).toEqual([['g2', 2], ['g3', 3], ['g1', 4]]);
+    expect(changes[2]!.doc.title).toBe('renamed');
+    expect(store.changesSince(2, 1).map((c) => c.doc.id)).toEqual(['g3']);
+    expect(store.changesSince(4, 10)).toEqual([]);
+  });
+
+  it('stays fast and correct at thousands of documents rewritten many times', async () => {
+    const store = await openStore(await tempDir());
+    const commits: Promise<number>[] = [];
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 3000; i++) commits.push(store.commit([gig(`g${i}`, { round })]));
+    }
+    await Promise.all(commits);
+    const latest = store.changesSince(0, Infinity);
+    expect(latest).toHaveLength(3000);
+    expect(latest.every((c) => c.doc.round === 4)).toBe(true);
+    expect(store.changesSince(15_000 - 100, 1000)).toHaveLength(100);
+  });
+
+  it('tells onDurable listeners about each synced group, and stops after unsubscribe', async () => {
+    const store = await openStore(await tempDir());
+    const seen: Change[][] = [];
+    const stop = store.onDurable((changes) => {
+      expect(store.durableSeq()).toBeGreaterThanOrEqual(changes[changes.length - 1]!.doc._seq);
+      seen.push(changes);
+    });
+    await Promise.all([store.commit([gig('g1')]), store.commit([gig('g2'), gig('g3')])]);
+    await store.appendChatUpdate('room', new Uint8Array([1]));
+    expect(seen.flat().map((c) => c.doc.id)).toEqual(['g1', 'g2', 'g3']);
+    stop();
+    await store.commit([gig('g4')]);
+    expect(seen.flat()).toHaveLength(3);
+  });
+
+  it('shares one sync among commits that arrive together (group commit)', async () => {
+    const store = await openStore(await tempDir());
+    const before = store.stats().journalSyncs;
+    await Promise.all(Array.from({ length: 200 }, (_, i) => store.commit([gig(`g${i}`)])));
+    const syncs = store.stats().journalSyncs - before;
+    expect(syncs).toBeGreaterThanOrEqual(1);
+    expect(syncs).toBeLessThan(20);
+    await expect(store.commit([])).resolves.toBe(200);
+  });
+
+  it('refuses commits after close', async () => {
+    const store = await openStore(await tempDir());
+    await closeStore(store);
+    await expect(store.commit([gig('g1')])).rejects.toThrow('The store is closed.');
+  });
+});
+
+describe('journal store: restart', () => {
+  it('keeps all data across close and reopen', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    await store.commit([gig('g1'), gig('g2', { createdBy: 'bob' })]);
+    await store.commit([gig('g1', { _deleted: true })]);
+    await closeStore(store);
+    const again = await openStore(dir);
+    expect(again.get('gigs', 'g1')).toMatchObject({ _deleted: true, _seq: 3 });
+    expect(again.byIndex('gigs', 'createdBy', 'bob').map((d) => d.id)).toEqual(['g2']);
+    expect(again.durableSeq()).toBe(3);
+    await expect(again.commit([gig('g3')])).resolves.toBe(4);
+  });
+
+  it('recovers every acknowledged commit without a close (folder copied while open)', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    for (let i = 0; i < 50; i++) await store.commit([gig(`g${i}`, { n: i })]);
+    await store.snapshot();
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.commit([gig(`h${i}`)])));
+    const copy = await tempDir();
+    await fs.cp(dir, copy, { recursive: true });
+    // The copied LOCK names this (live) process but is not held by it here: taken over as stale.
+    const recovered = await openStore(copy);
+    expect([...recovered.all('gigs')]).toHaveLength(100);
+    expect(recovered.get('gigs', 'g49')?.n).toBe(49);
+    expect(recovered.durableSeq()).toBe(100);
+  });
+
+  it('ignores a torn last journal line and appends cleanly after it', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    await store.commit([gig('g1')]);
+    await store.commit([gig('g2')]);
+    const copy = await tempDir();
+    await fs.cp(dir, copy, { recursive: true });
+    const [journal] = await listJournalFiles(copy);
+    await fs.appendFile(journal!.file, '{"lsn":3,"writes":[{"collection":"gigs","doc":{"id":"g3"');
+    const recovered = await openStore(copy);
+    expect(recovered.get('gigs', 'g3')).toBeUndefined();
+    expect(recovered.durableSeq()).toBe(2);
+    await recovered.commit([gig('g4')]);
+    const lines = (await fs.readFile(journal!.file, 'utf8')).split('\n');
+    expect(lines.filter(Boolean).map((l) => (JSON.parse(l) as { lsn: number }).lsn)).toEqual([1, 2, 3]);
+    await closeStore(recovered);
+    const again = await openStore(copy);
+    expect(again.get('gigs', 'g4')?._seq).toBe(3);
+  });
+
+  it('refuses to start on a damaged line before the end of the journal', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    await store.commit([gig('g1')]);
+    await closeStore(store);
+    const [journal] = await listJournalFiles(dir);
+    await fs.writeFile(path.join(dir, 'journal-999.jsonl'), '');
+    await fs.writeFile(journal!.file, 'garbage\n');
+    await expect(openStore(dir)).rejects.toThrow(/journal-\d+\.jsonl is damaged at line 1/);
+    // The failed start released the lock.
+    await expect(fs.access(path.join(dir, 'LOCK'))).rejects.toThrow();
+  });
+
+  it('snapshots, cuts the journal, and restarts from snapshot plus the newer journal', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    for (let i = 0; i < 20; i++) await store.commit([gig(`g${i}`)]);
+    await store.snapshot();
+    expect(store.stats()).toMatchObject({ snapshotLsn: 20, snapshots: 1 });
+    const files = await listJournalFiles(dir);
+    expect(files.map((f) => f.firstLsn)).toEqual([21]);
+    const db = JSON.parse(await fs.readFile(path.join(dir, 'db.json'), 'utf8')) as { lsn: number; collections: { gigs: unknown[] } };
+    expect(db.lsn).toBe(20);
+    expect(db.collections.gigs).toHaveLength(20);
+
+    await store.commit([gig('g0', { title: 'after snapshot' })]);
+    await store.snapshot(); // nothing skipped: one more line
+    await store.snapshot(); // nothing changed: no new snapshot
+    expect(store.stats().snapshots).toBe(2);
+    await store.commit([gig('late')]);
+    const copy = await tempDir();
+    await fs.cp(dir, copy, { recursive: true });
+    const recovered = await openStore(copy);
+    expect(recovered.get('gigs', 'g0')).toMatchObject({ title: 'after snapshot', _seq: 21 });
+    expect(recovered.get('gigs', 'late')?._seq).toBe(22);
+    expect(recovered.changesSince(0, 100).map((c) => c.doc.id).slice(-2)).toEqual(['g0', 'late']);
+  });
+
+  it('keeps commits made while a snapshot is being written', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    await Promise.all(Array.from({ length: 500 }, (_, i) => store.commit([gig(`g${i}`)])));
+    const snapshot = store.snapshot();
+    await new Promise((resolve) => setImmediate(resolve)); // the state is captured; the file is being written
+    const during = Array.from({ length: 200 }, (_, i) => store.commit([gig(`d${i}`), gig(`g${i}`, { title: 'new' })]));
+    await Promise.all([snapshot, ...during]);
+    expect(store.stats().snapshotLsn).toBe(500);
+    const copy = await tempDir();
+    await fs.cp(dir, copy, { recursive: true });
+    const recovered = await openStore(copy);
+    expect([...recovered.all('gigs')]).toHaveLength(700);
+    expect(recovered.get('gigs', 'g199')).toMatchObject({ title: 'new', _seq: 900 });
+    expect(recovered.durableSeq()).toBe(900);
+  });
+
+  it('takes snapshots in the background after snapshotEveryCommits lines', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir, { snapshotEveryCommits: 10 });
+    for (let i = 0; i < 35; i++) await store.commit([gig(`g${i}`)]);
+    await store.snapshot();
+    expect(store.stats().snapshots).toBeGreaterThanOrEqual(3);
+    expect((await listJournalFiles(dir)).length).toBe(1);
+  });
+
+  it('keeps the chat log: append, compact, restart', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    await store.appendChatUpdate('r1', new Uint8Array([1, 2]));
+    await store.appendChatUpdate('r1', new Uint8Array([3]));
+    await store.appendChatUpdate('r2', new Uint8Array([9]));
+    expect(store.chatUpdates('r1')).toEqual([new Uint8Array([1, 2]), new Uint8Array([3])]);
+    expect(store.chatUpdates('none')).toEqual([]);
+    await store.compactChat('r1', new Uint8Array([1, 2, 3]));
+    await store.appendChatUpdate('r1', new Uint8Array([4]));
+    expect(store.chatUpdates('r1')).toEqual([new Uint8Array([1, 2, 3]), new Uint8Array([4])]);
+
+    const copy = await tempDir();
+    await fs.cp(dir, copy, { recursive: true }); // journal only
+    expect((await openStore(copy)).chatUpdates('r1')).toEqual([new Uint8Array([1, 2, 3]), new Uint8Array([4])]);
+
+    await closeStore(store); // snapshot only
+    const again = await openStore(dir);
+    expect(again.chatUpdates('r1')).toEqual([new Uint8Array([1, 2, 3]), new Uint8Array([4])]);
+    expect(again.chatUpdates('r2')).toEqual([new Uint8Array([9])]);
+  });
+});

@@ -1,0 +1,273 @@
+import fs from 'node:fs/promises';
+import { JournalWriter, listJournalFiles } from './journal';
+import { loadDataDir, toBase64, type LoadedState } from './load';
+import { lockDataDir, type DataDirLock } from './lock';
+import type { MemoryState, StampedWrite } from './memory';
+import type { JournalEntry } from './replay';
+import { snapshotDb, type SnapshotData } from './snapshot';
+import type { Change, CollectionName, DocWrite, IndexDefinitions, Store, StoredDoc } from './store';
+
+/**
+ * The embedded store: the data in memory, each commit one fsynced journal line, and a lowdb
+ * snapshot (db.json) rewritten in the background after which older journal files are deleted.
+ * Files in the data folder: LOCK, db.json, journal-<first line>.jsonl.
+ */
+
+export type JournalStoreOptions = {
+  dataDir: string;
+  indexes: IndexDefinitions;
+  /** Milliseconds between background snapshots (taken only if something changed). */
+  snapshotIntervalMs: number;
+  /** Journal lines after which a snapshot is taken without waiting for the interval. */
+  snapshotEveryCommits: number;
+  /** Clock for the timestamps written in the lock and the snapshot. */
+  now?: () => number;
+};
+
+export type JournalStoreStats = {
+  /** fdatasync calls on the journal: fewer than commits when commits share a sync. */
+  journalSyncs: number;
+  /** Last journal line written (commits and chat operations). */
+  journalLines: number;
+  /** Journal line the current db.json covers. */
+  snapshotLsn: number;
+  snapshots: number;
+};
+
+export interface JournalStore extends Store {
+  stats(): JournalStoreStats;
+}
+
+/** What a journal line carries to the moment it is durable. */
+type Durable = { changes: StampedWrite[]; lastSeq: number };
+
+export async function openJournalStore(options: JournalStoreOptions): Promise<JournalStore> {
+  const now = options.now ?? Date.now;
+  await fs.mkdir(options.dataDir, { recursive: true });
+  const dir = await fs.realpath(options.dataDir);
+  const lock = await lockDataDir(dir, now);
+  try {
+    const loaded = await loadDataDir(dir, options.indexes);
+    const file = await fs.open(loaded.tail.file, 'a');
+    return new JournalStoreImpl(dir, options, now, lock, loaded, file);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+class JournalStoreImpl implements JournalStore {
+  private readonly memory: MemoryState;
+  private readonly journal: JournalWriter<Durable>;
+  private lastLsn: number;
+  private snapshotLsn: number;
+  private readonly listeners = new Set<(changes: Change[]) => void>();
+  private readonly timer: NodeJS.Timeout;
+  private durable: number;
+  private snapshotsTaken = 0;
+  private snapshotQueue: Promise<void> = Promise.resolve();
+  private snapshotBusy = false;
+  /** Journal line from which lines count towards the next snapshot (moved on by a failed one). */
+  private countFrom: number;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly options: JournalStoreOptions,
+    private readonly now: () => number,
+    private readonly lock: DataDirLock,
+    loaded: LoadedState,
+    file: fs.FileHandle,
+  ) {
+    this.memory = loaded.memory;
+    this.lastLsn = loaded.lastLsn;
+    this.snapshotLsn = this.countFrom = loaded.snapshotLsn;
+    this.durable = this.memory.lastSeq;
+    const firstLsn = loaded.tail.firstLsn;
+    this.journal = new JournalWriter<Durable>({ dir, file, firstLsn, onDurable: (p) => this.madeDurable(p) });
+    // Node fires at once for delays past 2^31 - 1 ms, so longer ones are clamped.
+    this.timer = setInterval(() => this.snapshotInBackground(), Math.min(options.snapshotIntervalMs, 2 ** 31 - 1));
+    this.timer.unref();
+    // Lines replayed at start count towards the next snapshot, so a crash loop cannot grow the journal forever.
+    if (this.lastLsn - this.snapshotLsn >= options.snapshotEveryCommits) this.snapshotInBackground();
+  }
+
+  get(collection: CollectionName, id: string): StoredDoc | undefined {
+    return this.memory.get(collection, id);
+  }
+
+  byIndex(collection: CollectionName, index: string, key: string): StoredDoc[] {
+    return this.memory.byIndex(collection, index, key);
+  }
+
+  all(collection: CollectionName): Iterable<StoredDoc> {
+    return this.memory.all(collection);
+  }
+
+  commit(writes: DocWrite[]): Promise<number> {
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
+    if (writes.length === 0) {
+      const seq = this.memory.lastSeq;
+      return this.journal.barrier().then(() => seq);
+    }
+    let entry: JournalEntry & { writes: StampedWrite[] };
+    let line: string;
+    try {
+      let seq = this.memory.lastSeq;
+      const stamped = writes.map(({ collection, doc }) => {
+        if (typeof doc?.id !== 'string' || doc.id === '') throw new Error(`A document for ${collection} has no id.`);
+        return { collection, doc: { ...doc, _deleted: doc._deleted === true, _seq: ++seq } };
+      });
+      line = JSON.stringify({ lsn: this.lastLsn + 1, writes: stamped }) + '\n';
+      // Memory holds what a restart would read back, and nothing the caller still references.
+      entry = JSON.parse(line) as typeof entry;
+      this.memory.applyWrites(entry.writes);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    this.lastLsn = entry.lsn;
+    const lastSeq = this.memory.lastSeq;
+    return this.journal.append(line, { changes: entry.writes, lastSeq }).then(() => lastSeq);
+  }
+
+  durableSeq(): number {
+    return this.durable;
+  }
+
+  changesSince(afterSeq: number, limit: number): Change[] {
+    return this.memory.changesSince(afterSeq, limit, this.durable);
+  }
+
+  onDurable(listener: (changes: Change[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  appendChatUpdate(room: string, update: Uint8Array): Promise<void> {
+    return this.chatLine(room, update, 'append', () => this.memory.appendChat(room, new Uint8Array(update)));
+  }
+
+  chatUpdates(room: string): Uint8Array[] {
+    return [...(this.memory.chat.get(room) ?? [])];
+  }
+
+  compactChat(room: string, merged: Uint8Array): Promise<void> {
+    return this.chatLine(room, merged, 'compact', () => this.memory.compactChat(room, new Uint8Array(merged)));
+  }
+
+  snapshot(): Promise<void> {
+    const run = this.snapshotQueue.catch(() => undefined).then(() => this.snapshotOnce());
+    this.snapshotQueue = run;
+    return run;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  stats(): JournalStoreStats {
+    return {
+      journalSyncs: this.journal.syncs,
+      journalLines: this.lastLsn,
+      snapshotLsn: this.snapshotLsn,
+      snapshots: this.snapshotsTaken,
+    };
+  }
+
+  private refusal(): Error | undefined {
+    if (this.closing) return new Error('The store is closed.');
+    const failed = this.journal.failed;
+    return failed && new Error(`The store's journal could not be written (${failed.message}); restart the server.`);
+  }
+
+  private chatLine(room: string, update: Uint8Array, op: 'append' | 'compact', apply: () => void): Promise<void> {
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
+    const lsn = this.lastLsn + 1;
+    let line: string;
+    try {
+      line = JSON.stringify({ lsn, chat: room, [op]: toBase64(update) }) + '\n';
+      apply();
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    this.lastLsn = lsn;
+    return this.journal.append(line, { changes: [], lastSeq: 0 });
+  }
+
+  private madeDurable(payloads: Durable[]): void {
+    const changes: Change[] = [];
+    for (const p of payloads) {
+      if (p.lastSeq > this.durable) this.durable = p.lastSeq;
+      changes.push(...p.changes);
+    }
+    const sinceSnapshot = this.lastLsn - Math.max(this.snapshotLsn, this.countFrom);
+    if (sinceSnapshot >= this.options.snapshotEveryCommits) this.snapshotInBackground();
+    if (changes.length === 0) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(changes);
+      } catch (err) {
+        // A broken listener must not stop the acknowledgements of durable commits.
+        console.error('store: an onDurable listener threw', err);
+      }
+    }
+  }
+
+  private snapshotInBackground(): void {
+    if (this.snapshotBusy || this.closing || this.journal.failed || this.lastLsn === this.snapshotLsn) return;
+    this.snapshotBusy = true;
+    this.snapshot()
+      .catch((err: unknown) => {
+        // Not retried on every commit: the next try comes after as many lines again, or the interval.
+        this.countFrom = this.lastLsn;
+        console.error('store: background snapshot failed; the journal keeps every change', err);
+      })
+      .finally(() => (this.snapshotBusy = false));
+  }
+
+  /**
+   * Captures the state at journal line S in one synchronous step, rotates the journal so lines
+   * after S go to a new file, writes the snapshot, and only then deletes the files before it.
+   * A crash at any point leaves either the old snapshot with every journal file it needs, or the
+   * new one; lines it already holds are skipped on replay.
+   */
+  private async snapshotOnce(): Promise<void> {
+    if (this.journal.failed) throw new Error('The store is broken; no snapshot taken.', { cause: this.journal.failed });
+    const lsn = this.lastLsn;
+    if (lsn === this.snapshotLsn) return;
+    const data = this.capture(lsn);
+    await this.journal.rotate(lsn + 1);
+    const db = snapshotDb(this.dir);
+    db.data = data;
+    await db.write();
+    this.snapshotLsn = lsn;
+    this.snapshotsTaken++;
+    for (const { file, firstLsn } of await listJournalFiles(this.dir)) {
+      if (firstLsn <= lsn) await fs.rm(file, { force: true });
+    }
+  }
+
+  private capture(lsn: number): SnapshotData {
+    const collections: Record<string, StoredDoc[]> = {};
+    for (const name of this.memory.collectionNames()) collections[name] = [...this.memory.all(name)];
+    const chat: Record<string, string[]> = {};
+    for (const [room, updates] of this.memory.chat) chat[room] = updates.map(toBase64);
+    const savedAt = new Date(this.now()).toISOString();
+    return { format: 1, lsn, seq: this.memory.lastSeq, savedAt, collections, chat };
+  }
+
+  private async shutdown(): Promise<void> {
+    clearInterval(this.timer);
+    try {
+      await this.journal.barrier().catch(() => undefined);
+      // A failed journal means memory may hold writes nobody was told succeeded: keep them out.
+      if (!this.journal.failed) await this.snapshot();
+    } finally {
+      await this.journal.close();
+      await this.lock.release();
+    }
+  }
+}

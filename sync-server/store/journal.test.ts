@@ -1,0 +1,79 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JournalWriter, listJournalFiles, type JournalFile } from './journal';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => fs.rm(d, { recursive: true, force: true })));
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'journal-test-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A journal file whose sync fails on demand. */
+function fakeFile(log: string[], failSync: () => boolean): JournalFile {
+  return {
+    write: (async (buffer: Buffer, offset = 0, length = buffer.length - offset) => {
+      log.push(buffer.toString('utf8', offset, offset + length));
+      return { bytesWritten: length, buffer };
+    }) as JournalFile['write'],
+    datasync: async () => {
+      if (failSync()) throw new Error('EIO: i/o error, fdatasync');
+    },
+    close: async () => undefined,
+  };
+}
+
+describe('journal writer', () => {
+  it('groups lines queued during a sync into the next write and sync, in order', async () => {
+    const writes: string[] = [];
+    const durable: number[][] = [];
+    const writer = new JournalWriter<number>({
+      dir: '/nonexistent',
+      file: fakeFile(writes, () => false),
+      firstLsn: 1,
+      onDurable: (p) => durable.push(p),
+    });
+    const first = writer.append('1\n', 1);
+    const second = writer.append('2\n', 2); // same tick: same batch
+    await Promise.resolve();
+    const rest = [3, 4, 5].map((n) => writer.append(`${n}\n`, n)); // while the first sync runs
+    await Promise.all([first, second, ...rest]);
+    expect(writes).toEqual(['1\n2\n', '3\n4\n5\n']);
+    expect(durable).toEqual([[1, 2], [3, 4, 5]]);
+    expect(writer.syncs).toBe(2);
+  });
+
+  it('rejects the failed batch and everything after it once a sync fails', async () => {
+    let fail = false;
+    const writer = new JournalWriter<number>({ dir: '/nonexistent', file: fakeFile([], () => fail), firstLsn: 1, onDurable: () => undefined });
+    await writer.append('1\n', 1);
+    fail = true;
+    const broken = writer.append('2\n', 2);
+    const queued = writer.append('3\n', 3);
+    await expect(broken).rejects.toThrow(/journal could not be written \(EIO/);
+    await expect(queued).rejects.toThrow(/journal could not be written/);
+    fail = false;
+    await expect(writer.append('4\n', 4)).rejects.toThrow(/restart the server/);
+    expect(writer.failed?.message).toMatch(/EIO/);
+  });
+
+  it('rotates to a new file after the lines queued before the rotation', async () => {
+    const dir = await tempDir();
+    const file = await fs.open(path.join(dir, 'journal-1.jsonl'), 'a');
+    const writer = new JournalWriter<number>({ dir, file, firstLsn: 1, onDurable: () => undefined });
+    const done = [writer.append('1\n', 1), writer.append('2\n', 2), writer.rotate(3), writer.append('3\n', 3)];
+    await Promise.all(done);
+    await writer.rotate(3); // already there: no-op
+    await writer.close();
+    const files = await listJournalFiles(dir);
+    expect(files.map((f) => f.firstLsn)).toEqual([1, 3]);
+    expect(await fs.readFile(files[0]!.file, 'utf8')).toBe('1\n2\n');
+    expect(await fs.readFile(files[1]!.file, 'utf8')).toBe('3\n');
+  });
+});

@@ -1,0 +1,171 @@
+import fs, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * The append-only journal: one line per commit, appended and fdatasync'ed before the commit is
+ * acknowledged. Lines queued while a sync is running are written together and share the next
+ * sync (group commit), so the cost of durability does not grow with the number of writers.
+ *
+ * The journal is a series of files `journal-<first line number>.jsonl`. A snapshot rotates to a
+ * new file, so the files before it hold only lines the snapshot covers and can be deleted.
+ */
+
+const FILE_PATTERN = /^journal-(\d+)\.jsonl$/;
+
+export function journalFileName(firstLsn: number): string {
+  return `journal-${firstLsn}.jsonl`;
+}
+
+/** Journal files of a folder, oldest first. */
+export async function listJournalFiles(dir: string): Promise<{ file: string; firstLsn: number }[]> {
+  const names = await fs.readdir(dir);
+  return names
+    .flatMap((name) => {
+      const m = FILE_PATTERN.exec(name);
+      return m ? [{ file: path.join(dir, name), firstLsn: Number(m[1]) }] : [];
+    })
+    .sort((a, b) => a.firstLsn - b.firstLsn);
+}
+
+/** Makes a file's creation, rename or removal in `dir` survive a power cut. */
+export async function syncDir(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The part of a file handle the writer uses; tests stand in a failing one. */
+export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'>;
+
+type Line<P> = { kind: 'line'; text: string; payload: P; resolve(): void; reject(err: Error): void };
+type Rotate = { kind: 'rotate'; firstLsn: number; resolve(): void; reject(err: Error): void };
+type Barrier = { kind: 'barrier'; resolve(): void; reject(err: Error): void };
+type Item<P> = Line<P> | Rotate | Barrier;
+
+export type JournalWriterOptions<P> = {
+  dir: string;
+  file: JournalFile;
+  firstLsn: number;
+  /** Called once per sync, before the waiting commits resolve, with the payloads now durable. */
+  onDurable(payloads: P[]): void;
+  /** Opens a new journal file; replaceable in tests. */
+  openFile?(file: string): Promise<JournalFile>;
+};
+
+export class JournalWriter<P> {
+  /** Number of fdatasync calls, for tests and benchmarks of group commit. */
+  syncs = 0;
+  private queue: Item<P>[] = [];
+  private running = false;
+  private failure: Error | undefined;
+  private file: JournalFile;
+  private fileLsn: number;
+
+  constructor(private readonly options: JournalWriterOptions<P>) {
+    this.file = options.file;
+    this.fileLsn = options.firstLsn;
+  }
+
+  /** The error that broke the journal, if any: after it nothing more can be made durable. */
+  get failed(): Error | undefined {
+    return this.failure;
+  }
+
+  /** Queues one line (its text ends with a newline); resolves once it is on disk. */
+  append(text: string, payload: P): Promise<void> {
+    return this.enqueue((resolve, reject) => ({ kind: 'line', text, payload, resolve, reject }));
+  }
+
+  /** Switches to a new file for lines from `firstLsn` on, after every line queued so far is synced. */
+  rotate(firstLsn: number): Promise<void> {
+    return this.enqueue((resolve, reject) => ({ kind: 'rotate', firstLsn, resolve, reject }));
+  }
+
+  /** Resolves once everything queued so far is durable. */
+  barrier(): Promise<void> {
+    return this.enqueue((resolve, reject) => ({ kind: 'barrier', resolve, reject }));
+  }
+
+  async close(): Promise<void> {
+    await this.barrier().catch(() => undefined);
+    await this.file.close().catch(() => undefined);
+  }
+
+  private enqueue(make: (resolve: () => void, reject: (err: Error) => void) => Item<P>): Promise<void> {
+    if (this.failure) return Promise.reject(brokenError(this.failure));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push(make(resolve, reject));
+      if (!this.running) {
+        this.running = true;
+        // Deferred to a microtask so every commit made in the same tick shares the first sync too.
+        queueMicrotask(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length) {
+        const head = this.queue[0]!;
+        if (head.kind === 'line') await this.writeLines();
+        else {
+          this.queue.shift();
+          if (head.kind === 'rotate') await this.switchFile(head.firstLsn);
+          head.resolve();
+        }
+      }
+    } catch (err) {
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Writes every line at the head of the queue with one write and one sync. */
+  private async writeLines(): Promise<void> {
+    const end = this.queue.findIndex((item) => item.kind !== 'line');
+    const batch = this.queue.splice(0, end === -1 ? this.queue.length : end) as Line<P>[];
+    try {
+      const buffer = Buffer.from(batch.map((l) => l.text).join(''), 'utf8');
+      for (let offset = 0; offset < buffer.length; ) {
+        const { bytesWritten } = await this.file.write(buffer, offset, buffer.length - offset);
+        offset += bytesWritten;
+      }
+      await this.file.datasync();
+      this.syncs++;
+    } catch (err) {
+      // The batch is lost with the rest: put it back so `fail` rejects it too.
+      this.queue.unshift(...batch);
+      throw err;
+    }
+    this.options.onDurable(batch.map((l) => l.payload));
+    for (const line of batch) line.resolve();
+  }
+
+  private async switchFile(firstLsn: number): Promise<void> {
+    if (firstLsn === this.fileLsn) return;
+    const open = this.options.openFile ?? ((file: string) => fs.open(file, 'a'));
+    const next = await open(path.join(this.options.dir, journalFileName(firstLsn)));
+    await syncDir(this.options.dir);
+    const previous = this.file;
+    this.file = next;
+    this.fileLsn = firstLsn;
+    await previous.close().catch(() => undefined);
+  }
+
+  private fail(err: Error): void {
+    // A failed write or sync leaves the file in an unknown state (a partly written line, or
+    // pages the kernel dropped), so no later line may be acknowledged after it.
+    this.failure = err;
+    const waiting = this.queue;
+    this.queue = [];
+    for (const item of waiting) item.reject(brokenError(err));
+  }
+}
+
+function brokenError(cause: Error): Error {
+  return new Error(`The store's journal could not be written (${cause.message}); restart the server.`, { cause });
+}

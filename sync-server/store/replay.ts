@@ -1,0 +1,98 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { listJournalFiles } from './journal';
+import type { StampedWrite } from './memory';
+
+/** One journal line. `lsn` numbers lines 1, 2, 3… across files, with no gaps. */
+export type JournalEntry =
+  | { lsn: number; writes: StampedWrite[] }
+  | { lsn: number; chat: string; append: string }
+  | { lsn: number; chat: string; compact: string };
+
+export type ReplayResult = {
+  /** Number of the last line read (the snapshot's when every line is older). */
+  lastLsn: number;
+  /** The file new lines go to, and the number of its first line. */
+  tail: { file: string; firstLsn: number } | undefined;
+  /** Bytes of a torn last line that were cut off. */
+  truncatedBytes: number;
+};
+
+/**
+ * Reads the journal files in order and hands every line newer than the snapshot to `apply`.
+ *
+ * Only the end of the last file can be torn: a line is acknowledged after its sync, and a file is
+ * left behind only once all its lines are synced. So an unreadable line there is a crash in the
+ * middle of a write (nobody was told it succeeded) and is cut off, with whatever follows it, so
+ * that later appends start on a clean line. Anywhere else it is damage and start-up stops.
+ */
+export async function replayJournal(
+  dir: string,
+  snapshotLsn: number,
+  apply: (entry: JournalEntry) => void,
+): Promise<ReplayResult> {
+  const files = await listJournalFiles(dir);
+  let lastLsn = snapshotLsn;
+  let truncatedBytes = 0;
+  for (const [i, { file }] of files.entries()) {
+    const isLast = i === files.length - 1;
+    const bytes = await fs.readFile(file);
+    let start = 0;
+    let lineNo = 0;
+    while (start < bytes.length) {
+      lineNo++;
+      const newline = bytes.indexOf(0x0a, start);
+      const entry = newline === -1 ? undefined : parseLine(bytes.toString('utf8', start, newline));
+      if (!entry) {
+        if (!isLast) throw damaged(file, lineNo, 'unreadable line');
+        truncatedBytes = bytes.length - start;
+        await cutTail(file, start);
+        break;
+      }
+      start = newline + 1;
+      if (entry.lsn <= lastLsn) {
+        // Older than the snapshot: left over from a snapshot whose clean-up was interrupted.
+        if (entry.lsn > snapshotLsn) throw damaged(file, lineNo, `line ${entry.lsn} appears twice`);
+        continue;
+      }
+      if (entry.lsn !== lastLsn + 1) {
+        throw damaged(file, lineNo, `line ${lastLsn + 1} is missing (found ${entry.lsn})`);
+      }
+      apply(entry);
+      lastLsn = entry.lsn;
+    }
+  }
+  const tail = files[files.length - 1];
+  return { lastLsn, tail, truncatedBytes };
+}
+
+function parseLine(text: string): JournalEntry | undefined {
+  try {
+    const entry = JSON.parse(text) as Partial<Record<string, unknown>>;
+    if (typeof entry !== 'object' || entry === null || !Number.isInteger(entry.lsn)) return undefined;
+    if (Array.isArray(entry.writes)) return entry as JournalEntry;
+    if (typeof entry.chat === 'string' && (typeof entry.append === 'string' || typeof entry.compact === 'string')) {
+      return entry as JournalEntry;
+    }
+  } catch {
+    // A torn line: reported by the caller.
+  }
+  return undefined;
+}
+
+async function cutTail(file: string, length: number): Promise<void> {
+  const handle = await fs.open(file, 'r+');
+  try {
+    await handle.truncate(length);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function damaged(file: string, lineNo: number, what: string): Error {
+  return new Error(
+    `The store's journal ${path.basename(file)} is damaged at line ${lineNo} (${what}). ` +
+      'Restore the data folder from a backup, or move the file aside to start without its changes.',
+  );
+}
