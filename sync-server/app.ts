@@ -5,6 +5,7 @@ import { authRoutes } from './auth/routes';
 import { loadSession } from './auth/middleware';
 import type { AppContext } from './context';
 import { errorHandler, notFound } from './http/errors';
+import { refuseForbiddenKeys } from './http/forbidden-keys';
 import { sameOriginJsonOnly, securityHeaders } from './http/security';
 import { replicationRoutes } from './replication/routes';
 import type { ChangeStreamHub } from './replication/stream';
@@ -28,6 +29,7 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Expres
   api.use(sameOriginJsonOnly(ctx.config.publicOrigin, (p) => ORIGIN_EXEMPT.has('/api' + p)));
   api.use('/sync', express.json({ limit: '2mb', strict: false }));
   api.use(express.json({ limit: '64kb', strict: false }));
+  api.use(refuseForbiddenKeys());
   api.use(loadSession(ctx));
   api.get('/public-config', (_req, res) => {
     res.json({

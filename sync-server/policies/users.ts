@@ -4,6 +4,7 @@ import { firstError } from '../../shared/validation/types';
 import type { DocWrite } from '../store/store';
 import { refuse, stamp, str, type Policy } from './types';
 
+const SETUP_FIELDS = ['username', 'location', 'creativeNiche', 'subcategory', 'portfolioLink'] as const;
 const EDITABLE = ['name', 'username', 'location', 'creativeNiche', 'subcategory', 'portfolioLink', 'bio'] as const;
 
 /**
@@ -29,7 +30,7 @@ export const userPolicy: Policy = ({ actor, current, incoming, deleting, now }) 
     bio: str(next.bio),
   };
   // Before setup only the name exists; once setup has run every setup field stays required.
-  const setupDone = Boolean(current.username) || Boolean(values.username);
+  const setupDone = Boolean(current.username) || SETUP_FIELDS.some((f) => Boolean(values[f]));
   const message = setupDone
     ? firstError({ ...validateProfile(values), ...validatePortfolioSetup(values) })
     : values.name.trim()

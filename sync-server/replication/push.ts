@@ -33,6 +33,7 @@ const SHAPES: Record<ReplicatedCollection, z.ZodObject> = {
 
 /** RxDB's own bookkeeping fields, never stored. */
 const RXDB_FIELDS = new Set(['_meta', '_rev', '_attachments', '_deleted']);
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export type PushRow = { assumedMasterState?: Record<string, unknown> | null; newDocumentState: Record<string, unknown> };
 export type Refusal = { id: string; reason: string };
@@ -59,8 +60,10 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
     const pushed = row.newDocumentState;
     const id = typeof pushed?.id === 'string' ? pushed.id : '';
     const deleting = pushed?._deleted === true;
+    // Empty text means "not filled in": the policy then answers with the SPEC message for the
+    // missing field, not a schema error about an empty enum value.
     const incoming: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(pushed ?? {})) if (!RXDB_FIELDS.has(k)) incoming[k] = v;
+    for (const [k, v] of Object.entries(pushed ?? {})) if (!RXDB_FIELDS.has(k) && !FORBIDDEN_KEYS.has(k) && v !== '') incoming[k] = v;
 
     const current = id ? ctx.store.get(collection, id) : undefined;
     const master = current ? viewFor(ctx.store, userId, collection, current) : undefined;
@@ -70,8 +73,18 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
       refused.push({ id, reason });
     };
 
+    if (Object.keys(pushed ?? {}).some((k) => FORBIDDEN_KEYS.has(k))) {
+      refuse('Unexpected field: __proto__, constructor and prototype are not document fields');
+      continue;
+    }
     if (!id || id.length > 200) {
       refuse('Invalid document id');
+      continue;
+    }
+    if (current && !master) {
+      // A document this user may not see: refused without saying anything about it.
+      conflicts.push(tombstone);
+      refused.push({ id, reason: 'You do not have access to this document.' });
       continue;
     }
     if (!sameVersion(row.assumedMasterState, master)) {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { PASSWORD, signUp, uniqueEmail } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
@@ -123,6 +123,8 @@ describe('POST /api/auth/login and logout', () => {
   });
 
   it('rate limits failed logins per email with a 429 and a clear message', async () => {
+    const server = await startTestServer({ RATE_LIMITS: 'on' });
+    onTestFinished(() => server.cleanup());
     const email = uniqueEmail();
     await signUp(new TestClient(server.url), { email });
     const statuses: number[] = [];
@@ -134,6 +136,15 @@ describe('POST /api/auth/login and logout', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.error).toMatch(/Too many/);
     expect(limited.headers.get('retry-after')).toBeTruthy();
+  });
+
+  it('rate limits a burst of sign-ups from one network', async () => {
+    const server = await startTestServer({ RATE_LIMITS: 'on' });
+    onTestFinished(() => server.cleanup());
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) statuses.push((await new TestClient(server.url).post('/api/auth/signup', signupBody({ name: '' }))).status);
+    expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true);
+    expect(statuses.slice(20)).toEqual([429, 429]);
   });
 });
 

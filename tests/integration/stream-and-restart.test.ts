@@ -85,12 +85,14 @@ describe('durability', () => {
         env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, SCRYPT_LOG_N: '10', LOG_LEVEL: 'info', DIST_DIR: path.resolve('dist'), SNAPSHOT_EVERY_COMMITS: '50' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (d: Buffer) => {
           const m = /serving on (http:\/\/\S+)/.exec(d.toString());
           if (m) resolve(m[1]!.replace('localhost', '127.0.0.1'));
         });
-        child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
+        child.once('exit', (code) => reject(new Error(`server exited early (${code}): ${stderr}`)));
       });
       const client = new TestClient(url);
       await signUpWithProfile(client);
