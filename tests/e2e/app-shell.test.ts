@@ -23,6 +23,18 @@ describe('the served app in Chromium', () => {
     await page.close();
   });
 
+  it('never lets sw.js, the manifest or index.html be cached long, and makes hashed assets immutable', async () => {
+    for (const path of ['/sw.js', '/manifest.webmanifest', '/', '/landing']) {
+      const res = await fetch(server.url + path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('cache-control'), path).toBe('no-cache');
+    }
+    const html = await (await fetch(server.url + '/')).text();
+    const asset = /\/assets\/[^"]+\.js/.exec(html)![0];
+    const res = await fetch(server.url + asset);
+    expect(res.headers.get('cache-control')).toMatch(/immutable/);
+  });
+
   it('answers GET /api/health with { ok: true }', async () => {
     const res = await fetch(server.url + '/api/health');
     expect(res.status).toBe(200);

@@ -1,0 +1,20 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readConfig } from './config';
+
+describe('configuration', () => {
+  it('has defaults that make `npm start` work on a fresh machine', () => {
+    const c = readConfig({});
+    expect(c).toMatchObject({ port: 8080, dataDir: path.resolve('data'), scryptLogN: 17, cookieSecure: false, rateLimits: true });
+    expect(c.stripeSecretKey).toBeUndefined();
+  });
+
+  it('refuses invalid values and names every one of them', () => {
+    expect(() => readConfig({ PORT: 'eighty', SCRYPT_LOG_N: '3', PUBLIC_ORIGIN: 'not a url' })).toThrow(/PORT[\s\S]*SCRYPT_LOG_N[\s\S]*PUBLIC_ORIGIN/);
+  });
+
+  it('reads every documented variable', () => {
+    const c = readConfig({ PORT: '9000', DATA_DIR: '/tmp/x', COOKIE_SECURE: 'true', RATE_LIMITS: 'off', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_API_BASE: 'http://127.0.0.1:12111' });
+    expect(c).toMatchObject({ port: 9000, dataDir: '/tmp/x', cookieSecure: true, rateLimits: false, stripeSecretKey: 'sk_test_1', stripeApiBase: 'http://127.0.0.1:12111' });
+  });
+});
