@@ -10,7 +10,8 @@ describe('configuration', () => {
   });
 
   it('refuses invalid values and names every one of them', () => {
-    expect(() => readConfig({ PORT: 'eighty', SCRYPT_LOG_N: '3', PUBLIC_ORIGIN: 'not a url' })).toThrow(/PORT[\s\S]*SCRYPT_LOG_N[\s\S]*PUBLIC_ORIGIN/);
+    const attempt = () => readConfig({ PORT: 'eighty', SCRYPT_LOG_N: '3', PUBLIC_ORIGIN: 'not a url' });
+    for (const name of ['PORT', 'SCRYPT_LOG_N', 'PUBLIC_ORIGIN']) expect(attempt).toThrow(name);
   });
 
   it('reads every documented variable', () => {
