@@ -121,3 +121,24 @@ describe('durability', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 });
+
+describe('one server per data folder', () => {
+  it('a server started on a folder another server process owns refuses with a clear message', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-lock-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/server-child.ts'], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'error' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => /serving on/.test(d.toString()) && resolve());
+        child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
+      });
+      await expect(startTestServer({}, dir)).rejects.toThrow(/Another server process \(pid \d+\) is using the data folder/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { eventFromChange, isSelectable, MESSAGES, newApplicationNotification, normalizeStatus, transition, type ApplicationEvent } from './application-machine';
+import type { ApplicationStatus } from './constants';
+import type { Application } from './schemas/application';
+
+const CREATOR = { id: 'creator-1', name: 'Cora Creator' };
+const APPLICANT = { id: 'applicant-1', name: 'Abe Applicant' };
+const STRANGER = { id: 'stranger-1', name: 'Stan Stranger' };
+const GIG = { id: 'gig-00001', createdBy: CREATOR.id, title: 'Mural' };
+const NOW = 1_800_000_000_000;
+
+function app(status: ApplicationStatus, overrides: Partial<Application> = {}): Application {
+  return {
+    id: `${GIG.id}.${APPLICANT.id}`, gigId: GIG.id, gigTitle: 'Mural', gigCategory: 'Visual Art',
+    creatorId: CREATOR.id, creatorName: CREATOR.name, creatorEmail: 'c@example.com',
+    applicantId: APPLICANT.id, applicantName: APPLICANT.name, applicantEmail: 'a@example.com', applicantPortfolioLink: 'https://a.example',
+    budget: 50000, currency: 'CAD', status, appliedAt: 1, finalBudget: status === 'PENDING' || status === 'REJECTED' ? null : 45000,
+    startedAt: null, completedAt: null, paymentConfirmedAt: null, updatedAt: 1, ...overrides,
+  };
+}
+
+const OFFER: ApplicationEvent = { type: 'SEND_OFFER', finalBudget: 45000 };
+
+describe('SPEC.md §4 transitions, by the right actor', () => {
+  it('Buyer moves forward: PENDING → PENDING_ACCEPTANCE, finalBudget set, applicant gets FINAL_BUDGET_OFFER', () => {
+    const r = transition({ actor: CREATOR, application: app('PENDING'), gig: GIG, event: OFFER, now: NOW });
+    expect(r).toMatchObject({ ok: true, changes: { status: 'PENDING_ACCEPTANCE', finalBudget: 45000 } });
+    if (r.ok) expect(r.notifications).toEqual([expect.objectContaining({ userId: APPLICANT.id, type: 'FINAL_BUDGET_OFFER', finalBudget: 45000, currency: 'CAD' })]);
+  });
+
+  it('Seller taps Start Working on a paid offer: → PENDING_PAYMENT and the buyer gets payment_needed (ARCHITECTURE.md)', () => {
+    const r = transition({ actor: APPLICANT, application: app('PENDING_ACCEPTANCE'), gig: GIG, event: { type: 'ACCEPT' }, now: NOW });
+    expect(r).toMatchObject({ ok: true, changes: { status: 'PENDING_PAYMENT' } });
+    if (r.ok) expect(r.notifications[0]).toMatchObject({ userId: CREATOR.id, type: 'payment_needed' });
+  });
+
+  it('Seller taps Start Working on a zero offer: → IN_PROGRESS with startedAt; the buyer gets GIG_STARTED', () => {
+    const r = transition({ actor: APPLICANT, application: app('PENDING_ACCEPTANCE', { finalBudget: 0 }), gig: GIG, event: { type: 'ACCEPT' }, now: NOW });
+    expect(r).toMatchObject({ ok: true, changes: { status: 'IN_PROGRESS', startedAt: NOW } });
+    if (r.ok) expect(r.notifications[0]).toMatchObject({ userId: CREATOR.id, type: 'GIG_STARTED' });
+  });
+
+  it('Seller taps Decline: → REJECTED, finalBudget cleared; the buyer gets OFFER_REJECTED', () => {
+    const r = transition({ actor: APPLICANT, application: app('PENDING_ACCEPTANCE'), gig: GIG, event: { type: 'DECLINE' }, now: NOW });
+    expect(r).toMatchObject({ ok: true, changes: { status: 'REJECTED', finalBudget: null } });
+    if (r.ok) expect(r.notifications[0]).toMatchObject({ userId: CREATOR.id, type: 'OFFER_REJECTED' });
+  });
+
+  it("Payment confirmed: only from PENDING_PAYMENT → IN_PROGRESS with paymentConfirmedAt; else 'Invalid application status'", () => {
+    const r = transition({ actor: CREATOR, application: app('PENDING_PAYMENT'), gig: GIG, event: { type: 'CONFIRM_PAYMENT' }, now: NOW });
+    expect(r).toMatchObject({ ok: true, changes: { status: 'IN_PROGRESS', paymentConfirmedAt: NOW, startedAt: NOW } });
+    if (r.ok) expect(r.notifications[0]).toMatchObject({ userId: APPLICANT.id, type: 'PAYMENT_CONFIRMED' });
+    for (const s of ['PENDING', 'PENDING_ACCEPTANCE', 'IN_PROGRESS', 'COMPLETED', 'REJECTED'] as const) {
+      expect(transition({ actor: CREATOR, application: app(s), gig: GIG, event: { type: 'CONFIRM_PAYMENT' }, now: NOW })).toMatchObject({ ok: false, error: 'Invalid application status' });
+    }
+  });
+
+  it('Mark as Complete on paid work in progress: → COMPLETED with completedAt; the freelancer gets GIG_COMPLETED with 90%', () => {
+    const r = transition({ actor: CREATOR, application: app('IN_PROGRESS', { paymentConfirmedAt: 5 }), gig: GIG, event: { type: 'COMPLETE' }, now: NOW });
+    expect(r).toMatchObject({ ok: true, changes: { status: 'COMPLETED', completedAt: NOW } });
+    if (r.ok) expect(r.notifications[0]).toMatchObject({ userId: APPLICANT.id, type: 'GIG_COMPLETED', amount: 40500 });
+  });
+});
+
+describe('forbidden moves are refused with a clear message', () => {
+  const events: [string, ApplicationEvent][] = [['SEND_OFFER', OFFER], ['ACCEPT', { type: 'ACCEPT' }], ['DECLINE', { type: 'DECLINE' }], ['CONFIRM_PAYMENT', { type: 'CONFIRM_PAYMENT' }], ['COMPLETE', { type: 'COMPLETE' }]];
+  const statuses: ApplicationStatus[] = ['PENDING', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED'];
+  /** The only allowed (status, event, actor) triples; everything else in the table is refused. */
+  const allowed = new Set(['PENDING/SEND_OFFER/creator', 'PENDING_ACCEPTANCE/ACCEPT/applicant', 'PENDING_ACCEPTANCE/DECLINE/applicant', 'PENDING_PAYMENT/CONFIRM_PAYMENT/creator', 'IN_PROGRESS/COMPLETE/creator']);
+  const cases = statuses.flatMap((s) => events.flatMap(([name, e]) => (['creator', 'applicant', 'stranger'] as const).map((who) => [s, name, who, e] as const)));
+
+  it.each(cases)('%s + %s by the %s', (status, name, who, event) => {
+    const actor = who === 'creator' ? CREATOR : who === 'applicant' ? APPLICANT : STRANGER;
+    const r = transition({ actor, application: app(status, { paymentConfirmedAt: 5, finalBudget: status === 'PENDING' ? null : 100 }), gig: GIG, event, now: NOW });
+    if (allowed.has(`${status}/${name}/${who}`)) expect(r.ok).toBe(true);
+    else {
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.length).toBeGreaterThan(5);
+    }
+  });
+
+  it('completing unpaid work is refused', () => {
+    expect(transition({ actor: CREATOR, application: app('IN_PROGRESS', { finalBudget: 100 }), gig: GIG, event: { type: 'COMPLETE' }, now: NOW })).toMatchObject({ ok: false, error: MESSAGES.unpaid });
+  });
+
+  it('an offer or acceptance on a deleted gig is refused', () => {
+    expect(transition({ actor: CREATOR, application: app('PENDING'), gig: undefined, event: OFFER, now: NOW })).toMatchObject({ ok: false, error: 'Gig not found.' });
+    expect(transition({ actor: APPLICANT, application: app('PENDING_ACCEPTANCE'), gig: undefined, event: { type: 'ACCEPT' }, now: NOW })).toMatchObject({ ok: false });
+  });
+
+  it.each([[-1], [1.5], [Number.NaN]])('a final budget of %s is refused', (finalBudget) => {
+    expect(transition({ actor: CREATOR, application: app('PENDING'), gig: GIG, event: { type: 'SEND_OFFER', finalBudget }, now: NOW }).ok).toBe(false);
+  });
+});
+
+describe('already selected applicants cannot be selected again (SPEC.md §4)', () => {
+  it.each([['SELECTED'], ['PENDING_ACCEPTANCE'], ['PENDING_PAYMENT'], ['IN_PROGRESS'], ['COMPLETED']])('%s is not selectable', (status) => {
+    expect(isSelectable({ status: status as ApplicationStatus })).toBe(false);
+  });
+  it('PENDING is selectable; SELECTED reads as PENDING_ACCEPTANCE', () => {
+    expect(isSelectable({ status: 'PENDING' })).toBe(true);
+    expect(normalizeStatus('SELECTED')).toBe('PENDING_ACCEPTANCE');
+    expect(normalizeStatus('BOGUS')).toBeUndefined();
+  });
+});
+
+describe('eventFromChange: which move a pushed document represents', () => {
+  it.each([
+    ['PENDING', { status: 'PENDING_ACCEPTANCE', finalBudget: 100 }, 'SEND_OFFER'],
+    ['PENDING', { status: 'SELECTED', finalBudget: 100 }, 'SEND_OFFER'],
+    ['PENDING_ACCEPTANCE', { status: 'IN_PROGRESS', startedAt: 5 }, 'ACCEPT'],
+    ['PENDING_ACCEPTANCE', { status: 'PENDING_PAYMENT' }, 'ACCEPT'],
+    ['PENDING_ACCEPTANCE', { status: 'REJECTED', finalBudget: null }, 'DECLINE'],
+  ] as const)('%s with %j is %s', (from, change, type) => {
+    const r = eventFromChange(app(from), { ...app(from), ...change } as Application);
+    expect(r).toMatchObject({ ok: true, event: { type } });
+  });
+
+  it.each([
+    ['IN_PROGRESS', { status: 'COMPLETED', completedAt: 5 }],
+    ['PENDING_PAYMENT', { status: 'IN_PROGRESS', paymentConfirmedAt: 5 }],
+    ['PENDING', { budget: 1 }],
+    ['PENDING', { applicantId: 'someone-else' }],
+    ['PENDING_ACCEPTANCE', { finalBudget: 1 }],
+    ['PENDING', { status: 'BOGUS' }],
+    ['PENDING', {}],
+  ] as const)('%s with %j is refused', (from, change) => {
+    expect(eventFromChange(app(from), { ...app(from), ...change } as Application).ok).toBe(false);
+  });
+});
+
+it('a new application notifies the gig creator (new_application)', () => {
+  expect(newApplicationNotification(app('PENDING'))).toMatchObject({ userId: CREATOR.id, type: 'new_application', senderId: APPLICANT.id, gigId: GIG.id });
+});

@@ -1,0 +1,247 @@
+import { STATUS_ALIASES, type ApplicationStatus, type CurrencyCode, type NotificationType } from './constants';
+import type { Application } from './schemas/application';
+
+/**
+ * The application state machine (SPEC.md §4 and ARCHITECTURE.md's decisions), as a pure function:
+ * (actor, application, gig, event, now) → the changed fields and the notifications to emit, or
+ * the reason the move is refused.
+ *
+ *   PENDING ──SEND_OFFER──▶ PENDING_ACCEPTANCE ──ACCEPT, budget > 0──▶ PENDING_PAYMENT ──CONFIRM_PAYMENT──▶ IN_PROGRESS ──COMPLETE──▶ COMPLETED
+ *                                  │            ──ACCEPT, budget = 0──────────────────────────────────▶ IN_PROGRESS
+ *                                  └──DECLINE──▶ REJECTED
+ */
+
+export type ApplicationEvent =
+  | { type: 'SEND_OFFER'; finalBudget: number }
+  | { type: 'ACCEPT' }
+  | { type: 'DECLINE' }
+  | { type: 'CONFIRM_PAYMENT' }
+  | { type: 'COMPLETE' };
+
+export type NotificationDraft = {
+  userId: string;
+  type: NotificationType;
+  message: string;
+  senderId?: string;
+  senderName?: string;
+  recipientName?: string;
+  gigId?: string;
+  gigTitle?: string;
+  applicationId?: string;
+  finalBudget?: number;
+  currency?: CurrencyCode;
+  amount?: number;
+};
+
+export type Actor = { id: string; name: string };
+export type GigRef = { id: string; createdBy: string; title: string };
+
+export type TransitionResult =
+  | { ok: true; changes: Partial<Application>; notifications: NotificationDraft[] }
+  | { ok: false; error: string; code: 'forbidden' | 'invalid' };
+
+export const MESSAGES = {
+  onlyCreatorOffers: 'Only the creator of this gig can send offers.',
+  onlyApplicantAnswers: 'Only the applicant can accept or decline this offer.',
+  onlyCreatorCompletes: 'Only the creator of this gig can mark the work complete.',
+  alreadySelected: 'This applicant has already been selected.',
+  rejected: 'This application was declined and can no longer change.',
+  completed: 'This work is completed and can no longer change.',
+  noOffer: 'There is no offer waiting for an answer.',
+  invalidBudget: 'Please set final budgets for all selected applicants',
+  gigGone: 'Gig not found.',
+  invalidStatus: 'Invalid application status',
+  notInProgress: 'Only work in progress can be marked complete.',
+  unpaid: 'This work has not been paid yet.',
+} as const;
+
+/** SELECTED is read as PENDING_ACCEPTANCE (ARCHITECTURE.md decisions). */
+export function normalizeStatus(status: string): ApplicationStatus | undefined {
+  const s = STATUS_ALIASES[status] ?? status;
+  return (['PENDING', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED'] as string[]).includes(s)
+    ? (s as ApplicationStatus)
+    : undefined;
+}
+
+/** Applicants already SELECTED, PENDING_ACCEPTANCE, PENDING_PAYMENT, IN_PROGRESS or COMPLETED cannot be selected again (SPEC.md §4). */
+export function isSelectable(application: Pick<Application, 'status'>): boolean {
+  return normalizeStatus(application.status) === 'PENDING';
+}
+
+const refuse = (error: string, code: 'forbidden' | 'invalid' = 'invalid'): TransitionResult => ({ ok: false, error, code });
+
+function terminal(status: ApplicationStatus | undefined): TransitionResult | undefined {
+  if (status === 'COMPLETED') return refuse(MESSAGES.completed);
+  if (status === 'REJECTED') return refuse(MESSAGES.rejected);
+  return undefined;
+}
+
+/** The freelancer's share of a budget in minor units: 90%, the platform keeps 10% (SPEC.md §9). */
+function freelancerShare(minor: number): number {
+  return minor - Math.round(minor * 0.1);
+}
+
+export function transition(input: { actor: Actor; application: Application; gig: GigRef | undefined; event: ApplicationEvent; now: number }): TransitionResult {
+  const { actor, application: a, gig, event, now } = input;
+  const status = normalizeStatus(a.status);
+  const isCreator = actor.id === a.creatorId && (!gig || gig.createdBy === actor.id);
+  const isApplicant = actor.id === a.applicantId;
+  const gigTitle = gig?.title ?? a.gigTitle;
+  const common = { gigId: a.gigId, gigTitle, applicationId: a.id, senderId: actor.id, senderName: actor.name };
+
+  switch (event.type) {
+    case 'SEND_OFFER': {
+      if (!isCreator) return refuse(MESSAGES.onlyCreatorOffers, 'forbidden');
+      if (!gig) return refuse(MESSAGES.gigGone);
+      const done = terminal(status);
+      if (done) return done;
+      if (status !== 'PENDING') return refuse(MESSAGES.alreadySelected);
+      if (!Number.isInteger(event.finalBudget) || event.finalBudget < 0) return refuse(MESSAGES.invalidBudget);
+      return {
+        ok: true,
+        changes: { status: 'PENDING_ACCEPTANCE', finalBudget: event.finalBudget },
+        notifications: [
+          {
+            ...common,
+            userId: a.applicantId,
+            type: 'FINAL_BUDGET_OFFER',
+            recipientName: a.applicantName,
+            message: `${actor.name} sent you an offer for "${gigTitle}"`,
+            finalBudget: event.finalBudget,
+            currency: a.currency,
+          },
+        ],
+      };
+    }
+    case 'ACCEPT':
+    case 'DECLINE': {
+      if (!isApplicant) return refuse(MESSAGES.onlyApplicantAnswers, 'forbidden');
+      const done = terminal(status);
+      if (done) return done;
+      if (status !== 'PENDING_ACCEPTANCE') return refuse(MESSAGES.noOffer);
+      if (event.type === 'DECLINE') {
+        return {
+          ok: true,
+          changes: { status: 'REJECTED', finalBudget: null },
+          notifications: [
+            { ...common, userId: a.creatorId, type: 'OFFER_REJECTED', recipientName: a.creatorName, message: `${actor.name} declined your offer for "${gigTitle}"` },
+          ],
+        };
+      }
+      if (!gig) return refuse(MESSAGES.gigGone);
+      const budget = a.finalBudget ?? 0;
+      // Work never starts on an unpaid offer (ARCHITECTURE.md): a paid offer waits for payment.
+      if (budget > 0) {
+        return {
+          ok: true,
+          changes: { status: 'PENDING_PAYMENT' },
+          notifications: [
+            {
+              ...common,
+              userId: a.creatorId,
+              type: 'payment_needed',
+              recipientName: a.creatorName,
+              message: `${actor.name} accepted your offer for "${gigTitle}". Pay to start the work.`,
+              finalBudget: budget,
+              currency: a.currency,
+            },
+          ],
+        };
+      }
+      return {
+        ok: true,
+        changes: { status: 'IN_PROGRESS', startedAt: now },
+        notifications: [
+          { ...common, userId: a.creatorId, type: 'GIG_STARTED', recipientName: a.creatorName, message: `${actor.name} started working on "${gigTitle}"` },
+        ],
+      };
+    }
+    case 'CONFIRM_PAYMENT': {
+      if (!isCreator) return refuse(MESSAGES.invalidStatus, 'forbidden');
+      if (status !== 'PENDING_PAYMENT') return refuse(MESSAGES.invalidStatus);
+      return {
+        ok: true,
+        changes: { status: 'IN_PROGRESS', paymentConfirmedAt: now, startedAt: now },
+        notifications: [
+          {
+            ...common,
+            userId: a.applicantId,
+            type: 'PAYMENT_CONFIRMED',
+            recipientName: a.applicantName,
+            message: `${actor.name} paid for "${gigTitle}". You can start working.`,
+            amount: a.finalBudget ?? 0,
+            currency: a.currency,
+          },
+        ],
+      };
+    }
+    case 'COMPLETE': {
+      if (!isCreator) return refuse(MESSAGES.onlyCreatorCompletes, 'forbidden');
+      const done = terminal(status);
+      if (done) return done;
+      if (status !== 'IN_PROGRESS') return refuse(MESSAGES.notInProgress);
+      if ((a.finalBudget ?? 0) > 0 && !a.paymentConfirmedAt) return refuse(MESSAGES.unpaid);
+      return {
+        ok: true,
+        changes: { status: 'COMPLETED', completedAt: now },
+        notifications: [
+          {
+            ...common,
+            userId: a.applicantId,
+            type: 'GIG_COMPLETED',
+            recipientName: a.applicantName,
+            message: `${actor.name} marked "${gigTitle}" as complete`,
+            amount: freelancerShare(a.finalBudget ?? 0),
+            currency: a.currency,
+          },
+        ],
+      };
+    }
+  }
+}
+
+/** Fields a user's move may change; every other field is the server's. */
+const MOVABLE = new Set(['status', 'finalBudget', 'startedAt', 'updatedAt']);
+
+/**
+ * Which single event a pushed document represents. Replication sends whole documents; only the
+ * moves a user makes by hand (send an offer, Start Working, Decline) can arrive this way.
+ */
+export function eventFromChange(before: Application, after: Application): { ok: true; event: ApplicationEvent } | { ok: false; error: string } {
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (MOVABLE.has(key)) continue;
+    const b = (before as Record<string, unknown>)[key];
+    const x = (after as Record<string, unknown>)[key];
+    if (x !== undefined && JSON.stringify(b) !== JSON.stringify(x)) return { ok: false, error: `The field ${key} cannot be changed.` };
+  }
+  const from = normalizeStatus(before.status);
+  const to = normalizeStatus(after.status);
+  if (!to) return { ok: false, error: MESSAGES.invalidStatus };
+  if (from === to) {
+    return JSON.stringify(before.finalBudget) === JSON.stringify(after.finalBudget)
+      ? { ok: false, error: 'Nothing changed.' }
+      : { ok: false, error: from === 'PENDING' ? MESSAGES.invalidStatus : MESSAGES.alreadySelected };
+  }
+  if (to === 'PENDING_ACCEPTANCE') {
+    if (typeof after.finalBudget !== 'number') return { ok: false, error: MESSAGES.invalidBudget };
+    return { ok: true, event: { type: 'SEND_OFFER', finalBudget: after.finalBudget } };
+  }
+  if (from === 'PENDING_ACCEPTANCE' && (to === 'IN_PROGRESS' || to === 'PENDING_PAYMENT')) return { ok: true, event: { type: 'ACCEPT' } };
+  if (to === 'REJECTED') return { ok: true, event: { type: 'DECLINE' } };
+  return { ok: false, error: `An application cannot move from ${from ?? before.status} to ${to} here.` };
+}
+
+/** The gig creator hears about each new application. */
+export function newApplicationNotification(a: Application): NotificationDraft {
+  return {
+    userId: a.creatorId,
+    type: 'new_application',
+    message: `${a.applicantName} applied to "${a.gigTitle}"`,
+    senderId: a.applicantId,
+    senderName: a.applicantName,
+    recipientName: a.creatorName,
+    gigId: a.gigId,
+    gigTitle: a.gigTitle,
+    applicationId: a.id,
+  };
+}
