@@ -85,6 +85,7 @@ describe('durability', () => {
         env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, SCRYPT_LOG_N: '10', LOG_LEVEL: 'info', DIST_DIR: path.resolve('dist'), SNAPSHOT_EVERY_COMMITS: '50' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      const exited = new Promise((r) => child.once('exit', r));
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const url = await new Promise<string>((resolve, reject) => {
@@ -112,7 +113,7 @@ describe('durability', () => {
       child.kill('SIGKILL');
       stop = true;
       await Promise.all(writers);
-      await new Promise((r) => child.once('exit', r));
+      await exited;
     }
     expect(acknowledged.length).toBeGreaterThan(20);
     const server = await startTestServer({}, dir);
