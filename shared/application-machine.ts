@@ -28,6 +28,7 @@ export type NotificationDraft = {
   gigId?: string;
   gigTitle?: string;
   applicationId?: string;
+  conversationId?: string;
   finalBudget?: number;
   currency?: CurrencyCode;
   amount?: number;

@@ -107,7 +107,7 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
   }
   const checked = content(incoming, now);
   if (!checked.ok) return refuse(checked.reason);
-  const next = {
+  const next: Record<string, unknown> & { id: string; _deleted: boolean } = {
     id: current.id,
     ...checked.fields,
     createdAt: current.createdAt,
