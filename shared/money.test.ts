@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { buyerCheckout, formatMinorPlain, formatMoney, payoutSplit, roundMinor, splitFromTotal } from './money';
+
+describe('SPEC.md §9 buyer service fee: 3% on top of the base price', () => {
+  it.each([
+    [1, 0, 1],
+    [17, 1, 18], // 0.51 rounds half away from zero
+    [50, 2, 52], // 1.5 → 2
+    [100, 3, 103],
+    [45000, 1350, 46350],
+    [99999, 3000, 102999],
+    [1_000_000_000_00, 3_000_000_000, 1_030_000_000_00],
+  ])('base %i → fee %i, total %i', (base, fee, total) => {
+    expect(buyerCheckout(base)).toEqual({ base, fee, total });
+  });
+});
+
+describe('SPEC.md §9: Base = amount / 1.03, Fee = 0.03 × amount / 1.03', () => {
+  it.each([[103, 100, 3], [46350, 45000, 1350], [1, 1, 0], [2, 2, 0], [0, 0, 0]])('amount %i → base %i + fee %i', (amount, base, fee) => {
+    expect(splitFromTotal(amount)).toEqual({ base, fee });
+  });
+  it('base + fee always equals the amount, and checkout then split gives back the base (0.01 to 100,000.00)', () => {
+    for (let base = 0; base < 10_000_000; base += 997) {
+      const { total } = buyerCheckout(base);
+      const split = splitFromTotal(total);
+      expect(split.base + split.fee).toBe(total);
+      expect(Math.abs(split.base - base)).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
+describe('SPEC.md §9 platform fee: 10% retained, the freelancer receives 90%', () => {
+  it.each([[100, 90, 10], [1, 1, 0], [5, 4, 1], [45000, 40500, 4500], [99999, 89999, 10000]])('base %i → freelancer %i, platform %i', (base, freelancer, platformFee) => {
+    expect(payoutSplit(base)).toEqual({ freelancer, platformFee });
+  });
+  it('the two parts always add up to the base', () => {
+    for (let base = 0; base < 1_000_000; base += 7) {
+      const s = payoutSplit(base);
+      expect(s.freelancer + s.platformFee).toBe(base);
+    }
+  });
+});
+
+describe('rounding and display', () => {
+  it('rounds half away from zero, including floating-point halves', () => {
+    expect(roundMinor(0.5)).toBe(1);
+    expect(roundMinor(1.005 * 100)).toBe(101);
+    expect(roundMinor(-0.5)).toBe(-1);
+    expect(() => roundMinor(Number.NaN)).toThrow();
+  });
+  it.each([[0, '0.00'], [1, '0.01'], [1234, '12.34'], [100000000000, '1000000000.00']])('%i minor units show as %s', (minor, text) => {
+    expect(formatMinorPlain(minor)).toBe(text);
+  });
+  it.each([
+    ['USD', '$1,234.50'],
+    ['GBP', '£1,234.50'],
+    ['CAD', 'CA$1,234.50'],
+    ['EUR', '€1,234.50'],
+    ['NGN', 'NGN'],
+  ])('formats %s with its currency', (currency, expected) => {
+    expect(formatMoney(123450, currency)).toContain(expected === 'NGN' ? '1,234.50' : expected);
+  });
+});

@@ -1,0 +1,47 @@
+import { FEES, type CurrencyCode } from './constants';
+
+/**
+ * Money is held in integer minor units (cents, kobo) past the input field; all five currencies
+ * have two decimals. One rounding rule: half away from zero to the minor unit, applied once to
+ * each derived amount, and the last part of every split is a difference, so parts always add up.
+ */
+
+export function roundMinor(x: number): number {
+  if (!Number.isFinite(x)) throw new RangeError('Amount must be a finite number');
+  // Nudge by a relative epsilon so 0.5 produced by floating point (e.g. 1.005 * 100) rounds up.
+  return Math.sign(x) * Math.round(Math.abs(x) * (1 + Number.EPSILON));
+}
+
+/** What the buyer pays: the base price plus the 3% buyer service fee on top (SPEC.md §9). */
+export function buyerCheckout(baseMinor: number): { base: number; fee: number; total: number } {
+  const fee = roundMinor(baseMinor * FEES.buyerServiceFeeRate);
+  return { base: baseMinor, fee, total: baseMinor + fee };
+}
+
+/** SPEC.md §9 from a paid amount: base = amount / 1.03, fee = 0.03 × amount / 1.03; base + fee = amount. */
+export function splitFromTotal(totalMinor: number): { base: number; fee: number } {
+  const base = roundMinor(totalMinor / (1 + FEES.buyerServiceFeeRate));
+  return { base, fee: totalMinor - base };
+}
+
+/** On completion the platform keeps 10% and the freelancer receives 90% of the base (SPEC.md §9). */
+export function payoutSplit(baseMinor: number): { freelancer: number; platformFee: number } {
+  const platformFee = roundMinor(baseMinor * FEES.platformFeeRate);
+  return { freelancer: baseMinor - platformFee, platformFee };
+}
+
+export function toMajor(minor: number): number {
+  return minor / 100;
+}
+
+/** '12.34': two decimals, for the amounts SPEC.md says are "shown to two decimals". */
+export function formatMinorPlain(minor: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const abs = Math.abs(minor);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Shown with the currency through Intl.NumberFormat. */
+export function formatMoney(minor: number, currency: CurrencyCode | string, locale = 'en-US'): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(minor / 100);
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { redirectFor } from './routes';
+
+describe('SPEC.md §2 session redirect rules, for every route', () => {
+  const publicRoutes = ['/', '/waitlist-signup', '/teaser', '/manifesto', '/version1'];
+  const authRoutes = ['/login', '/signup'];
+  const protectedRoutes = ['/setup-portfolio', '/landing', '/create-gig', '/applications', '/exchange/abc123', '/notifications', '/basket', '/payment/success', '/settings', '/profile', '/gig/gig123', '/landingpage', '/no-such-page'];
+
+  it.each(publicRoutes)('signed out, %s stays public', (p) => expect(redirectFor(p, false)).toBeNull());
+  it.each(authRoutes)('signed out, %s stays', (p) => expect(redirectFor(p, false)).toBeNull());
+  it.each(protectedRoutes)('signed out, %s → /login', (p) => expect(redirectFor(p, false)).toBe('/login'));
+
+  it.each(authRoutes)('signed in, %s → /landing', (p) => expect(redirectFor(p, true)).toBe('/landing'));
+  it.each([...publicRoutes, ...protectedRoutes.filter((p) => p !== '/landingpage')])('signed in, %s stays', (p) => expect(redirectFor(p, true)).toBeNull());
+
+  it('/landingpage?openModal=true → /landing?openModal=true for a signed-in user', () => {
+    expect(redirectFor('/landingpage', true, '?openModal=true')).toBe('/landing?openModal=true');
+  });
+  it('a trailing slash does not dodge the rules', () => {
+    expect(redirectFor('/landing/', false)).toBe('/login');
+    expect(redirectFor('/login/', true)).toBe('/landing');
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * The one table of routes (SPEC.md §2) and the session redirect rules, shared by the client's
+ * router and its tests.
+ */
+export const PATHS = {
+  home: '/',
+  waitlist: '/waitlist-signup',
+  teaser: '/teaser',
+  signup: '/signup',
+  login: '/login',
+  manifesto: '/manifesto',
+  community: '/version1',
+  setupPortfolio: '/setup-portfolio',
+  landing: '/landing',
+  createGig: '/create-gig',
+  applications: '/applications',
+  exchange: '/exchange/:userId',
+  notifications: '/notifications',
+  basket: '/basket',
+  paymentSuccess: '/payment/success',
+  settings: '/settings',
+  profile: '/profile',
+  gig: '/gig/:gigId',
+  /** Not a declared route: some screens navigate here; it redirects to /landing (ARCHITECTURE.md). */
+  landingAlias: '/landingpage',
+} as const;
+
+export const exchangePath = (userId: string) => `/exchange/${encodeURIComponent(userId)}`;
+export const gigPath = (gigId: string) => `/gig/${encodeURIComponent(gigId)}`;
+
+/**
+ * Paths a signed-out user may open: SPEC.md's list plus /teaser, which its public table declares
+ * (ARCHITECTURE.md: the public table wins).
+ */
+export const PUBLIC_PATHS: readonly string[] = ['/login', '/signup', '/', '/waitlist-signup', '/manifesto', '/version1', '/teaser'];
+
+/** Public pages that a signed-in user is sent away from (SPEC.md §2 session redirect rules). */
+const AUTH_PAGES = new Set(['/login', '/signup']);
+
+function normalize(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
+
+/**
+ * Where the session rules send a user who opens `pathname`, or null to stay:
+ * - signed in on /login or /signup → /landing;
+ * - signed out anywhere but the public pages → /login;
+ * - /landingpage (with its query) → /landing for a signed-in user.
+ */
+export function redirectFor(pathname: string, signedIn: boolean, search = ''): string | null {
+  const path = normalize(pathname);
+  if (signedIn) {
+    if (AUTH_PAGES.has(path)) return PATHS.landing;
+    if (path === PATHS.landingAlias) return PATHS.landing + search;
+    return null;
+  }
+  return PUBLIC_PATHS.includes(path) ? null : PATHS.login;
+}
