@@ -1,0 +1,178 @@
+import { countryByCode, NEW_APPLICATION_WINDOW_MS, type ApplicationStatus } from './constants';
+import type { Application } from './schemas/application';
+import type { Conversation } from './schemas/conversation';
+import type { Gig } from './schemas/gig';
+import type { Notification } from './schemas/notification';
+
+/** Small display rules the screens share (SPEC.md §2 "Screen behaviour"). */
+
+/** 'Passion Driven' instead of a budget; otherwise the budget text with the currency symbol. */
+export function budgetLabel(gig: Pick<Gig, 'isPassionDriven' | 'budget' | 'currency' | 'country'>): string {
+  if (gig.isPassionDriven) return 'Passion Driven';
+  const symbol = symbolFor(gig.currency);
+  return gig.budget.split(/\s*[-–]\s*/).map((part) => `${symbol}${part}`).join(' - ');
+}
+
+export function symbolFor(currency: string): string {
+  const byCurrency: Record<string, string> = { USD: '$', GBP: '£', CAD: 'C$', EUR: '€', NGN: '₦' };
+  return byCurrency[currency] ?? `${currency} `;
+}
+
+/** Gig cards show the first two skills and '+N more'. */
+export function skillPreview(skills: string): { shown: string[]; moreLabel: string | null } {
+  const all = skills.split(',').map((s) => s.trim()).filter(Boolean);
+  const more = all.length - 2;
+  return { shown: all.slice(0, 2), moreLabel: more > 0 ? `+${more} more` : null };
+}
+
+const SHOWN_FROM_APPLICATION: ApplicationStatus[] = ['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED'];
+
+/** The shown status of a gig: from the first of its applications in PENDING_PAYMENT, IN_PROGRESS or COMPLETED; otherwise the gig's own. */
+export function shownGigStatus(gig: Pick<Gig, 'status'>, applications: Pick<Application, 'status'>[]): string {
+  return applications.find((a) => SHOWN_FROM_APPLICATION.includes(a.status))?.status ?? gig.status;
+}
+
+const STATUS_LABELS: Record<string, string> = {
+  active: 'Open',
+  PENDING: 'New applicant',
+  PENDING_ACCEPTANCE: 'Waiting for freelancer to accept',
+  SELECTED: 'Waiting for freelancer to accept',
+  PENDING_PAYMENT: 'Waiting for payment',
+  IN_PROGRESS: 'In progress',
+  COMPLETED: 'Completed',
+  REJECTED: 'Declined',
+};
+
+export function statusLabel(status: string): string {
+  return STATUS_LABELS[status] ?? status;
+}
+
+/** A new-application badge for applications made within the last 24 hours. */
+export function isNewApplication(appliedAt: number, now: number): boolean {
+  return now - appliedAt >= 0 && now - appliedAt < NEW_APPLICATION_WINDOW_MS;
+}
+
+const ICONS: Record<string, string> = {
+  new_application: '📝',
+  new_conversation: '💬',
+  new_message: '💬',
+  message: '💬',
+  new_offer: '🤝',
+  FINAL_BUDGET_OFFER: '🤝',
+  payment_needed: '💳',
+  PAYMENT_CONFIRMED: '✅',
+  gig_in_progress: '🛠️',
+  GIG_STARTED: '🛠️',
+  gig_completed: '🏁',
+  GIG_COMPLETED: '🏁',
+  OFFER_REJECTED: '↩️',
+  application_status: '📌',
+};
+export const DEFAULT_NOTIFICATION_ICON = '🔔';
+
+/** Each notification type has an icon, and a default icon covers the rest. */
+export function notificationIcon(type: string): string {
+  return ICONS[type] ?? DEFAULT_NOTIFICATION_ICON;
+}
+
+const MESSAGE_TYPES = new Set(['new_message', 'message', 'new_conversation']);
+export function isMessageNotification(type: string): boolean {
+  return MESSAGE_TYPES.has(type);
+}
+
+/**
+ * Where a notification click goes (ARCHITECTURE.md decisions): application types → /applications;
+ * offer, payment and work-status types → /basket; message and conversation types → the chat with
+ * the sender; application_status → /gig/{gigId}; anything else → /notifications.
+ */
+export function notificationTarget(n: Pick<Notification, 'type' | 'senderId' | 'gigId'>): string {
+  switch (n.type) {
+    case 'new_application':
+      return '/applications';
+    case 'new_offer':
+    case 'FINAL_BUDGET_OFFER':
+    case 'payment_needed':
+    case 'PAYMENT_CONFIRMED':
+    case 'gig_in_progress':
+    case 'GIG_STARTED':
+    case 'gig_completed':
+    case 'GIG_COMPLETED':
+    case 'OFFER_REJECTED':
+      return '/basket';
+    case 'new_message':
+    case 'message':
+    case 'new_conversation':
+      return n.senderId ? `/exchange/${encodeURIComponent(n.senderId)}` : '/notifications';
+    case 'application_status':
+      return n.gigId ? `/gig/${encodeURIComponent(n.gigId)}` : '/notifications';
+    default:
+      return '/notifications';
+  }
+}
+
+/** Unread when there is a last message, its sender is not the current user, and it is not marked read (SPEC.md §4). */
+export function isUnreadConversation(c: Pick<Conversation, 'lastSenderId' | 'lastMessageRead'>, userId: string): boolean {
+  return c.lastSenderId !== null && c.lastSenderId !== userId && !c.lastMessageRead;
+}
+
+/**
+ * The nav badge: unread notifications plus unread conversations. A conversation whose unread
+ * new_message notification is already counted is not counted twice.
+ */
+export function unreadBadgeCount(notifications: Pick<Notification, 'read' | 'type' | 'conversationId'>[], conversations: (Pick<Conversation, 'id' | 'lastSenderId' | 'lastMessageRead'>)[], userId: string): number {
+  const unread = notifications.filter((n) => !n.read);
+  const counted = new Set(unread.filter((n) => isMessageNotification(n.type) && n.conversationId).map((n) => n.conversationId));
+  return unread.length + conversations.filter((c) => isUnreadConversation(c, userId) && !counted.has(c.id)).length;
+}
+
+export const BUYER_TABS = ['All Gigs', 'In Progress', 'Completed'] as const;
+export const SELLER_TABS = ['Pending', 'In Progress', 'Completed'] as const;
+
+/** A buyer's gig is In Progress while any of its work is paid for or under way, Completed once work on it is completed. */
+export function buyerTabsOf(gig: Pick<Gig, 'status'>, applications: Pick<Application, 'status'>[]): (typeof BUYER_TABS)[number][] {
+  const shown = shownGigStatus(gig, applications);
+  if (shown === 'COMPLETED') return ['All Gigs', 'Completed'];
+  if (shown === 'IN_PROGRESS' || shown === 'PENDING_PAYMENT') return ['All Gigs', 'In Progress'];
+  return ['All Gigs'];
+}
+
+/** A seller's application: Pending while an offer waits for them or for payment; In Progress; Completed. Plain applications and declined offers show under Pending. */
+export function sellerTabOf(a: Pick<Application, 'status'>): (typeof SELLER_TABS)[number] {
+  if (a.status === 'IN_PROGRESS') return 'In Progress';
+  if (a.status === 'COMPLETED') return 'Completed';
+  return 'Pending';
+}
+
+export type GigFilters = { niches: string[]; locationTypes: ('remote' | 'in-person')[]; countries: string[]; search: string };
+export const NO_FILTERS: GigFilters = { niches: [], locationTypes: [], countries: [], search: '' };
+
+/**
+ * Board filters: niches (category names), location types, countries (only applied when in-person
+ * is selected, as the filter is only shown then), and a search of every word in title,
+ * description, skills and category.
+ */
+export function filterGigs<G extends Pick<Gig, 'category' | 'locationType' | 'country' | 'title' | 'description' | 'skills'>>(gigs: G[], f: GigFilters): G[] {
+  const words = f.search.toLowerCase().split(/\s+/).filter(Boolean);
+  const countries = f.locationTypes.includes('in-person') ? f.countries : [];
+  return gigs.filter((g) => {
+    if (f.niches.length && !f.niches.includes(g.category)) return false;
+    if (f.locationTypes.length && !f.locationTypes.includes(g.locationType as 'remote' | 'in-person')) return false;
+    if (countries.length && !(g.locationType === 'in-person' && g.country && countries.includes(g.country))) return false;
+    if (words.length) {
+      const text = `${g.title} ${g.description} ${g.skills} ${g.category}`.toLowerCase();
+      if (!words.every((w) => text.includes(w))) return false;
+    }
+    return true;
+  });
+}
+
+/** The countries filter lists the countries present in the loaded gigs. */
+export function countriesInGigs(gigs: Pick<Gig, 'country'>[]): { code: string; name: string }[] {
+  const codes = [...new Set(gigs.map((g) => g.country).filter((c): c is NonNullable<typeof c> => Boolean(c)))];
+  return codes.map((code) => ({ code, name: countryByCode(code)?.name ?? code })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export const EMPTY_STATES = {
+  allGigs: 'No gigs found matching your filters. More to come soon!',
+  appliedTo: "You haven't applied to any gigs yet.",
+} as const;
