@@ -204,4 +204,39 @@ describe('notifications and conversations', () => {
     expect(self.refusal).toBe('You cannot converse with yourself');
     expect((await pullAll(stranger, 'conversations')).documents.map((c) => c.id)).not.toContain(id);
   });
+
+  it('only the participant who did not send the last message marks the conversation read', async () => {
+    const { buyer, buyerUser, seller, sellerUser } = await scene();
+    const id = [buyerUser.id, sellerUser.id].sort().join('_');
+    await write(buyer, 'conversations', { id, participants: [buyerUser.id, sellerUser.id] });
+    // The chat server writes these when a message is accepted; here it is set directly.
+    const stored = server.ctx.store.get('conversations', id)!;
+    await server.ctx.store.commit([{ collection: 'conversations', doc: { ...stored, lastMessage: 'Hi', lastSenderId: buyerUser.id, lastMessageRead: false, lastMessageTimestamp: Date.now(), updatedAt: Number(stored.updatedAt) + 1 } }]);
+    const seen = (await pullAll(buyer, 'conversations')).documents.find((c) => c.id === id)!;
+    const bySender = await write(buyer, 'conversations', { ...seen, lastMessageRead: true }, seen);
+    expect(bySender.refusal).toBe('Only the receiver can mark a conversation read.');
+    const byReceiver = await write(seller, 'conversations', { ...seen, lastMessageRead: true }, seen);
+    expect(byReceiver.master).toMatchObject({ lastMessageRead: true, lastMessage: 'Hi' });
+  });
+});
+
+describe('deleting a gig', () => {
+  it('leaves a tombstone and keeps its applications readable to both parties, with the gig title', async () => {
+    const { buyer, seller, gig, application } = await scene();
+    const deleted = await write(buyer, 'gigs', { ...gig, _deleted: true }, gig);
+    expect(deleted.master).toMatchObject({ _deleted: true });
+    for (const client of [buyer, seller]) {
+      const app = (await pullAll(client, 'applications')).documents.find((a) => a.id === application.id)!;
+      expect(app).toMatchObject({ gigDeleted: true, gigTitle: 'Poster design', _deleted: false });
+    }
+  });
+
+  it('is refused while paid work on it is under way', async () => {
+    const { buyer, seller, gig, application } = await scene();
+    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 }, application)).master!;
+    await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered);
+    const res = await write(buyer, 'gigs', { ...gig, _deleted: true }, gig);
+    expect(res.refusal).toBe('This gig has work under way. Complete the work before deleting the gig.');
+    expect(server.ctx.store.get('gigs', gig.id as string)!._deleted).toBe(false);
+  });
 });
