@@ -41,6 +41,9 @@ export default defineConfig({
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
         navigateFallback: 'index.html',
+        // The first install takes control at once, so the very first visit already works offline;
+        // later versions still wait for the user's Reload (registerType 'prompt').
+        clientsClaim: true,
         navigateFallbackDenylist: [/^\/api\//, /^\/chat\//],
         runtimeCaching: [
           {
