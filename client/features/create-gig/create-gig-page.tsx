@@ -47,9 +47,11 @@ export default function CreateGigPage() {
     e.preventDefault();
     setMessage(null);
     const profile = me.data?.toJSON() as User | undefined;
-    if (!isProfileComplete(profile)) {
+    // SPEC.md §5: a completed profile is required. (If the own record has not reached this device
+    // yet, the gig is queued and the server, which has the last word, decides.)
+    if (profile && !isProfileComplete(profile)) {
       setMessage('Please complete your profile before creating a gig');
-      // The server has the last word; the local copy may be behind, so the gig is still queued.
+      return;
     }
     const normalized = normalizeGigForm(values);
     const found = validateGigForm(normalized, { today, variant: 'page' }) as Errors;

@@ -1,0 +1,134 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser';
+import { TestClient } from '../support/http-client';
+import { gigDoc, isoDay, signUpWithProfile, write } from '../support/fixtures';
+import { startTestServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+});
+
+/** A browser context signed in as a user made through the API (the sign-up UI has its own test). */
+async function signedIn(http: TestClient): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  await context.addCookies([{ name: 'sid', value: http.cookieHeader().replace('sid=', ''), url: server.url }]);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+async function waitForServiceWorker(page: Page) {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+}
+
+async function fillGigForm(page: Page, title: string, deadline: string) {
+  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Description').fill('A hand-painted sign for a bakery front.');
+  await page.getByLabel('Category').selectOption('Visual Art');
+  await page.getByLabel('Location type').selectOption('remote');
+  await page.getByLabel('Project deadline').fill(deadline);
+  await page.getByLabel(/^Budget/).fill('300-500');
+  await page.getByLabel('Skills (comma separated)').fill('Lettering, Painting, Signs');
+  await page.getByRole('button', { name: 'Post gig' }).click();
+}
+
+describe('offline-first data in the browser', () => {
+  it("an offline reload still shows the app and the user's data", async () => {
+    const http = new TestClient(server.url);
+    await signUpWithProfile(http, { name: 'Ada' });
+    await write(http, 'gigs', gigDoc({ title: 'Gig seen offline' }));
+    const { context, page } = await signedIn(http);
+    await page.goto(server.url + '/landing');
+    await page.getByRole('heading', { name: 'Gig seen offline' }).waitFor();
+    await waitForServiceWorker(page);
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Gig seen offline' }).waitFor();
+    await page.getByTestId('sync-status').getByText(/Offline/).waitFor();
+    await context.close();
+  });
+
+  it('a gig created offline shows as waiting, goes out when the network returns, and reaches a second user live', async () => {
+    const httpA = new TestClient(server.url);
+    await signUpWithProfile(httpA, { name: 'Ada' });
+    const httpB = new TestClient(server.url);
+    await signUpWithProfile(httpB, { name: 'Ben' });
+    const a = await signedIn(httpA);
+    const b = await signedIn(httpB);
+    await b.page.goto(server.url + '/landing');
+    await b.page.getByTestId('sync-status').getByText('Online · up to date').waitFor();
+
+    await a.page.goto(server.url + '/landing');
+    await a.page.getByTestId('sync-status').getByText('Online · up to date').waitFor();
+    await waitForServiceWorker(a.page);
+    await a.context.setOffline(true);
+    await a.page.getByRole('link', { name: 'Create Gig' }).first().click();
+    await fillGigForm(a.page, 'Bakery sign, written offline', isoDay(10));
+    const card = a.page.getByRole('listitem').filter({ hasText: 'Bakery sign, written offline' });
+    await card.getByText('Waiting to sync').waitFor();
+    await a.page.getByTestId('sync-status').getByText(/1 change waiting to sync/).waitFor();
+    expect(await b.page.getByRole('heading', { name: 'Bakery sign, written offline' }).count()).toBe(0);
+
+    await a.context.setOffline(false);
+    await a.page.getByTestId('sync-status').getByText('Online · up to date').waitFor({ timeout: 20_000 });
+    await card.getByText('Waiting to sync').waitFor({ state: 'detached' });
+    await b.page.getByRole('heading', { name: 'Bakery sign, written offline' }).waitFor({ timeout: 20_000 });
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it('a write the server refuses shows its reason and its content can be restored into the form', async () => {
+    const http = new TestClient(server.url);
+    await signUpWithProfile(http, { name: 'Cleo' });
+    const context = await browser.newContext();
+    await context.addCookies([{ name: 'sid', value: http.cookieHeader().replace('sid=', ''), url: server.url }]);
+    const page = await context.newPage();
+    // A device whose clock is ten days behind: its "today" is already in the past for the server.
+    const tenDaysAgo = Date.now() - 10 * 86_400_000;
+    await page.clock.install({ time: tenDaysAgo });
+    await page.clock.resume();
+    await page.goto(server.url + '/create-gig');
+    await fillGigForm(page, 'Poster with a stale date', isoDay(0, tenDaysAgo));
+    const problems = page.getByRole('region', { name: 'Changes the server did not accept' });
+    await problems.getByText('Project deadline cannot be in the past').waitFor({ timeout: 20_000 });
+    await problems.getByText(/Poster with a stale date/).waitFor();
+    await problems.getByRole('link', { name: 'Restore into the gig form' }).click();
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Poster with a stale date');
+    expect(await page.getByLabel('Skills (comma separated)').inputValue()).toBe('Lettering, Painting, Signs');
+    await context.close();
+  });
+
+  it('signs out cleanly when the server says the session is gone', async () => {
+    const http = new TestClient(server.url);
+    await signUpWithProfile(http);
+    const { context, page } = await signedIn(http);
+    await page.goto(server.url + '/landing');
+    await page.getByTestId('sync-status').getByText('Online · up to date').waitFor();
+    await http.post('/api/auth/logout'); // the same session, revoked from elsewhere
+    await page.waitForURL('**/login', { timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    await context.close();
+  });
+
+  it("refuses a gig from a user whose profile is not complete: 'Please complete your profile before creating a gig'", async () => {
+    const http = new TestClient(server.url);
+    const { signUp } = await import('../support/fixtures');
+    await signUp(http);
+    const { context, page } = await signedIn(http);
+    await page.goto(server.url + '/landing');
+    await page.getByTestId('sync-status').getByText('Online · up to date').waitFor();
+    await page.getByRole('link', { name: 'Create Gig' }).first().click();
+    await fillGigForm(page, 'Needs a profile first', isoDay(5));
+    await page.getByText('Please complete your profile before creating a gig').waitFor();
+    await context.close();
+  });
+});
