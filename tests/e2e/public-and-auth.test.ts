@@ -34,6 +34,21 @@ describe('PWA', () => {
     await context.close();
   });
 
+  it('the public pages never load RxDB or Yjs', async () => {
+    const { context, page } = await fresh();
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    for (const path of ['/', '/teaser', '/manifesto', '/version1', '/signup', '/login']) {
+      await page.goto(server.url + path);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+    }
+    expect(scripts.length).toBeGreaterThan(3);
+    expect(scripts.filter((s) => /dexie|rxdb|rx-storage|replication|collections|yjs|y-websocket|signed-in-area/i.test(s))).toEqual([]);
+    await context.close();
+  });
+
   it('has a manifest with what installability needs, and its icons load', async () => {
     const manifest = (await (await fetch(server.url + '/manifest.webmanifest')).json()) as Record<string, unknown> & { icons: { src: string; sizes: string; purpose?: string }[] };
     expect(manifest).toMatchObject({ name: 'Creative Gigs', short_name: 'Gigs', display: 'standalone', start_url: '/landing' });
@@ -116,6 +131,8 @@ describe('session redirect rules in the browser', () => {
     await page.waitForURL('**/setup-portfolio');
 
     await page.goto(server.url + '/login');
+    await page.waitForURL('**/landing');
+    await page.goto(server.url + '/signup');
     await page.waitForURL('**/landing');
     await page.goto(server.url + '/landingpage?openModal=true');
     await page.waitForURL('**/landing?openModal=true');
