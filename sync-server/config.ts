@@ -28,6 +28,8 @@ const envSchema = z.object({
   /** Where the Stripe SDK sends its requests, e.g. http://127.0.0.1:12111 in tests. */
   STRIPE_API_BASE: z.string().url().optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+  /** Milliseconds a chat room with nobody in it stays loaded before it is compacted and dropped. */
+  CHAT_ROOM_IDLE_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export type Config = {
@@ -46,6 +48,7 @@ export type Config = {
   stripeWebhookSecret: string | undefined;
   stripeApiBase: string | undefined;
   logLevel: 'silent' | 'error' | 'info';
+  chatRoomIdleMs: number;
 };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -71,5 +74,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripeApiBase: e.STRIPE_API_BASE,
     logLevel: e.LOG_LEVEL,
+    chatRoomIdleMs: e.CHAT_ROOM_IDLE_MS,
   };
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
+import { ChatHub } from './chat/hub';
 import type { Config } from './config';
 import { createContext, type AppContext } from './context';
 import { INDEXES } from './indexes';
@@ -11,6 +12,7 @@ export type RunningServer = {
   url: string;
   port: number;
   ctx: AppContext;
+  chat: ChatHub;
   close(): Promise<void>;
 };
 
@@ -25,6 +27,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const ctx = createContext(config, store);
   const hub = new ChangeStreamHub(ctx);
   const server = http.createServer(createApp(ctx, hub));
+  const chat = new ChatHub(ctx, { idleMs: config.chatRoomIdleMs });
+  chat.attach(server);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -32,6 +36,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
   } catch (err) {
     hub.close();
+    await chat.close();
     await store.close();
     throw err;
   }
@@ -41,8 +46,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     url: `http://${host}:${port}`,
     port,
     ctx,
+    chat,
     async close() {
       hub.close();
+      await chat.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();

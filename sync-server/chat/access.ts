@@ -1,0 +1,95 @@
+import type { IncomingMessage } from 'node:http';
+import { ID_PATTERN } from '../../shared/ids';
+import { CHAT_MESSAGES } from '../../shared/validation/chat-access';
+import { lookupSession, readCookie, SESSION_COOKIE } from '../auth/sessions';
+import type { AppContext } from '../context';
+import { linkedByApplication } from '../replication/visibility';
+
+export const CHAT_PATH_PREFIX = '/api/chat/';
+
+export type ChatAccess =
+  | { ok: true; room: string; userId: string; userName: string; otherId: string; sessionId: string }
+  | { ok: false; status: number; body: { error: string; redirectTo?: string } };
+
+export const NO_LINK_MESSAGE = 'A conversation needs an application linking the two users.';
+const NOT_PARTICIPANT_MESSAGE = 'Only the participants of a conversation may read it.';
+
+/** The conversation id named by an upgrade request's path, or undefined when it is not a chat path. */
+export function chatRoomOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  const path = url.split('?')[0]!;
+  if (!path.startsWith(CHAT_PATH_PREFIX)) return undefined;
+  try {
+    return decodeURIComponent(path.slice(CHAT_PATH_PREFIX.length));
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The origin a browser on the app sends: PUBLIC_ORIGIN when configured, otherwise the request's
+ * own host, as `sameOriginJsonOnly` rules for HTTP (a proxy on this machine may say it was https).
+ */
+function expectedOrigin(ctx: AppContext, req: IncomingMessage): string {
+  if (ctx.config.publicOrigin) return ctx.config.publicOrigin;
+  const remote = req.socket.remoteAddress ?? '';
+  const fromLoopback = remote === '127.0.0.1' || remote === '::1' || remote === '::ffff:127.0.0.1';
+  const forwarded = fromLoopback ? String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim() : '';
+  const proto = forwarded === 'https' || forwarded === 'http' ? forwarded : 'http';
+  return `${proto}://${req.headers.host ?? ''}`;
+}
+
+const WS_KEY = /^[+/0-9A-Za-z]{22}==$/;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * What `ws` would refuse in the handshake itself, checked first so the refusal is a JSON
+ * `{ error }` like every other one (ws answers those in plain text).
+ */
+function handshakeProblem(req: IncomingMessage): { status: number; error: string } | undefined {
+  if (req.method !== 'GET') return { status: 405, error: 'A chat socket is opened with GET' };
+  if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return { status: 400, error: 'Invalid Upgrade header' };
+  if (!WS_KEY.test(String(req.headers['sec-websocket-key'] ?? ''))) return { status: 400, error: 'Missing or invalid Sec-WebSocket-Key header' };
+  const version = Number(req.headers['sec-websocket-version']);
+  if (version !== 13 && version !== 8) return { status: 400, error: 'Missing or invalid Sec-WebSocket-Version header' };
+  const protocols = req.headers['sec-websocket-protocol'];
+  if (protocols !== undefined) {
+    const list = protocols.split(',').map((p) => p.trim());
+    if (!list.every((p) => TOKEN.test(p)) || new Set(list).size !== list.length) return { status: 400, error: 'Invalid Sec-WebSocket-Protocol header' };
+  }
+  return undefined;
+}
+
+/**
+ * Decides a chat socket before it opens (SPEC.md §5 Chat access): a WebSocket handshake, same
+ * origin, signed in, one of the two participants the id names, not oneself, and an application
+ * linking the two.
+ */
+export async function authorizeChatUpgrade(ctx: AppContext, req: IncomingMessage, room: string): Promise<ChatAccess> {
+  const handshake = handshakeProblem(req);
+  if (handshake) return { ok: false, status: handshake.status, body: { error: handshake.error } };
+  if (req.headers.origin !== expectedOrigin(ctx, req)) {
+    return { ok: false, status: 403, body: { error: 'Cross-origin requests are not allowed' } };
+  }
+  const session = await lookupSession(ctx.store, readCookie(req.headers.cookie, SESSION_COOKIE), ctx.now());
+  const user = session && ctx.store.get('users', session.userId);
+  if (!session || !user || user._deleted) return { ok: false, status: 401, body: { error: CHAT_MESSAGES.loggedOut } };
+
+  const parts = room.split('_');
+  if (parts.length !== 2 || !parts.every((p) => ID_PATTERN.test(p))) {
+    return { ok: false, status: 400, body: { error: 'Invalid conversation id' } };
+  }
+  const [a, b] = parts as [string, string];
+  if (a === b) {
+    return a === user.id
+      ? { ok: false, status: 400, body: { error: CHAT_MESSAGES.withSelf } }
+      : { ok: false, status: 403, body: { error: NOT_PARTICIPANT_MESSAGE, redirectTo: '/applications' } };
+  }
+  if (a > b) return { ok: false, status: 400, body: { error: 'Invalid conversation id' } };
+  if (a !== user.id && b !== user.id) return { ok: false, status: 403, body: { error: NOT_PARTICIPANT_MESSAGE, redirectTo: '/applications' } };
+  const otherId = a === user.id ? b : a;
+  if (!linkedByApplication(ctx.store, user.id, otherId)) {
+    return { ok: false, status: 403, body: { error: NO_LINK_MESSAGE, redirectTo: '/applications' } };
+  }
+  return { ok: true, room, userId: user.id, userName: typeof user.name === 'string' ? user.name : '', otherId, sessionId: session.id };
+}

@@ -1,0 +1,302 @@
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as Y from 'yjs';
+import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, type ChatDocMessage } from '../../shared/chat-doc';
+import type { Store } from '../store/store';
+import { readOwnAwareness } from './awareness-filter';
+import { judgeUpdate } from './judge';
+import {
+  awarenessMessage,
+  CLOSE_CODES,
+  decodeClientMessage,
+  syncStep1Message,
+  syncStep2Message,
+  updateMessage,
+} from './protocol';
+import type { StampedMessage } from './record';
+
+/** One end of a chat socket, as a room sees it (the hub wraps a `ws` socket in one). */
+export interface ChatPeer {
+  readonly userId: string;
+  readonly otherId: string;
+  readonly sessionId: string;
+  send(message: Uint8Array): void;
+  close(code: number, reason: string): void;
+}
+
+export type RoomOptions = {
+  store: Store;
+  now: () => number;
+  log: (message: string, err?: unknown) => void;
+  /** Routine events worth a line at LOG_LEVEL=info only (a refused client is not a server error). */
+  info: (message: string) => void;
+  /** The log is merged into one update once it holds more than this many. */
+  compactAfter: number;
+  /** Called with each group of stamped messages, in stamp order. */
+  onStamped: (room: string, messages: StampedMessage[]) => Promise<void>;
+  /** Called when the last peer leaves. */
+  onEmpty: (room: ChatRoom) => void;
+};
+
+const SERVER_ORIGIN = 'server';
+/** Owner of a Yjs client id the server writes with: nobody may write as it. */
+const SERVER_OWNER = '';
+
+/** A copy of `doc` to judge updates on. */
+function shadowOf(doc: Y.Doc): Y.Doc {
+  const shadow = new Y.Doc();
+  Y.applyUpdate(shadow, Y.encodeStateAsUpdate(doc));
+  return shadow;
+}
+
+/**
+ * One conversation's Yjs document with its peers. Every client update is judged on a shadow copy
+ * before it reaches the document; an accepted one is appended to the store's chat log, sent to
+ * the other peers, and its messages stamped with server time once the append is durable.
+ */
+export class ChatRoom {
+  readonly doc = new Y.Doc();
+  readonly awareness: awarenessProtocol.Awareness;
+  private shadow: Y.Doc;
+  private readonly peers = new Map<ChatPeer, Set<number>>();
+  private readonly ids = new Set<string>();
+  private readonly owners = new Map<number, string>();
+  private lastStamp = 0;
+  private logLength: number;
+  private appended: Promise<void> = Promise.resolve();
+  private readonly work = new Set<Promise<unknown>>();
+
+  constructor(
+    readonly name: string,
+    private readonly options: RoomOptions,
+  ) {
+    const updates = options.store.chatUpdates(name);
+    this.logLength = updates.length;
+    if (updates.length > 0) Y.applyUpdate(this.doc, Y.mergeUpdates(updates), 'load');
+    this.shadow = shadowOf(this.doc);
+    this.indexLoaded();
+    this.awareness = new awarenessProtocol.Awareness(this.doc);
+    this.awareness.setLocalState(null);
+    this.awareness.on('update', this.onAwarenessUpdate);
+    this.doc.on('update', this.onDocUpdate);
+  }
+
+  get size(): number {
+    return this.peers.size;
+  }
+
+  peersOf(sessionId: string): ChatPeer[] {
+    return [...this.peers.keys()].filter((p) => p.sessionId === sessionId);
+  }
+
+  join(peer: ChatPeer): void {
+    this.peers.set(peer, new Set());
+    peer.send(syncStep1Message(Y.encodeStateVector(this.doc)));
+    const present = [...this.awareness.getStates().keys()];
+    if (present.length > 0) peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, present)));
+  }
+
+  /** Forgets a peer and its presence. Safe to call more than once. */
+  leave(peer: ChatPeer): void {
+    const controlled = this.peers.get(peer);
+    if (!controlled) return;
+    this.peers.delete(peer);
+    awarenessProtocol.removeAwarenessStates(this.awareness, [...controlled], null);
+    if (this.peers.size === 0) this.options.onEmpty(this);
+  }
+
+  /** Closes a peer's socket after removing it from the room, so nothing more of it is heard. */
+  dismiss(peer: ChatPeer, code: number, reason: string): void {
+    this.leave(peer);
+    peer.close(code, reason);
+  }
+
+  receive(peer: ChatPeer, data: Uint8Array): void {
+    if (!this.peers.has(peer)) return;
+    let message;
+    try {
+      message = decodeClientMessage(data);
+    } catch {
+      this.dismiss(peer, CLOSE_CODES.malformed, 'Malformed message');
+      return;
+    }
+    switch (message.kind) {
+      case 'sync-step1':
+        void this.answerWhenDurable(peer, message.stateVector);
+        return;
+      case 'update':
+        this.receiveUpdate(peer, message.update);
+        return;
+      case 'awareness':
+        this.receiveAwareness(peer, message.update);
+        return;
+      case 'query-awareness':
+        peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, [...this.awareness.getStates().keys()])));
+        return;
+      case 'ignored':
+        return;
+    }
+  }
+
+  private receiveUpdate(peer: ChatPeer, update: Uint8Array): void {
+    const verdict = judgeUpdate(this.shadow, update, {
+      userId: peer.userId,
+      otherId: peer.otherId,
+      knownIds: this.ids,
+      ownerOf: (client) => this.owners.get(client),
+    });
+    if (!verdict.ok) {
+      this.shadow.destroy();
+      this.shadow = shadowOf(this.doc);
+      this.options.info(`chat: refused an update in ${this.name} from ${peer.userId}: ${verdict.reason}`);
+      this.dismiss(peer, CLOSE_CODES.refused, verdict.reason);
+      return;
+    }
+    if (verdict.clients.length === 0) return; // nothing the room did not have
+    for (const client of verdict.clients) this.owners.set(client, peer.userId);
+    for (const m of verdict.messages) this.ids.add(m.id);
+    Y.applyUpdate(this.doc, update, peer);
+    if (verdict.messages.length > 0) this.track(this.stamp(verdict.messages));
+  }
+
+  /** Stamps after the messages' append is durable, so a stamp never acknowledges a lost message. */
+  private async stamp(messages: ChatDocMessage[]): Promise<void> {
+    try {
+      await this.appended;
+    } catch (err) {
+      this.options.log(`chat: messages of ${this.name} could not be saved; they stay unstamped`, err);
+      return;
+    }
+    const stamps = this.doc.getMap<number>(CHAT_STAMPS_MAP);
+    const stamped: StampedMessage[] = [];
+    this.doc.transact(() => {
+      for (const m of [...messages].sort((a, b) => a.clientTime - b.clientTime)) {
+        // Strictly increasing: every message has its own place in the room's order.
+        this.lastStamp = Math.max(this.options.now(), this.lastStamp + 1);
+        stamps.set(m.id, this.lastStamp);
+        stamped.push({ ...m, timestamp: this.lastStamp });
+      }
+    }, SERVER_ORIGIN);
+    await this.options.onStamped(this.name, stamped);
+  }
+
+  private receiveAwareness(peer: ChatPeer, update: Uint8Array): void {
+    const entries = readOwnAwareness(update, peer.userId, (client) => this.mayControl(peer, client));
+    if (!entries) return; // someone else's presence, or fields we do not carry: dropped
+    const controlled = this.peers.get(peer)!;
+    for (const { clientId, state } of entries) {
+      for (const [other, ids] of this.peers) if (other !== peer) ids.delete(clientId);
+      if (state === null) controlled.delete(clientId);
+      else controlled.add(clientId);
+    }
+    awarenessProtocol.applyAwarenessUpdate(this.awareness, update, peer);
+  }
+
+  /** A client id is a peer's own unless another user writes with it or another user's socket holds it. */
+  private mayControl(peer: ChatPeer, client: number): boolean {
+    if (client === this.doc.clientID) return false;
+    const owner = this.owners.get(client);
+    if (owner !== undefined && owner !== peer.userId) return false;
+    for (const [other, ids] of this.peers) if (other !== peer && other.userId !== peer.userId && ids.has(client)) return false;
+    return true;
+  }
+
+  private onAwarenessUpdate = (
+    { added, updated, removed }: { added: number[]; updated: number[]; removed: number[] },
+    origin: unknown,
+  ): void => {
+    const changed = [...added, ...updated, ...removed];
+    const message = awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed));
+    for (const peer of this.peers.keys()) if (peer !== origin) peer.send(message);
+  };
+
+  private onDocUpdate = (update: Uint8Array, origin: unknown): void => {
+    // The judge already applied a peer's update to the shadow; the server's own stamps are not.
+    if (!this.peers.has(origin as ChatPeer)) Y.applyUpdate(this.shadow, update, origin);
+    const appended = this.options.store.appendChatUpdate(this.name, update);
+    appended.catch(() => undefined); // reported by whoever awaits it
+    this.appended = appended;
+    this.track(appended);
+    this.logLength += 1;
+    if (this.logLength > this.options.compactAfter) this.track(this.compact());
+    // Sent on once durable: a peer holding an update a crash then lost would send it back as its
+    // own on reconnect (another user's message, or a server stamp) and be refused for good.
+    const message = updateMessage(update);
+    appended.then(
+      () => {
+        for (const peer of this.peers.keys()) if (peer !== origin) peer.send(message);
+      },
+      () => undefined,
+    );
+  };
+
+  /** Answers a sync request once everything the document holds is durable (appends become durable in order). */
+  private async answerWhenDurable(peer: ChatPeer, stateVector: Uint8Array): Promise<void> {
+    for (let last: Promise<void> | undefined; last !== this.appended; ) {
+      last = this.appended;
+      await last.catch(() => undefined);
+    }
+    if (!this.peers.has(peer)) return;
+    let update: Uint8Array;
+    try {
+      update = Y.encodeStateAsUpdate(this.doc, stateVector);
+    } catch {
+      this.dismiss(peer, CLOSE_CODES.malformed, 'Malformed message');
+      return;
+    }
+    peer.send(syncStep2Message(update));
+  }
+
+  /** Replaces the room's log by one update holding the whole document. */
+  async compact(): Promise<void> {
+    if (this.logLength <= 1) return;
+    this.logLength = 1;
+    try {
+      await this.options.store.compactChat(this.name, Y.encodeStateAsUpdate(this.doc));
+    } catch (err) {
+      this.options.log(`chat: could not compact ${this.name}`, err);
+    }
+  }
+
+  /** Resolves once every append, stamp and record write started so far has finished. */
+  async settle(): Promise<void> {
+    while (this.work.size > 0) await Promise.allSettled([...this.work]);
+  }
+
+  /** Closes every socket (the server is going away) without touching the document. */
+  closePeers(code: number, reason: string): void {
+    for (const peer of [...this.peers.keys()]) {
+      this.peers.delete(peer);
+      peer.close(code, reason);
+    }
+  }
+
+  destroy(): void {
+    this.awareness.destroy();
+    this.doc.destroy();
+    this.shadow.destroy();
+  }
+
+  private track(p: Promise<unknown>): void {
+    const tracked = p.catch(() => undefined).finally(() => this.work.delete(tracked));
+    this.work.add(tracked);
+  }
+
+  /** Rebuilds what the room remembers from a loaded document: message ids, writers, last stamp. */
+  private indexLoaded(): void {
+    const messages = this.doc.getArray(CHAT_MESSAGES_ARRAY);
+    const stamps = this.doc.getMap<number>(CHAT_STAMPS_MAP);
+    this.owners.set(this.doc.clientID, SERVER_OWNER);
+    for (const [client, structs] of this.doc.store.clients) {
+      for (const struct of structs) {
+        if (!(struct instanceof Y.Item)) continue;
+        if (struct.parent === stamps) this.owners.set(client, SERVER_OWNER);
+        else if (struct.parent === messages && struct.content instanceof Y.ContentAny) {
+          const first = struct.content.getContent()[0] as Partial<ChatDocMessage> | undefined;
+          if (first?.senderId && !this.owners.has(client)) this.owners.set(client, first.senderId);
+        }
+      }
+    }
+    for (const m of messages.toArray() as Partial<ChatDocMessage>[]) if (typeof m?.id === 'string') this.ids.add(m.id);
+    for (const t of stamps.values()) if (t > this.lastStamp) this.lastStamp = t;
+  }
+}
