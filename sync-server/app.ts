@@ -10,6 +10,9 @@ import { sameOriginJsonOnly, securityHeaders } from './http/security';
 import { replicationRoutes } from './replication/routes';
 import type { ChangeStreamHub } from './replication/stream';
 import { waitlistRoutes } from './waitlist/routes';
+import { createPayments } from './payments/payments';
+import { paymentRoutes } from './payments/routes';
+import { webhookRoutes } from './payments/webhook';
 
 /** Paths that verify their caller another way (Stripe signs its webhooks). */
 const ORIGIN_EXEMPT = new Set(['/api/stripe/webhook']);
@@ -25,8 +28,11 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Expres
     res.json({ ok: true });
   });
 
+  const payments = createPayments(ctx);
   const api = express.Router();
   api.use(sameOriginJsonOnly(ctx.config.publicOrigin, (p) => ORIGIN_EXEMPT.has('/api' + p)));
+  // Before the JSON parsers: the webhook's signature covers its raw body.
+  api.use(webhookRoutes(payments));
   api.use('/sync', express.json({ limit: '2mb', strict: false }));
   api.use(express.json({ limit: '64kb', strict: false }));
   api.use(refuseForbiddenKeys());
@@ -40,6 +46,7 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Expres
   api.use('/auth', authRoutes(ctx));
   api.use('/waitlist', waitlistRoutes(ctx));
   api.use('/sync', replicationRoutes(ctx, hub));
+  api.use(paymentRoutes(payments));
   api.use(() => {
     throw notFound();
   });

@@ -5,6 +5,8 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 /** The secondary indexes the policies, read filters and auth need. */
 export const INDEXES: IndexDefinitions = {
   credentials: { email: (d: StoredDoc) => str(d.email) },
+  // Provider webhooks name the payout account, not the user.
+  users: { stripeAccountId: (d) => str(d.stripeAccountId) },
   gigs: { createdBy: (d) => str(d.createdBy) },
   applications: {
     gigId: (d) => str(d.gigId),
@@ -15,5 +17,9 @@ export const INDEXES: IndexDefinitions = {
   conversations: { participant: (d) => (Array.isArray(d.participants) ? (d.participants as string[]) : undefined) },
   sessions: { userId: (d) => str(d.userId) },
   waitlist: { email: (d) => str(d.email) },
-  ledger: { applicationId: (d) => str(d.applicationId) },
+  ledger: {
+    applicationId: (d) => str(d.applicationId),
+    // Payouts waiting for the freelancer's payout account (payments/ledger.ts).
+    heldFor: (d) => (d.kind === 'transfer' && d.status === 'held' ? str(d.freelancerId) : undefined),
+  },
 };

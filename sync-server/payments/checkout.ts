@@ -1,0 +1,227 @@
+import { normalizeStatus, transition } from '../../shared/application-machine';
+import { FEES } from '../../shared/constants';
+import { buyerCheckout, formatMinorPlain } from '../../shared/money';
+import type { Application } from '../../shared/schemas/application';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors';
+import { notificationWrites } from '../policies/notify';
+import { stamp, str } from '../policies/types';
+import type { DocWrite, StoredDoc } from '../store/store';
+import { ledger, ledgerId, ledgerWrite, type ChargeEntry, type CheckoutEntry } from './ledger';
+import { PAYMENT_MESSAGES as M } from './messages';
+import { lockKey, viaProvider, type Payments } from './payments';
+import { idempotencyKeys, type CheckoutSession } from './provider';
+
+export type Confirmation = {
+  confirmed: true;
+  applicationId: string;
+  gigId: string;
+  gigTitle: string;
+  sessionId: string;
+  status: string;
+  /** What the buyer paid (base + fee), minor units. */
+  amount: number;
+  base: number;
+  fee: number;
+  currency: string;
+  paymentConfirmedAt: number;
+};
+
+const asApplication = (doc: StoredDoc) => doc as unknown as Application;
+
+function liveGig(p: Payments, gigId: string) {
+  const gig = p.ctx.store.get('gigs', gigId);
+  return gig && !gig._deleted ? { id: gig.id, createdBy: str(gig.createdBy), title: str(gig.title) } : undefined;
+}
+
+/** The application, if `buyerId` is its gig's creator; 404 for users who cannot see it, 403 for the freelancer. */
+function buyersApplication(p: Payments, applicationId: string, buyerId: string | undefined): StoredDoc {
+  const app = p.ctx.store.get('applications', applicationId);
+  if (!app || app._deleted) throw notFound(M.applicationNotFound);
+  if (buyerId === undefined) return app;
+  if (app.applicantId === buyerId) throw forbidden(M.onlyBuyerPays);
+  const gig = liveGig(p, str(app.gigId));
+  if (app.creatorId !== buyerId || (gig && gig.createdBy !== buyerId)) throw notFound(M.applicationNotFound);
+  return app;
+}
+
+/** The success page's display-only query (SPEC.md §2); Stripe fills in {CHECKOUT_SESSION_ID}. */
+export function successUrl(origin: string, app: Application, total: number): string {
+  const query = new URLSearchParams({ gigId: app.gigId, applicationId: app.id, amount: formatMinorPlain(total), title: app.gigTitle, currency: app.currency });
+  return `${origin}/payment/success?${query.toString()}&session_id={CHECKOUT_SESSION_ID}`;
+}
+
+/**
+ * POST /api/payments/checkout: a Checkout Session for the final budget plus the 3% buyer fee as a
+ * line of its own, computed here from the stored application (never from the client). An open
+ * session is reused; one already paid is confirmed instead of charging again; an expired one is
+ * replaced under the next attempt's idempotency key.
+ */
+export async function startCheckout(p: Payments, buyer: StoredDoc, applicationId: string, origin: string): Promise<{ url: string; sessionId: string }> {
+  return p.lock.run(lockKey.application(applicationId), async () => {
+    const { store } = p.ctx;
+    const app = asApplication(buyersApplication(p, applicationId, buyer.id));
+    if (normalizeStatus(app.status) !== 'PENDING_PAYMENT') throw conflict(M.invalidStatus);
+    const base = app.finalBudget ?? 0;
+    if (!(base > 0)) throw badRequest(M.nothingToPay);
+    const amounts = buyerCheckout(base);
+    const success = successUrl(origin, app, amounts.total);
+
+    const previous = ledger.checkoutsOf(store, app.id);
+    const last = previous.at(-1);
+    if (last && last.status === 'open') {
+      const session = await viaProvider(p, M.checkoutFailed, () => p.provider.retrieveCheckoutSession(last.sessionId));
+      if (session?.paid) {
+        await confirmLocked(p, app.id, session.id, 'confirm');
+        return { url: success.replace('{CHECKOUT_SESSION_ID}', session.id), sessionId: session.id };
+      }
+      if (session && session.status === 'open' && session.amountTotal === amounts.total) return { url: session.url || last.url, sessionId: session.id };
+      await store.commit([ledgerWrite({ ...last, status: 'expired', updatedAt: stamp(p.ctx.now(), last as unknown as StoredDoc) })]);
+    }
+
+    const attempt = previous.length;
+    const idempotencyKey = idempotencyKeys.checkout(app.id, attempt);
+    const lineItems = [{ name: app.gigTitle || 'Gig', amount: amounts.base }];
+    // A fee that rounds to zero (a budget under 0.17) gets no line: providers refuse zero-amount lines.
+    if (amounts.fee > 0) lineItems.push({ name: `Service fee (${FEES.buyerServiceFeeRate * 100}%)`, amount: amounts.fee });
+    const session = await viaProvider(p, M.checkoutFailed, () =>
+      p.provider.createCheckoutSession(
+        {
+          currency: app.currency,
+          lineItems,
+          metadata: {
+            applicationId: app.id,
+            gigId: app.gigId,
+            buyerId: app.creatorId,
+            freelancerId: app.applicantId,
+            base: String(amounts.base),
+            fee: String(amounts.fee),
+          },
+          transferGroup: app.id,
+          successUrl: success,
+          cancelUrl: `${origin}/basket`,
+          ...(str(buyer.email) ? { customerEmail: str(buyer.email) } : {}),
+        },
+        idempotencyKey,
+      ),
+    );
+    const now = p.ctx.now();
+    const entry: CheckoutEntry = {
+      id: ledgerId.checkout(session.id),
+      kind: 'checkout',
+      applicationId: app.id,
+      sessionId: session.id,
+      buyerId: app.creatorId,
+      base: amounts.base,
+      fee: amounts.fee,
+      total: amounts.total,
+      currency: app.currency,
+      status: 'open',
+      attempt,
+      url: session.url,
+      idempotencyKey,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await store.commit([ledgerWrite(entry)]);
+    return { url: session.url, sessionId: session.id };
+  });
+}
+
+function confirmationOf(app: StoredDoc, charge: ChargeEntry): Confirmation {
+  return {
+    confirmed: true,
+    applicationId: app.id,
+    gigId: str(app.gigId),
+    gigTitle: str(app.gigTitle),
+    sessionId: charge.sessionId,
+    status: str(app.status),
+    amount: charge.amount,
+    base: charge.base,
+    fee: charge.amount - charge.base,
+    currency: charge.currency,
+    paymentConfirmedAt: charge.paymentConfirmedAt,
+  };
+}
+
+/** The provider's session matches what this server asked for, for this application and buyer. */
+function matches(session: CheckoutSession, entry: CheckoutEntry, app: Application): boolean {
+  const expected = buyerCheckout(app.finalBudget ?? 0).total;
+  return (
+    session.id === entry.sessionId &&
+    session.metadata.applicationId === app.id &&
+    session.metadata.buyerId === app.creatorId &&
+    entry.buyerId === app.creatorId &&
+    session.amountTotal === expected &&
+    entry.total === expected &&
+    session.currency === app.currency
+  );
+}
+
+/**
+ * PENDING_PAYMENT → IN_PROGRESS once the provider says this session is paid (ARCHITECTURE.md: the
+ * success page's query is display only). Records the charge and the buyer fee in the same commit.
+ * Confirming the same session again answers the same confirmation, whichever path came first.
+ * `buyerId` is the signed-in user on the /confirm route; undefined for the webhook.
+ */
+export async function confirmPayment(p: Payments, applicationId: string, sessionId: string, by: ChargeEntry['confirmedBy'], buyerId?: string): Promise<Confirmation> {
+  return p.lock.run(lockKey.application(applicationId), async () => {
+    buyersApplication(p, applicationId, buyerId);
+    return confirmLocked(p, applicationId, sessionId, by);
+  });
+}
+
+async function confirmLocked(p: Payments, applicationId: string, sessionId: string, by: ChargeEntry['confirmedBy']): Promise<Confirmation> {
+  const { store } = p.ctx;
+  const app = buyersApplication(p, applicationId, undefined);
+  const charge = ledger.charge(store, applicationId);
+  if (charge) {
+    if (charge.sessionId === sessionId) return confirmationOf(app, charge);
+    throw conflict(M.invalidStatus);
+  }
+  if (normalizeStatus(str(app.status)) !== 'PENDING_PAYMENT') throw conflict(M.invalidStatus);
+  const entry = ledger.checkout(store, sessionId);
+  if (!entry || entry.applicationId !== applicationId) throw badRequest(M.updateFailed);
+  const session = await viaProvider(p, M.updateFailed, () => p.provider.retrieveCheckoutSession(sessionId));
+  if (!session || !matches(session, entry, asApplication(app))) throw badRequest(M.updateFailed);
+  if (!session.paid) throw new HttpError(402, M.updateFailed);
+
+  // Re-read after the provider call: the lock keeps payment steps out, replication cannot move
+  // a PENDING_PAYMENT application, but the document's version may have moved on.
+  const current = store.get('applications', applicationId)!;
+  const buyer = store.get('users', str(current.creatorId));
+  const now = p.ctx.now();
+  const result = transition({
+    actor: { id: str(current.creatorId), name: str(buyer?.name) },
+    application: asApplication(current),
+    gig: liveGig(p, str(current.gigId)),
+    event: { type: 'CONFIRM_PAYMENT' },
+    now,
+  });
+  if (!result.ok) throw conflict(result.error);
+  const confirmed: ChargeEntry = {
+    id: ledgerId.charge(applicationId),
+    kind: 'charge',
+    applicationId,
+    sessionId,
+    paymentIntentId: session.paymentIntentId ?? null,
+    chargeId: session.chargeId ?? null,
+    buyerId: entry.buyerId,
+    amount: session.amountTotal,
+    base: entry.base,
+    currency: entry.currency,
+    confirmedBy: by,
+    paymentConfirmedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const updated = { ...current, ...result.changes, updatedAt: stamp(now, current) };
+  const writes: DocWrite[] = [
+    { collection: 'applications', doc: updated as DocWrite['doc'] },
+    ...notificationWrites(result.notifications, now),
+    ledgerWrite({ ...entry, status: 'paid', updatedAt: Math.max(now, entry.updatedAt + 1) }),
+    ledgerWrite(confirmed),
+    ledgerWrite({ id: ledgerId.buyerFee(applicationId), kind: 'buyer_fee', applicationId, amount: entry.fee, currency: entry.currency, createdAt: now, updatedAt: now }),
+  ];
+  await store.commit(writes);
+  return confirmationOf(updated as StoredDoc, confirmed);
+}

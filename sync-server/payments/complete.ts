@@ -1,0 +1,118 @@
+import { MESSAGES, normalizeStatus, transition } from '../../shared/application-machine';
+import { payoutSplit } from '../../shared/money';
+import type { Application } from '../../shared/schemas/application';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors';
+import { notificationWrites } from '../policies/notify';
+import { stamp, str } from '../policies/types';
+import type { DocWrite, StoredDoc } from '../store/store';
+import { ledger, ledgerId, ledgerWrite, type TransferEntry } from './ledger';
+import { PAYMENT_MESSAGES as M } from './messages';
+import { lockKey, usableAccountId, viaProvider, type Payments } from './payments';
+import { sendTransfer } from './payouts';
+
+export type CompletionResult = {
+  success: true;
+  /** sent: transferred now; held: waiting for the freelancer's payout account; none: nothing to pay. */
+  payout: 'sent' | 'held' | 'none';
+  amount: number;
+  alreadyCompleted?: true;
+};
+
+const asApplication = (doc: StoredDoc) => doc as unknown as Application;
+
+/**
+ * POST /api/gigs/complete-gig (ARCHITECTURE.md "Mark as Complete"): the gig's creator completes
+ * paid work in progress; 90% of the base goes to the freelancer's payout account, funded by the
+ * buyer's charge, then the application becomes COMPLETED with GIG_COMPLETED to the freelancer.
+ * Without an account able to receive it the work completes anyway and the payout is held.
+ * One at a time per application, and a second call answers the first one's outcome.
+ */
+export async function completeGig(p: Payments, actor: StoredDoc, gigId: string, applicationId: string): Promise<CompletionResult> {
+  return p.lock.run(lockKey.application(applicationId), async () => {
+    const { store } = p.ctx;
+    const app = store.get('applications', applicationId);
+    if (!app || app._deleted) throw notFound(M.applicationNotFound);
+    const gigDoc = store.get('gigs', str(app.gigId));
+    const gig = gigDoc && !gigDoc._deleted ? { id: gigDoc.id, createdBy: str(gigDoc.createdBy), title: str(gigDoc.title) } : undefined;
+    if (app.creatorId !== actor.id || (gig && gig.createdBy !== actor.id)) {
+      if (app.applicantId === actor.id) throw forbidden(M.onlyBuyerCompletes);
+      throw notFound(M.applicationNotFound);
+    }
+    if (app.gigId !== gigId) throw badRequest(M.wrongGig);
+    const base = typeof app.finalBudget === 'number' ? app.finalBudget : 0;
+    const split = payoutSplit(base);
+    if (normalizeStatus(str(app.status)) === 'COMPLETED') {
+      const held = ledger.transfer(store, applicationId);
+      return { success: true, payout: base > 0 ? (held?.status === 'sent' ? 'sent' : 'held') : 'none', amount: split.freelancer, alreadyCompleted: true };
+    }
+
+    const plan = (now: number) => transition({ actor: { id: actor.id, name: str(actor.name) }, application: asApplication(store.get('applications', applicationId)!), gig, event: { type: 'COMPLETE' }, now });
+    const check = plan(p.ctx.now());
+    if (!check.ok) throw check.code === 'forbidden' ? forbidden(check.error) : conflict(check.error);
+    const charge = ledger.charge(store, applicationId);
+    if (base > 0 && !charge) throw conflict(MESSAGES.unpaid);
+
+    const currency = asApplication(app).currency;
+    const previous = ledger.transfer(store, applicationId);
+    const transfer: TransferEntry = {
+      id: ledgerId.transfer(applicationId),
+      kind: 'transfer',
+      applicationId,
+      freelancerId: str(app.applicantId),
+      amount: split.freelancer,
+      currency,
+      status: 'held',
+      transferGroup: applicationId,
+      sourceTransaction: charge?.chargeId ?? null,
+      destination: null,
+      transferId: null,
+      refusedAttempts: previous?.refusedAttempts ?? 0,
+      lastError: null,
+      sentAt: null,
+      createdAt: previous?.createdAt ?? p.ctx.now(),
+      updatedAt: p.ctx.now(),
+    };
+
+    let payout: CompletionResult['payout'] = 'none';
+    if (base > 0) {
+      const freelancer = store.get('users', str(app.applicantId));
+      const destination = usableAccountId(p, freelancer?.stripeAccountId);
+      const account = destination ? await viaProvider(p, M.transferFailed, () => p.provider.retrieveAccount(destination)) : undefined;
+      if (destination && account?.state === 'connected') {
+        const outcome = await sendTransfer(p, transfer, destination);
+        if (!outcome.ok) {
+          // Not completed: the buyer may try again. A refusal moves the next try to a new key.
+          const now = p.ctx.now();
+          await store.commit([
+            ledgerWrite({ ...transfer, refusedAttempts: transfer.refusedAttempts + (outcome.definitive ? 1 : 0), lastError: outcome.error, updatedAt: Math.max(now, (previous?.updatedAt ?? 0) + 1) }),
+          ]);
+          throw new HttpError(502, M.transferFailed);
+        }
+        Object.assign(transfer, { status: 'sent', destination, transferId: outcome.transferId, sentAt: p.ctx.now() });
+        payout = 'sent';
+      } else {
+        payout = 'held';
+      }
+    }
+
+    const now = p.ctx.now();
+    const result = plan(now);
+    if (!result.ok) throw conflict(result.error);
+    const notifications = result.notifications.map((n) =>
+      payout === 'held' ? { ...n, message: `${n.message}. Set up payouts in Settings to receive your payment.` } : n,
+    );
+    const current = store.get('applications', applicationId)!;
+    const writes: DocWrite[] = [
+      { collection: 'applications', doc: { ...current, ...result.changes, updatedAt: stamp(now, current) } as DocWrite['doc'] },
+      ...notificationWrites(notifications, now),
+    ];
+    if (base > 0) {
+      writes.push(
+        ledgerWrite({ ...transfer, updatedAt: Math.max(now, (previous?.updatedAt ?? 0) + 1) }),
+        ledgerWrite({ id: ledgerId.platformFee(applicationId), kind: 'platform_fee', applicationId, amount: split.platformFee, currency, createdAt: now, updatedAt: now }),
+      );
+    }
+    await store.commit(writes);
+    return { success: true, payout, amount: split.freelancer };
+  });
+}

@@ -1,0 +1,53 @@
+import type { AppContext } from '../context';
+import { HttpError } from '../http/errors';
+import { KeyedLock } from './lock';
+import { ProviderError, type PaymentsProvider } from './provider';
+import { createSimulatedProvider, type SimulatedProvider } from './simulated-provider';
+import { createStripeProvider } from './stripe-provider';
+
+/** What every payment step needs: the app context, the provider, and the per-key lock. */
+export type Payments = {
+  ctx: AppContext;
+  provider: PaymentsProvider;
+  /** Set in simulated mode: its pages drive onboarding and checkout. */
+  simulated: SimulatedProvider | undefined;
+  lock: KeyedLock;
+};
+
+/** Stripe when STRIPE_SECRET_KEY is set, otherwise the simulated provider (ARCHITECTURE.md "Payments"). */
+export function createPayments(ctx: AppContext): Payments {
+  const { stripeSecretKey, stripeWebhookSecret, stripeApiBase } = ctx.config;
+  if (stripeSecretKey) {
+    return {
+      ctx,
+      provider: createStripeProvider({ secretKey: stripeSecretKey, webhookSecret: stripeWebhookSecret, apiBase: stripeApiBase }),
+      simulated: undefined,
+      lock: new KeyedLock(),
+    };
+  }
+  const simulated = createSimulatedProvider(ctx.store, ctx.now);
+  return { ctx, provider: simulated, simulated, lock: new KeyedLock() };
+}
+
+export const lockKey = {
+  application: (id: string) => `application:${id}`,
+  user: (id: string) => `user:${id}`,
+  event: (id: string) => `event:${id}`,
+};
+
+/** Payout account ids of the other mode (a data folder moved from simulated to Stripe) are ignored. */
+export function usableAccountId(p: Payments, id: unknown): string | undefined {
+  if (typeof id !== 'string' || !id) return undefined;
+  return id.startsWith('acct_sim_') === (p.provider.mode === 'simulated') ? id : undefined;
+}
+
+/** Runs a provider call; a failure becomes a 502 with the message the user should see (the cause is logged). */
+export async function viaProvider<T>(p: Payments, message: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    p.ctx.log(`Payment provider call failed: ${message}`, err instanceof ProviderError ? `${err.status ?? 'no status'} ${err.message}` : err);
+    throw new HttpError(502, message);
+  }
+}

@@ -1,0 +1,84 @@
+import type { NotificationDraft } from '../../shared/application-machine';
+import { notificationWrites } from '../policies/notify';
+import { ledger, ledgerWrite, type TransferEntry } from './ledger';
+import { lockKey, type Payments } from './payments';
+import { idempotencyKeys, ProviderError } from './provider';
+
+export type TransferOutcome = { ok: true; transferId: string } | { ok: false; definitive: boolean; error: string };
+
+/**
+ * Sends the freelancer's share of one application. The idempotency key is the application's
+ * transfer key, so however often this runs (double clicks, a retry after a crash, a release racing
+ * a completion on another instance) the provider makes at most one transfer per attempt number.
+ */
+export async function sendTransfer(
+  p: Payments,
+  t: Pick<TransferEntry, 'applicationId' | 'freelancerId' | 'amount' | 'currency' | 'transferGroup' | 'sourceTransaction' | 'refusedAttempts'>,
+  destination: string,
+): Promise<TransferOutcome> {
+  try {
+    const { id } = await p.provider.createTransfer(
+      {
+        amount: t.amount,
+        currency: t.currency,
+        destination,
+        transferGroup: t.transferGroup,
+        ...(t.sourceTransaction ? { sourceTransaction: t.sourceTransaction } : {}),
+        metadata: { applicationId: t.applicationId, freelancerId: t.freelancerId },
+      },
+      idempotencyKeys.transfer(t.applicationId, t.refusedAttempts),
+    );
+    return { ok: true, transferId: id };
+  } catch (err) {
+    p.ctx.log(`Transfer for application ${t.applicationId} failed`, err instanceof Error ? err.message : err);
+    return { ok: false, definitive: err instanceof ProviderError && err.definitive, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Releases every payout held for a freelancer whose payout account can now receive them
+ * (ARCHITECTURE.md: "the payout is held in the ledger, and it is released when their onboarding
+ * completes"). Returns how many were sent; one that fails stays held for the next release.
+ */
+export async function releaseHeldPayouts(p: Payments, freelancerId: string, destination: string): Promise<number> {
+  let sent = 0;
+  for (const held of ledger.heldFor(p.ctx.store, freelancerId)) {
+    const released = await p.lock.run(lockKey.application(held.applicationId), async () => {
+      const current = ledger.transfer(p.ctx.store, held.applicationId);
+      if (!current || current.status !== 'held') return false;
+      const outcome = await sendTransfer(p, current, destination);
+      const now = p.ctx.now();
+      const latest = ledger.transfer(p.ctx.store, held.applicationId)!;
+      if (!outcome.ok) {
+        await p.ctx.store.commit([
+          ledgerWrite({
+            ...latest,
+            refusedAttempts: latest.refusedAttempts + (outcome.definitive ? 1 : 0),
+            lastError: outcome.error,
+            updatedAt: Math.max(now, latest.updatedAt + 1),
+          }),
+        ]);
+        return false;
+      }
+      const application = p.ctx.store.get('applications', held.applicationId);
+      const gigTitle = typeof application?.gigTitle === 'string' ? application.gigTitle : '';
+      const note: NotificationDraft = {
+        userId: freelancerId,
+        type: 'GIG_COMPLETED',
+        message: `Your payout for "${gigTitle}" is on its way.`,
+        applicationId: held.applicationId,
+        ...(typeof application?.gigId === 'string' ? { gigId: application.gigId } : {}),
+        gigTitle,
+        amount: latest.amount,
+        currency: latest.currency,
+      };
+      await p.ctx.store.commit([
+        ledgerWrite({ ...latest, status: 'sent', destination, transferId: outcome.transferId, sentAt: now, lastError: null, updatedAt: Math.max(now, latest.updatedAt + 1) }),
+        ...notificationWrites([note], now),
+      ]);
+      return true;
+    });
+    if (released) sent += 1;
+  }
+  return sent;
+}

@@ -1,0 +1,103 @@
+import type { CurrencyCode } from '../../shared/constants';
+
+/**
+ * The one door to the card payment provider (ARCHITECTURE.md "Payments"). Two implementations:
+ * Stripe (`stripe-provider.ts`) and the simulated default (`simulated-provider.ts`).
+ *
+ * Amounts are integer minor units in and out. Every call that creates something or moves money
+ * takes an idempotency key (see `idempotencyKeys`), so a retry after a timeout or a crash never
+ * creates a second account, session or transfer.
+ */
+
+/** `connected`: the account can receive transfers. `details_due`: onboarding is not finished. */
+export type PayoutState = 'connected' | 'details_due';
+
+export type ProviderAccount = { id: string; state: PayoutState };
+
+export type CheckoutLineItem = { name: string; amount: number };
+
+export type CheckoutInput = {
+  currency: CurrencyCode;
+  /** The final budget first, then the buyer's service fee as its own line. */
+  lineItems: CheckoutLineItem[];
+  /** Ids only: the provider echoes them back and the server checks them on confirmation. */
+  metadata: Record<string, string>;
+  /** payment_intent_data.transfer_group: the application id, linking the charge to its payout. */
+  transferGroup: string;
+  successUrl: string;
+  cancelUrl: string;
+  customerEmail?: string;
+};
+
+export type CheckoutSession = {
+  id: string;
+  url: string;
+  paid: boolean;
+  /** 'open' until paid or expired. */
+  status: 'open' | 'complete' | 'expired';
+  amountTotal: number;
+  /** Upper case, as the rest of the app writes currencies. */
+  currency: string;
+  metadata: Record<string, string>;
+  paymentIntentId?: string;
+  /** The charge the payout is funded from (source_transaction of the transfer). */
+  chargeId?: string;
+};
+
+export type TransferInput = {
+  amount: number;
+  currency: CurrencyCode;
+  destination: string;
+  transferGroup: string;
+  /** The buyer's charge: the transfer waits for its funds instead of drawing on the balance. */
+  sourceTransaction?: string;
+  metadata: Record<string, string>;
+};
+
+/** A verified provider event: only what the server acts on. */
+export type ProviderEvent =
+  | { id: string; type: 'checkout.session.completed' | 'checkout.session.async_payment_succeeded'; sessionId: string; applicationId: string | undefined }
+  | { id: string; type: 'account.updated'; accountId: string }
+  | { id: string; type: 'other'; providerType: string };
+
+export interface PaymentsProvider {
+  readonly mode: 'stripe' | 'simulated';
+  createConnectAccount(input: { email: string; userId: string; country?: string }, idempotencyKey: string): Promise<ProviderAccount>;
+  /** A one-time onboarding link; it expires, so each call makes a new one. */
+  accountLink(input: { accountId: string; refreshUrl: string; returnUrl: string }, idempotencyKey: string): Promise<{ url: string }>;
+  retrieveAccount(accountId: string): Promise<ProviderAccount>;
+  createCheckoutSession(input: CheckoutInput, idempotencyKey: string): Promise<CheckoutSession>;
+  retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession | undefined>;
+  createTransfer(input: TransferInput, idempotencyKey: string): Promise<{ id: string }>;
+  /** Verifies the signature and age of a webhook; throws ProviderError(400) when it is not genuine. */
+  verifyWebhook(rawBody: Buffer, signature: string | undefined): Promise<ProviderEvent>;
+}
+
+/**
+ * A failed provider call. `definitive` means the provider refused the request (a 4xx answer): no
+ * money moved and repeating it with the same key would only replay the refusal. A timeout or 5xx
+ * is not definitive: the same key must be used again, because the call may have gone through.
+ */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly definitive: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Idempotency keys are derived from what they protect, never random, so a retry from another
+ * request, another click or a restarted server reaches the provider with the same key.
+ */
+export const idempotencyKeys = {
+  connectAccount: (userId: string) => `user:${userId}:connect-account`,
+  /** Links expire within minutes: the key only guards one request (`nonce` is per request). */
+  accountLink: (accountId: string, nonce: string) => `account:${accountId}:link:${nonce}`,
+  /** `attempt` counts earlier sessions of this application that expired unpaid. */
+  checkout: (applicationId: string, attempt: number) => `application:${applicationId}:checkout:${attempt}`,
+  /** `attempt` counts earlier transfers the provider refused outright (a definitive error). */
+  transfer: (applicationId: string, attempt: number) => `application:${applicationId}:transfer${attempt ? `:retry-${attempt}` : ''}`,
+};

@@ -1,0 +1,187 @@
+import Stripe from 'stripe';
+import type { CurrencyCode } from '../../shared/constants';
+import {
+  ProviderError,
+  type CheckoutInput,
+  type CheckoutSession,
+  type PaymentsProvider,
+  type ProviderAccount,
+  type ProviderEvent,
+  type TransferInput,
+} from './provider';
+
+/** Stripe's default webhook tolerance: a signature older than this is refused (replay protection). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+export type StripeProviderOptions = { secretKey: string; webhookSecret: string | undefined; apiBase: string | undefined };
+
+/** STRIPE_API_BASE (e.g. http://127.0.0.1:12111) → the SDK's host, port and protocol. */
+export function apiBaseOptions(apiBase: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
+  if (!apiBase) return {};
+  const url = new URL(apiBase);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { host: url.hostname, port: url.port || (protocol === 'http' ? '80' : '443'), protocol };
+}
+
+/** A provider call that failed, as a ProviderError (4xx from Stripe: refused, nothing happened). */
+function providerError(err: unknown): ProviderError {
+  if (err instanceof ProviderError) return err;
+  if (err instanceof Stripe.errors.StripeError) {
+    const status = err.statusCode;
+    // 409 (a concurrent request with the same key) and 429 are worth retrying with the same key;
+    // an idempotency error means the key was reused with other parameters: a bug, not a refusal.
+    const definitive = status !== undefined && status >= 400 && status < 500 && status !== 409 && status !== 429 && err.type !== 'StripeIdempotencyError';
+    return new ProviderError(err.message, status, definitive);
+  }
+  return new ProviderError(err instanceof Error ? err.message : String(err), undefined, false);
+}
+
+async function call<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw providerError(err);
+  }
+}
+
+const idOf = (v: string | { id: string } | null | undefined): string | undefined => (typeof v === 'string' ? v : v?.id);
+
+function accountOf(a: Stripe.Account): ProviderAccount {
+  // Separate charges and transfers: the account must be able to take transfers and pay them out.
+  const canReceive = Boolean(a.payouts_enabled) && (a.capabilities?.transfers === 'active' || Boolean(a.charges_enabled));
+  return { id: a.id, state: canReceive ? 'connected' : 'details_due' };
+}
+
+function sessionOf(s: Stripe.Checkout.Session): CheckoutSession {
+  const intent = s.payment_intent;
+  return {
+    id: s.id,
+    url: s.url ?? '',
+    paid: s.payment_status === 'paid',
+    status: s.status === 'complete' ? 'complete' : s.status === 'expired' ? 'expired' : 'open',
+    amountTotal: s.amount_total ?? 0,
+    currency: (s.currency ?? '').toUpperCase(),
+    metadata: { ...(s.metadata ?? {}) },
+    paymentIntentId: idOf(intent),
+    chargeId: intent && typeof intent !== 'string' ? idOf(intent.latest_charge) : undefined,
+  };
+}
+
+export function createStripeProvider(options: StripeProviderOptions): PaymentsProvider {
+  const stripe = new Stripe(options.secretKey, {
+    ...apiBaseOptions(options.apiBase),
+    // Safe: every call that creates something carries our own idempotency key.
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+  });
+  const lower = (c: CurrencyCode) => c.toLowerCase();
+
+  return {
+    mode: 'stripe',
+
+    async createConnectAccount({ email, userId, country }, idempotencyKey) {
+      const account = await call(() =>
+        stripe.accounts.create(
+          {
+            type: 'express',
+            email,
+            ...(country ? { country } : {}),
+            // Stripe does not onboard Nigerian accounts under the full service agreement: they
+            // can only receive cross-border payouts as recipients.
+            ...(country === 'NG' ? { tos_acceptance: { service_agreement: 'recipient' } } : {}),
+            capabilities: { transfers: { requested: true } },
+            metadata: { userId },
+          },
+          { idempotencyKey },
+        ),
+      );
+      return accountOf(account);
+    },
+
+    async accountLink({ accountId, refreshUrl, returnUrl }, idempotencyKey) {
+      const link = await call(() =>
+        stripe.accountLinks.create({ account: accountId, refresh_url: refreshUrl, return_url: returnUrl, type: 'account_onboarding' }, { idempotencyKey }),
+      );
+      return { url: link.url };
+    },
+
+    async retrieveAccount(accountId) {
+      return accountOf(await call(() => stripe.accounts.retrieve(accountId)));
+    },
+
+    async createCheckoutSession(input: CheckoutInput, idempotencyKey) {
+      const session = await call(() =>
+        stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: input.lineItems.map((item) => ({
+              quantity: 1,
+              price_data: { currency: lower(input.currency), unit_amount: item.amount, product_data: { name: item.name } },
+            })),
+            metadata: input.metadata,
+            client_reference_id: input.metadata.applicationId,
+            payment_intent_data: { transfer_group: input.transferGroup, metadata: input.metadata },
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+            ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
+          },
+          { idempotencyKey },
+        ),
+      );
+      return sessionOf(session);
+    },
+
+    async retrieveCheckoutSession(sessionId) {
+      try {
+        return sessionOf(await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.latest_charge'] }));
+      } catch (err) {
+        const e = providerError(err);
+        if (e.status === 404) return undefined;
+        throw e;
+      }
+    },
+
+    async createTransfer(input: TransferInput, idempotencyKey) {
+      const transfer = await call(() =>
+        stripe.transfers.create(
+          {
+            amount: input.amount,
+            currency: lower(input.currency),
+            destination: input.destination,
+            transfer_group: input.transferGroup,
+            ...(input.sourceTransaction ? { source_transaction: input.sourceTransaction } : {}),
+            metadata: input.metadata,
+          },
+          { idempotencyKey },
+        ),
+      );
+      return { id: transfer.id };
+    },
+
+    async verifyWebhook(rawBody, signature) {
+      if (!options.webhookSecret) throw new ProviderError('Webhooks are not configured', 404, true);
+      let event: Stripe.Event;
+      try {
+        event = await stripe.webhooks.constructEventAsync(rawBody, signature ?? '', options.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
+      } catch {
+        throw new ProviderError('Invalid webhook signature', 400, true);
+      }
+      return eventOf(event);
+    },
+  };
+}
+
+function eventOf(event: Stripe.Event): ProviderEvent {
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      const session = event.data.object;
+      return { id: event.id, type: event.type, sessionId: session.id, applicationId: session.metadata?.applicationId };
+    }
+    case 'account.updated':
+      return { id: event.id, type: 'account.updated', accountId: event.data.object.id };
+    default:
+      return { id: event.id, type: 'other', providerType: event.type };
+  }
+}
