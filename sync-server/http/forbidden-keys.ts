@@ -3,27 +3,34 @@ import { badRequest } from './errors';
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 const MAX_NODES = 200_000;
+/**
+ * No request of the app nests deeper than a push (rows → row → document → array field → value).
+ * Deeper bodies are refused here: the refusal of a pushed row echoes its content, and
+ * JSON.stringify (the answer) recurses, so a few thousand levels would exhaust its stack.
+ */
+export const MAX_DEPTH = 32;
 
 /**
  * Refuses JSON bodies carrying `__proto__`, `constructor` or `prototype` keys at any depth, before
- * any code copies them into an object where they could change a prototype. Iterative, so a deeply
- * nested body cannot exhaust the stack.
+ * any code copies them into an object where they could change a prototype, and bodies nested
+ * deeper than MAX_DEPTH. Iterative, so a deeply nested body cannot exhaust the stack here.
  */
 export function refuseForbiddenKeys(): RequestHandler {
   return (req, _res, next) => {
-    const stack: unknown[] = [req.body];
+    const stack: [unknown, number][] = [[req.body, 0]];
     let seen = 0;
     while (stack.length) {
-      const value = stack.pop();
+      const [value, depth] = stack.pop()!;
       if (value === null || typeof value !== 'object') continue;
       if (++seen > MAX_NODES) return next(badRequest('Request body is too complex'));
+      if (depth >= MAX_DEPTH) return next(badRequest('Request body is nested too deeply'));
       if (Array.isArray(value)) {
-        for (const v of value) stack.push(v);
+        for (const v of value) stack.push([v, depth + 1]);
         continue;
       }
       for (const key of Object.keys(value)) {
         if (FORBIDDEN.has(key)) return next(badRequest('Request body must not contain __proto__, constructor or prototype keys'));
-        stack.push((value as Record<string, unknown>)[key]);
+        stack.push([(value as Record<string, unknown>)[key], depth + 1]);
       }
     }
     next();

@@ -31,6 +31,11 @@ export function securityHeaders(options: { https: boolean }): RequestHandler {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/**
+ * `application/json`, in UTF-8 (RFC 8259) if a charset is named. Not `application/json-patch+json`
+ * and the like, which the JSON parser would leave unread: routes that take no body would run anyway.
+ */
+const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 /**
  * State-changing requests must come from the app itself: JSON only (a cross-site HTML form cannot
@@ -52,7 +57,7 @@ export function sameOriginJsonOnly(allowedOrigin: string | undefined, exempt: (p
     }
     const type = req.get('content-type') ?? '';
     const hasBody = req.get('content-length') !== undefined && req.get('content-length') !== '0';
-    if ((hasBody || req.get('transfer-encoding')) && !/^application\/json\b/i.test(type)) {
+    if ((hasBody || req.get('transfer-encoding')) && !JSON_TYPE.test(type)) {
       return next(new HttpError(415, 'Requests must be sent as JSON'));
     }
     next();

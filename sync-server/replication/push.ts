@@ -110,5 +110,8 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
     if (view) conflicts.push(view);
   }
   await Promise.all(commits);
+  // The answer may show other requests' writes (a conflict's master state): answer only once
+  // they are durable too, or a crash could take back what this client was shown.
+  await ctx.store.commit([]);
   return { conflicts, refused };
 }
