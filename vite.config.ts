@@ -14,8 +14,8 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/api': { target: apiTarget, changeOrigin: false },
-      '/chat': { target: apiTarget, ws: true },
+      // ws: the chat socket is /api/chat/<conversationId> on the same server.
+      '/api': { target: apiTarget, changeOrigin: false, ws: true },
     },
   },
   plugins: [

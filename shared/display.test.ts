@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_TYPES } from './constants';
 import {
+  basketViewFor,
   budgetLabel, buyerTabsOf, countriesInGigs, DEFAULT_NOTIFICATION_ICON, EMPTY_STATES, filterGigs, isNewApplication,
   isUnreadConversation, notificationIcon, notificationTarget, NO_FILTERS, sellerTabOf, shownGigStatus, skillPreview, statusLabel, unreadBadgeCount,
 } from './display';
@@ -124,5 +125,21 @@ describe('landing board filters', () => {
   it('empty-state texts are SPEC.md’s', () => {
     expect(EMPTY_STATES.allGigs).toBe('No gigs found matching your filters. More to come soon!');
     expect(EMPTY_STATES.appliedTo).toBe("You haven't applied to any gigs yet.");
+  });
+});
+
+describe('basketViewFor', () => {
+  it.each([
+    ['FINAL_BUDGET_OFFER', 'seller'],
+    ['new_offer', 'seller'],
+    ['PAYMENT_CONFIRMED', 'seller'],
+    ['GIG_COMPLETED', 'seller'],
+    ['gig_completed', 'seller'],
+    ['payment_needed', 'buyer'],
+    ['GIG_STARTED', 'buyer'],
+    ['gig_in_progress', 'buyer'],
+    ['OFFER_REJECTED', 'buyer'],
+  ])('%s opens the %s view', (type, view) => {
+    expect(basketViewFor(type)).toBe(view);
   });
 });

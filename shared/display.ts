@@ -176,3 +176,14 @@ export const EMPTY_STATES = {
   allGigs: 'No gigs found matching your filters. More to come soon!',
   appliedTo: "You haven't applied to any gigs yet.",
 } as const;
+
+const SELLER_SIDE_TYPES = new Set(['new_offer', 'FINAL_BUDGET_OFFER', 'PAYMENT_CONFIRMED', 'gig_completed', 'GIG_COMPLETED']);
+
+/**
+ * Which side of the basket a notification is about: offers, payment confirmations and completions
+ * reach the freelancer (seller view); payment requests, started work and declined offers reach the
+ * buyer (buyer view).
+ */
+export function basketViewFor(type: string): 'buyer' | 'seller' {
+  return SELLER_SIDE_TYPES.has(type) ? 'seller' : 'buyer';
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CURRENCY_CODES } from './constants';
 import { buyerCheckout, formatMinorPlain, formatMoney, payoutSplit, roundMinor, splitFromTotal } from './money';
 
 describe('SPEC.md §9 buyer service fee: 3% on top of the base price', () => {
@@ -59,5 +60,37 @@ describe('rounding and display', () => {
     ['NGN', 'NGN'],
   ])('formats %s with its currency', (currency, expected) => {
     expect(formatMoney(123450, currency)).toContain(expected === 'NGN' ? '1,234.50' : expected);
+  });
+});
+
+describe('payments (issue 7): every supported currency, fee rounding edges, the 90/10 split in minor units', () => {
+  it.each(CURRENCY_CODES)('%s has two decimals, so minor units are hundredths (what Stripe expects for it too)', (currency) => {
+    expect(new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits).toBe(2);
+  });
+
+  it.each([
+    // base, buyer fee, total, freelancer, platform fee: the amounts the payments tests assert on the wire
+    [45000, 1350, 46350, 40500, 4500],
+    [12345, 370, 12715, 11110, 1235], // fee 370.35 → 370; platform 1234.5 → 1235 (half away from zero)
+    [1_000_000, 30_000, 1_030_000, 900_000, 100_000],
+    [99999, 3000, 102999, 89999, 10000], // fee 2999.97 → 3000
+    [16, 0, 16, 14, 2], // fee 0.48 → 0: no fee line at checkout
+    [17, 1, 18, 15, 2], // fee 0.51 → 1
+    [15, 0, 15, 13, 2], // platform 1.5 → 2
+    [1, 0, 1, 1, 0],
+    [0, 0, 0, 0, 0],
+  ])('base %i → fee %i, total %i; payout %i + platform %i', (base, fee, total, freelancer, platformFee) => {
+    expect(buyerCheckout(base)).toEqual({ base, fee, total });
+    expect(payoutSplit(base)).toEqual({ freelancer, platformFee });
+    expect(formatMinorPlain(total)).toBe((total / 100).toFixed(2));
+  });
+
+  it('the buyer fee is never negative and the total is never below the base', () => {
+    for (let base = 0; base < 100_000; base += 13) {
+      const { fee, total } = buyerCheckout(base);
+      expect(fee).toBeGreaterThanOrEqual(0);
+      expect(total).toBe(base + fee);
+      expect(Math.abs(fee - base * 0.03)).toBeLessThanOrEqual(0.5);
+    }
   });
 });

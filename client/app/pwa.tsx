@@ -18,7 +18,13 @@ export function PwaPrompts() {
       if (cancelled) return;
       const update = registerSW({
         onNeedRefresh() {
-          setUpdateReady(() => () => void update(true));
+          setUpdateReady(() => () => {
+            // Reload once the new worker controls the page. workbox-window reloads only when the
+            // page had a controller when it registered; a first visit that stays open until the
+            // next deploy would otherwise wait forever after Reload.
+            navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+            void update(true);
+          });
         },
       });
     });

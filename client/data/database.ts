@@ -1,7 +1,7 @@
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { createConflictHandler } from './conflict-handler';
-import { REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type SyncProblem } from './collections';
+import { gigSortKey, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type SyncProblem } from './collections';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
 
@@ -10,9 +10,12 @@ export type AppCollections = { [K in keyof DocTypes]: RxCollection<DocTypes[K]> 
 };
 export type AppDatabase = RxDatabase<AppCollections>;
 
-/** The database name is per user: two accounts on one device never share data. */
+/**
+ * The database name is per user: two accounts on one device never share data. The `v2` marks the
+ * gig schema with its local sort key; nothing was released before it, so no migration is kept.
+ */
 export function databaseName(userId: string): string {
-  return `gigs-${userId.toLowerCase()}`;
+  return `gigs-v2-${userId.toLowerCase()}`;
 }
 
 /**
@@ -41,5 +44,9 @@ export async function createAppDatabase(
     conversations: { schema: REPLICATED_COLLECTIONS.conversations as never, conflictHandler: createConflictHandler('conversations', refused) },
     syncproblems: { schema: syncProblemRxSchema as never },
   });
+  // Gigs written on this device get their local sort key (pulled ones get it in replication).
+  db.gigs.preInsert((data) => {
+    data.sortKey = gigSortKey(data.createdAt);
+  }, false);
   return db;
 }

@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { RxReplicationPullStreamItem } from 'rxdb';
-import { REPLICATED_NAMES, type ReplicatedName } from './collections';
+import { LOCAL_FIELDS, REPLICATED_NAMES, toLocal, type ReplicatedName } from './collections';
 import type { AppDatabase } from './database';
 import { EventStream, type StreamStatus } from './event-stream';
 import type { Outbox } from './outbox';
@@ -41,10 +41,11 @@ class HttpStatusError extends Error {
 }
 
 const RXDB_FIELDS = ['_meta', '_rev', '_attachments'];
-function clean(doc: Record<string, unknown> | undefined | null) {
+function clean(doc: Record<string, unknown> | undefined | null, collection: string) {
   if (!doc) return null;
+  const local = LOCAL_FIELDS[collection] ?? [];
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(doc)) if (!RXDB_FIELDS.includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(doc)) if (!RXDB_FIELDS.includes(k) && !local.includes(k)) out[k] = v;
   return out;
 }
 
@@ -83,6 +84,7 @@ export class SyncController {
         pull: {
           batchSize: options.batchSize ?? 500,
           stream$: stream$.asObservable(),
+          modifier: (doc) => toLocal(name, doc as Record<string, unknown>) as never,
           handler: async (checkpoint, batchSize) => {
             const seq = checkpoint?.seq ?? 0;
             const body = await this.request<{ documents: unknown[]; checkpoint: Checkpoint }>(
@@ -99,8 +101,8 @@ export class SyncController {
           batchSize: 50,
           handler: async (rows) => {
             const payload = rows.map((r) => ({
-              assumedMasterState: clean(r.assumedMasterState as Record<string, unknown> | undefined),
-              newDocumentState: clean(r.newDocumentState as Record<string, unknown>)!,
+              assumedMasterState: clean(r.assumedMasterState as Record<string, unknown> | undefined, name),
+              newDocumentState: clean(r.newDocumentState as Record<string, unknown>, name)!,
             }));
             const body = await this.request<{ conflicts: unknown[]; refused: { id: string; reason: string }[] }>(
               fetchFn,
@@ -110,7 +112,7 @@ export class SyncController {
             );
             await this.recordRefusals(name, body.refused, payload.map((p) => p.newDocumentState));
             options.outbox.settle(name, payload.map((p) => String(p.newDocumentState.id)));
-            return body.conflicts as never;
+            return body.conflicts.map((c) => toLocal(name, c as Record<string, unknown>)) as never;
           },
         },
       });

@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser';
@@ -39,5 +42,49 @@ describe('the served app in Chromium', () => {
     const res = await fetch(server.url + '/api/health');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
+  });
+});
+
+describe('a new version of the app', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let dist: string;
+
+  beforeAll(async () => {
+    // A copy of the build that this test can change, as a deployment would.
+    dist = await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-dist-'));
+    await fs.cp(path.resolve('dist'), dist, { recursive: true });
+    server = await startTestServer({ DIST_DIR: dist });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.cleanup();
+    await fs.rm(dist, { recursive: true, force: true });
+  });
+
+  it("is announced with 'A new version is available' and a Reload button, never by a silent reload that loses a form", async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url + '/waitlist-signup');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.getByLabel('Name').fill('Typed before the update');
+
+    // Deploy a new version: a changed service worker script.
+    await fs.appendFile(path.join(dist, 'sw.js'), '\n// next version\n');
+    await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      await registration?.update();
+    });
+    const toast = page.getByRole('status').filter({ hasText: 'A new version is available' });
+    await toast.waitFor({ timeout: 20_000 });
+    // Nothing reloaded behind the user's back.
+    expect(await page.getByLabel('Name').inputValue()).toBe('Typed before the update');
+    expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(true);
+
+    await Promise.all([page.waitForEvent('load', { timeout: 20_000 }), toast.getByRole('button', { name: 'Reload' }).click()]);
+    await page.getByLabel('Name').waitFor();
+    await expect.poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(false);
+    expect(await page.getByText('A new version is available').count()).toBe(0);
+    await page.close();
   });
 });

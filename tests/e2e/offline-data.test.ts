@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, signedInContext } from '../support/browser';
 import { TestClient } from '../support/http-client';
 import { gigDoc, isoDay, signUpWithProfile, write } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
@@ -18,12 +18,7 @@ afterAll(async () => {
 });
 
 /** A browser context signed in as a user made through the API (the sign-up UI has its own test). */
-async function signedIn(http: TestClient): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  await context.addCookies([{ name: 'sid', value: http.cookieHeader().replace('sid=', ''), url: server.url }]);
-  const page = await context.newPage();
-  return { context, page };
-}
+const signedIn = (http: TestClient) => signedInContext(browser, server.url, http);
 
 async function waitForServiceWorker(page: Page) {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);

@@ -130,6 +130,30 @@ describe('session redirect rules in the browser', () => {
     await page.getByText('Successfully signed up! Redirecting to profile setup...').waitFor();
     await page.waitForURL('**/setup-portfolio');
 
+    // One-time setup, with its SPEC messages; changing the niche resets the focus area.
+    await page.getByRole('button', { name: 'Complete setup' }).click();
+    for (const text of ['Username is required', 'Please select your location', 'Please select your creative niche', 'Please select your specific focus area', 'Portfolio link is required']) {
+      await page.getByText(text, { exact: true }).waitFor();
+    }
+    await page.getByLabel('Username').fill('ad');
+    await page.getByLabel('Location').selectOption('FR');
+    await page.getByLabel('Creative niche').selectOption('media');
+    await page.getByLabel('Specific focus').selectOption('Editing');
+    await page.getByLabel('Creative niche').selectOption('visual_art');
+    expect(await page.getByLabel('Specific focus').inputValue()).toBe('');
+    await page.getByLabel('Specific focus').selectOption('Painting');
+    await page.getByLabel('Portfolio link').fill('example.com/me');
+    await page.getByRole('button', { name: 'Complete setup' }).click();
+    await page.getByText('Username must be at least 3 characters long').waitFor();
+    await page.getByText('Please enter a valid URL').waitFor();
+    await page.getByLabel('Username').fill('adapaints');
+    await page.getByLabel('Portfolio link').fill('https://example.com/me');
+    await page.getByRole('button', { name: 'Complete setup' }).click();
+    await page.getByText('Profile setup complete! Redirecting to landing page...').waitFor();
+    await page.waitForURL('**/landing');
+    await page.goto(server.url + '/setup-portfolio');
+    await page.waitForURL('**/landing');
+
     await page.goto(server.url + '/login');
     await page.waitForURL('**/landing');
     await page.goto(server.url + '/signup');

@@ -8,7 +8,14 @@ import { SignedInLayout } from './layout';
 const LandingPage = lazy(() => import('../../features/landing/landing-page'));
 const CreateGigPage = lazy(() => import('../../features/create-gig/create-gig-page'));
 const ProfilePage = lazy(() => import('../../features/profile/profile-page'));
-const Pending = lazy(() => import('../../features/placeholder/pending-screen'));
+const SetupPortfolioPage = lazy(() => import('../../features/setup-portfolio/setup-portfolio-page'));
+const ApplicationsPage = lazy(() => import('../../features/applications/applications-page'));
+const NotificationsPage = lazy(() => import('../../features/notifications/notifications-page'));
+const BasketPage = lazy(() => import('../../features/basket/basket-page'));
+const SettingsPage = lazy(() => import('../../features/settings/settings-page'));
+const GigPage = lazy(() => import('../../features/gigs/gig-page'));
+const ExchangePage = lazy(() => import('../../features/chat/exchange-page'));
+const PaymentSuccessPage = lazy(() => import('../../features/payments/payment-success-page'));
 
 function NotFound() {
   return (
@@ -35,14 +42,14 @@ export default function SignedInArea() {
             <Route path="/landing" element={<LandingPage />} />
             <Route path="/create-gig" element={<CreateGigPage />} />
             <Route path="/profile" element={<ProfilePage />} />
-            <Route path="/setup-portfolio" element={<Pending title="Set up your portfolio" />} />
-            <Route path="/applications" element={<Pending title="Applications" />} />
-            <Route path="/exchange/:userId" element={<Pending title="Conversation" />} />
-            <Route path="/notifications" element={<Pending title="Notifications" />} />
-            <Route path="/basket" element={<Pending title="My Gigs" />} />
-            <Route path="/payment/success" element={<Pending title="Payment" />} />
-            <Route path="/settings" element={<Pending title="Settings" />} />
-            <Route path="/gig/:gigId" element={<Pending title="Gig" />} />
+            <Route path="/setup-portfolio" element={<SetupPortfolioPage />} />
+            <Route path="/applications" element={<ApplicationsPage />} />
+            <Route path="/exchange/:userId" element={<ExchangePage />} />
+            <Route path="/notifications" element={<NotificationsPage />} />
+            <Route path="/basket" element={<BasketPage />} />
+            <Route path="/payment/success" element={<PaymentSuccessPage />} />
+            <Route path="/settings" element={<SettingsPage />} />
+            <Route path="/gig/:gigId" element={<GigPage />} />
             <Route path="*" element={<NotFound />} />
           </Routes>
         </Suspense>

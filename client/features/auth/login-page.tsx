@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { startTransition, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { REDIRECT_DELAYS_MS } from '../../../shared/constants';
 import { validateLogin, type LoginValues } from '../../../shared/validation/login';
@@ -28,8 +28,11 @@ export default function LoginPage() {
       const user = await login(values.email, values.password);
       setDone(true);
       setTimeout(() => {
-        establish(user);
-        navigate('/landing', { replace: true });
+        // One transition for both, so the session rules never see the new user on the old page.
+        startTransition(() => {
+          establish(user);
+          navigate('/landing', { replace: true });
+        });
       }, REDIRECT_DELAYS_MS.afterLogin);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : err instanceof Error ? err.message : FALLBACK);

@@ -1,47 +1,171 @@
-import { useEffect, useState } from 'react';
-import { LIMITS } from '../../../shared/constants';
+import { useEffect, useRef, useState } from 'react';
+import { COUNTRIES, LIMITS, NICHES } from '../../../shared/constants';
 import type { User } from '../../../shared/schemas/user';
+import { validateProfileField, type ProfileField, type ProfileValues } from '../../../shared/validation/profile';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
+import { useOutbox } from '../../ui/hooks';
 
-type Field = 'name' | 'bio';
+const UPDATED = 'Profile updated successfully!';
+const SAVE_FAILED = 'Failed to save changes. Please try again.';
+const TYPING_PAUSE_MS = 800;
 
-/** Profile editing, saved field by field into the local database (replicated when online). */
+type FieldState = { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string } | { kind: 'hint'; message: string };
+
+function valuesOf(user: User): ProfileValues {
+  return {
+    name: user.name,
+    username: user.username ?? '',
+    location: user.location ?? '',
+    creativeNiche: user.creativeNiche ?? '',
+    subcategory: user.subcategory ?? '',
+    portfolioLink: user.portfolioLink ?? '',
+    bio: user.bio ?? '',
+  };
+}
+
+/**
+ * `/profile` (SPEC.md §2, §5 Profile page): each field saves on its own as the user edits (after a
+ * pause in typing, or on leaving the field), with its own saving / saved / failed state; the email
+ * is read-only. Writes go to the local database first, so editing works offline.
+ */
 export default function ProfilePage() {
-  const { db, outbox, userId } = useData();
-  const { data, loading } = useLive(() => db.users.findOne(userId).$, [db, userId]);
-  const user = data?.toJSON() as User | undefined;
-  const [draft, setDraft] = useState<Record<Field, string>>({ name: '', bio: '' });
-  const [state, setState] = useState<Partial<Record<Field, string>>>({});
+  const data = useData();
+  const { db, outbox, userId } = data;
+  const isWaiting = useOutbox(outbox);
+  const { data: doc, loading, error } = useLive(() => db.users.findOne(userId).$, [db, userId]);
+  const user = doc?.toJSON() as User | undefined;
+  const [draft, setDraft] = useState<ProfileValues | null>(null);
+  const [states, setStates] = useState<Partial<Record<ProfileField, FieldState>>>({});
+  const [announce, setAnnounce] = useState<string | null>(null);
+  const timers = useRef<Partial<Record<ProfileField, ReturnType<typeof setTimeout>>>>({});
+  const dirty = useRef(new Set<ProfileField>());
 
+  // Take the stored record, except fields the user is editing right now.
   useEffect(() => {
-    if (user) setDraft({ name: user.name, bio: user.bio ?? '' });
-    // Only when the stored record changes, not on every keystroke.
-  }, [user?.name, user?.bio]);
+    if (!user) return;
+    const stored = valuesOf(user);
+    setDraft((d) => {
+      if (!d) return stored;
+      const next = { ...stored };
+      for (const f of dirty.current) (next as Record<string, unknown>)[f] = d[f];
+      return next;
+    });
+  }, [doc]);
+
+  useEffect(() => () => Object.values(timers.current).forEach((t) => clearTimeout(t)), []);
 
   if (loading) return <p role="status">Loading profile…</p>;
-  if (!user || !data) return <p role="alert">Failed to load profile</p>;
+  if (error || !user || !doc || !draft) {
+    return (
+      <p role="alert" className="form-error">
+        Failed to load profile
+      </p>
+    );
+  }
 
-  async function save(field: Field) {
-    const value = draft[field].trim();
-    if ((user![field] ?? '') === value) return;
-    if (field === 'name' && !value) {
-      setState((s) => ({ ...s, name: 'Name is required' }));
+  const setState = (field: ProfileField, state: FieldState | undefined) => setStates((s) => ({ ...s, [field]: state }));
+
+  async function save(fields: ProfileField[], values: ProfileValues) {
+    for (const f of fields) {
+      const message = validateProfileField(f, values[f] ?? '', values);
+      if (message) {
+        setState(f, { kind: 'error', message });
+        return;
+      }
+    }
+    const current = (await db.users.findOne(userId).exec())?.toJSON() as User | undefined;
+    const change: Record<string, string> = {};
+    for (const f of fields) {
+      const value = (values[f] ?? '').trim();
+      if (((current?.[f] as string | undefined) ?? '') !== value) change[f] = value;
+    }
+    for (const f of fields) dirty.current.delete(f);
+    if (Object.keys(change).length === 0) {
+      for (const f of fields) setState(f, undefined);
       return;
     }
-    setState((s) => ({ ...s, [field]: 'Saving…' }));
+    for (const f of fields) setState(f, { kind: 'saving' });
     try {
+      const fresh = await db.users.findOne(userId).exec();
+      if (!fresh) throw new Error('gone');
       outbox.track('users', userId);
-      await data!.incrementalPatch({ [field]: value });
-      setState((s) => ({ ...s, [field]: 'Saved' }));
+      await fresh.incrementalPatch({ ...change, updatedAt: Date.now() });
+      for (const f of fields) setState(f, { kind: 'saved' });
+      setAnnounce(UPDATED);
     } catch {
-      setState((s) => ({ ...s, [field]: 'Failed to save changes. Please try again.' }));
+      for (const f of fields) setState(f, { kind: 'error', message: SAVE_FAILED });
     }
   }
+
+  function edit(field: ProfileField, value: string, immediately = false) {
+    const next = { ...draft!, [field]: value };
+    setDraft(next);
+    dirty.current.add(field);
+    setAnnounce(null);
+    clearTimeout(timers.current[field]);
+    if (immediately) void save([field], next);
+    else timers.current[field] = setTimeout(() => void save([field], next), TYPING_PAUSE_MS);
+  }
+
+  function flush(field: ProfileField) {
+    if (!dirty.current.has(field)) return;
+    clearTimeout(timers.current[field]);
+    void save([field], draft!);
+  }
+
+  function changeNiche(nicheId: string) {
+    // Changing the niche resets the subcategory; both are saved once a focus area is chosen.
+    const next = { ...draft!, creativeNiche: nicheId, subcategory: '' };
+    setDraft(next);
+    dirty.current.add('creativeNiche');
+    dirty.current.add('subcategory');
+    setState('creativeNiche', undefined);
+    setState('subcategory', { kind: 'hint', message: 'Please select your specific focus area' });
+  }
+
+  function changeSubcategory(subcategory: string) {
+    const next = { ...draft!, subcategory };
+    setDraft(next);
+    dirty.current.add('subcategory');
+    void save(next.creativeNiche !== (user!.creativeNiche ?? '') ? ['creativeNiche', 'subcategory'] : ['subcategory'], next);
+  }
+
+  const niche = NICHES.find((n) => n.id === draft.creativeNiche);
+  const waiting = isWaiting('users', userId);
+  const stateLine = (field: ProfileField) => {
+    const s = states[field];
+    if (!s) return null;
+    const id = `profile-${field}-state`;
+    if (s.kind === 'error' || s.kind === 'hint')
+      return (
+        <p className="field-error" id={id} role="alert">
+          {s.message}
+        </p>
+      );
+    return (
+      <p className="field-state" id={id} role="status" data-field-state={field}>
+        {s.kind === 'saving' ? 'Saving…' : waiting ? 'Saved on this device · waiting to sync' : 'Saved'}
+      </p>
+    );
+  };
+  const textProps = (field: ProfileField) => ({
+    value: draft[field] ?? '',
+    onChange: (e: { target: { value: string } }) => edit(field, e.target.value),
+    onBlur: () => flush(field),
+    'aria-invalid': states[field]?.kind === 'error',
+    'aria-describedby': states[field] ? `profile-${field}-state` : undefined,
+  });
 
   return (
     <main className="page narrow">
       <h1>Profile</h1>
+      <p className="field-state">Changes save automatically.</p>
+      {announce && (
+        <p className="success" role="status">
+          {announce}
+        </p>
+      )}
       <div className="form">
         <label>
           Email
@@ -49,14 +173,60 @@ export default function ProfilePage() {
         </label>
         <label>
           Name
-          <input value={draft.name} maxLength={LIMITS.nameMax} onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))} onBlur={() => void save('name')} />
+          <input {...textProps('name')} maxLength={LIMITS.nameMax} autoComplete="name" />
         </label>
-        {state.name && <p className="field-state" role="status">{state.name}</p>}
+        {stateLine('name')}
+        <label>
+          Username
+          <input {...textProps('username')} maxLength={64} autoComplete="username" />
+        </label>
+        {stateLine('username')}
+        <label>
+          Location
+          <select value={draft.location} onChange={(e) => edit('location', e.target.value, true)}>
+            <option value="">Select your location</option>
+            {COUNTRIES.map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {stateLine('location')}
+        <label>
+          Creative niche
+          <select value={draft.creativeNiche} onChange={(e) => changeNiche(e.target.value)}>
+            <option value="">Select your creative niche</option>
+            {NICHES.map((n) => (
+              <option key={n.id} value={n.id}>
+                {n.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {stateLine('creativeNiche')}
+        <label>
+          Focus area
+          <select value={draft.subcategory} onChange={(e) => changeSubcategory(e.target.value)} disabled={!niche}>
+            <option value="">Select your specific focus area</option>
+            {niche?.subcategories.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        {stateLine('subcategory')}
+        <label>
+          Portfolio link
+          <input {...textProps('portfolioLink')} type="url" maxLength={LIMITS.urlMax} placeholder="https://" />
+        </label>
+        {stateLine('portfolioLink')}
         <label>
           Bio
-          <textarea value={draft.bio} maxLength={LIMITS.bioMax} rows={4} onChange={(e) => setDraft((d) => ({ ...d, bio: e.target.value }))} onBlur={() => void save('bio')} />
+          <textarea {...textProps('bio')} maxLength={LIMITS.bioMax} rows={4} />
         </label>
-        {state.bio && <p className="field-state" role="status">{state.bio}</p>}
+        {stateLine('bio')}
       </div>
     </main>
   );

@@ -1,0 +1,61 @@
+import { countryByCode, nicheById } from '../../../shared/constants';
+import type { Application } from '../../../shared/schemas/application';
+import type { PublicProfile } from '../../../shared/schemas/user';
+import { useData } from '../../data/data-provider';
+import { useLive } from '../../data/use-live-query';
+import { Modal } from '../../ui/modal';
+
+/** The applicant modal: the applicant's public profile and portfolio link (from the local database). */
+export function ApplicantProfileModal({ application, onClose }: { application: Application; onClose: () => void }) {
+  const { db } = useData();
+  const { data, loading } = useLive(() => db.users.findOne(application.applicantId).$, [db, application.applicantId]);
+  const profile = data?.toJSON() as PublicProfile | undefined;
+  const link = profile?.portfolioLink || application.applicantPortfolioLink;
+  return (
+    <Modal title={profile?.name ?? application.applicantName} onClose={onClose}>
+      {loading ? (
+        <p role="status">Loading profile…</p>
+      ) : (
+        <dl className="details">
+          {profile?.username && (
+            <>
+              <dt>Username</dt>
+              <dd>@{profile.username}</dd>
+            </>
+          )}
+          {profile?.location && (
+            <>
+              <dt>Location</dt>
+              <dd>{countryByCode(profile.location)?.name ?? profile.location}</dd>
+            </>
+          )}
+          {profile?.creativeNiche && (
+            <>
+              <dt>Niche</dt>
+              <dd>
+                {nicheById(profile.creativeNiche)?.name ?? profile.creativeNiche}
+                {profile.subcategory ? ` · ${profile.subcategory}` : ''}
+              </dd>
+            </>
+          )}
+          {profile?.bio && (
+            <>
+              <dt>Bio</dt>
+              <dd>{profile.bio}</dd>
+            </>
+          )}
+          <dt>Portfolio</dt>
+          <dd>
+            {link ? (
+              <a href={link} target="_blank" rel="noopener noreferrer">
+                {link}
+              </a>
+            ) : (
+              'No portfolio link'
+            )}
+          </dd>
+        </dl>
+      )}
+    </Modal>
+  );
+}

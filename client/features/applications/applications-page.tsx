@@ -1,0 +1,77 @@
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { isNewApplication, statusLabel } from '../../../shared/display';
+import { formatMoney } from '../../../shared/money';
+import type { Application } from '../../../shared/schemas/application';
+import { useData } from '../../data/data-provider';
+import { useLive } from '../../data/use-live-query';
+import { useNow } from '../../ui/hooks';
+import { startConversation } from '../chat/start-conversation';
+import { ApplicantProfileModal } from './applicant-profile';
+
+/**
+ * `/applications` (SPEC.md §2 "Applications screen"): one card per application received on the
+ * user's gigs, newest first, with View Profile, Converse and the 24-hour new badge.
+ */
+export default function ApplicationsPage() {
+  const data = useData();
+  const { db, userId } = data;
+  const navigate = useNavigate();
+  const now = useNow();
+  const { data: docs, loading, error } = useLive(() => db.applications.find({ selector: { creatorId: userId } }).$, [db, userId]);
+  const applications = useMemo(() => (docs ?? []).map((d) => d.toJSON() as Application).sort((a, b) => b.appliedAt - a.appliedAt), [docs]);
+  const [profileOf, setProfileOf] = useState<Application | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  async function converse(a: Application) {
+    const result = await startConversation(data, a.applicantId);
+    if (result.ok) navigate(result.path);
+    else if ('redirectTo' in result) navigate(result.redirectTo);
+    else setErrors((e) => ({ ...e, [a.id]: result.error }));
+  }
+
+  return (
+    <main className="page narrow">
+      <h1>Applications</h1>
+      {loading ? (
+        <p role="status">Loading applications…</p>
+      ) : error ? (
+        <p role="alert">Failed to load applications. Please try again later.</p>
+      ) : applications.length === 0 ? (
+        <p className="empty">No applications yet. When creatives apply to your gigs, they show up here.</p>
+      ) : (
+        <ul className="card-list" aria-label="Applications received">
+          {applications.map((a) => (
+            <li key={a.id} className="card application-card">
+              <h2>
+                {a.applicantName}
+                {isNewApplication(a.appliedAt, now) && <span className="badge badge--new">New</span>}
+              </h2>
+              <p>
+                Applied to <strong>{a.gigTitle}</strong>
+                {a.gigDeleted ? ' (gig deleted)' : ''} · {new Date(a.appliedAt).toLocaleString()}
+              </p>
+              <p>
+                Offer: <strong>{formatMoney(a.budget, a.currency)}</strong> · <span className="status">{statusLabel(a.status)}</span>
+              </p>
+              <div className="row">
+                <button type="button" className="button button--quiet button--small" onClick={() => setProfileOf(a)}>
+                  View Profile
+                </button>
+                <button type="button" className="button button--small" onClick={() => void converse(a)}>
+                  Converse
+                </button>
+              </div>
+              {errors[a.id] && (
+                <p className="form-error" role="alert">
+                  {errors[a.id]}
+                </p>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {profileOf && <ApplicantProfileModal application={profileOf} onClose={() => setProfileOf(null)} />}
+    </main>
+  );
+}

@@ -1,0 +1,231 @@
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { isSelectable } from '../../../shared/application-machine';
+import { budgetLabel, BUYER_TABS, buyerTabsOf, shownGigStatus, statusLabel } from '../../../shared/display';
+import { formatMoney } from '../../../shared/money';
+import type { Application } from '../../../shared/schemas/application';
+import type { Gig } from '../../../shared/schemas/gig';
+import { checkDeleteGig } from '../../../shared/validation/delete-gig';
+import { FINAL_BUDGETS_MISSING, validateFinalBudgets } from '../../../shared/validation/offer';
+import { useData } from '../../data/data-provider';
+import { useLive } from '../../data/use-live-query';
+import { useOutbox } from '../../ui/hooks';
+import { ConfirmDialog } from '../../ui/modal';
+import { sendOffers } from '../applications/application-writes';
+import { deleteGig } from '../gigs/gig-writes';
+import { BuyerReceipt, MarkComplete, PayForApplication } from '../payments/payment-parts';
+
+const OFFERS_SENT = 'Offers sent successfully! Waiting for applicants to accept.';
+const OFFERS_FAILED = 'Error sending offers. Please try again.';
+const UNDER_WAY = new Set(['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED']);
+
+/** Accepted work on a gig: pay for it, see the receipt, mark it complete. */
+function WorkItem({ application: a, userId }: { application: Application; userId: string }) {
+  return (
+    <li className="work-item">
+      <p>
+        <strong>{a.applicantName}</strong> · <span className="status">{statusLabel(a.status)}</span>
+        {a.completedAt ? ` · completed ${new Date(a.completedAt).toLocaleDateString()}` : ''}
+      </p>
+      {a.status === 'PENDING_PAYMENT' && <PayForApplication application={a} />}
+      {(a.status === 'IN_PROGRESS' || a.status === 'COMPLETED') && <BuyerReceipt application={a} />}
+      {a.status === 'IN_PROGRESS' && <MarkComplete application={a} userId={userId} />}
+    </li>
+  );
+}
+
+type Tab = (typeof BUYER_TABS)[number];
+
+/** One of the buyer's gigs with its applicants, the offer form and delete. */
+function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[] }) {
+  const data = useData();
+  const isWaiting = useOutbox(data.outbox);
+  const [open, setOpen] = useState(false);
+  const [selected, setSelected] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const status = shownGigStatus(gig, applications);
+
+  async function moveForward() {
+    setMessage(null);
+    const result = validateFinalBudgets(Object.entries(selected).map(([applicationId, finalBudget]) => ({ applicationId, finalBudget })));
+    if (!result.ok) {
+      setMessage({ kind: 'error', text: result.error === FINAL_BUDGETS_MISSING ? FINAL_BUDGETS_MISSING : result.error });
+      return;
+    }
+    try {
+      await sendOffers(data, result.budgets);
+      setSelected({});
+      setMessage({ kind: 'ok', text: OFFERS_SENT });
+    } catch {
+      setMessage({ kind: 'error', text: OFFERS_FAILED });
+    }
+  }
+
+  async function remove() {
+    setConfirmDelete(false);
+    const check = checkDeleteGig(data.userId, gig);
+    if (!check.ok) {
+      setMessage({ kind: 'error', text: check.error });
+      return;
+    }
+    try {
+      await deleteGig(data, gig.id);
+    } catch {
+      setMessage({ kind: 'error', text: 'Failed to delete gig. Please try again.' });
+    }
+  }
+
+  const panelId = `applicants-${gig.id}`;
+  return (
+    <li className="card basket-gig">
+      <div className="page-head">
+        <h3>
+          <Link to={`/gig/${encodeURIComponent(gig.id)}`}>{gig.title}</Link>
+        </h3>
+        <span className="status">{statusLabel(status)}</span>
+      </div>
+      <p>
+        {gig.category} · {budgetLabel(gig)} · {applications.length} applicant{applications.length === 1 ? '' : 's'}
+        {isWaiting('gigs', gig.id) ? ' · waiting to sync' : ''}
+      </p>
+      <div className="row">
+        <button type="button" className="button button--quiet button--small" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
+          {open ? 'Hide applicants' : 'View applicants'}
+        </button>
+        <button type="button" className="button button--danger button--small" onClick={() => setConfirmDelete(true)}>
+          Delete gig
+        </button>
+      </div>
+      {message && (
+        <p className={message.kind === 'ok' ? 'success' : 'form-error'} role={message.kind === 'ok' ? 'status' : 'alert'}>
+          {message.text}
+        </p>
+      )}
+      {applications.some((a) => UNDER_WAY.has(a.status)) && (
+        <ul className="card-list work" aria-label={`Work on ${gig.title}`}>
+          {applications
+            .filter((a) => UNDER_WAY.has(a.status))
+            .map((a) => (
+              <WorkItem key={a.id} application={a} userId={data.userId} />
+            ))}
+        </ul>
+      )}
+      {open && (
+        <div id={panelId}>
+          {applications.length === 0 ? (
+            <p className="empty">No applicants yet.</p>
+          ) : (
+            <>
+              <ul className="applicants" aria-label={`Applicants for ${gig.title}`}>
+                {applications.map((a) => {
+                  const selectable = isSelectable(a);
+                  const checked = a.id in selected;
+                  return (
+                    <li key={a.id} className="applicant">
+                      <label className="row">
+                        <input
+                          type="checkbox"
+                          checked={checked}
+                          disabled={!selectable}
+                          onChange={(e) =>
+                            setSelected((s) => {
+                              const next = { ...s };
+                              if (e.target.checked) next[a.id] = '';
+                              else delete next[a.id];
+                              return next;
+                            })
+                          }
+                        />
+                        <span>
+                          <strong>{a.applicantName}</strong> offered {formatMoney(a.budget, a.currency)}
+                        </span>
+                      </label>
+                      <span className="status">{statusLabel(a.status)}</span>
+                      {a.finalBudget !== null && !checked && <span>Final budget: {formatMoney(a.finalBudget, a.currency)}</span>}
+                      {isWaiting('applications', a.id) && <span className="field-state">Waiting to sync</span>}
+                      {checked && (
+                        <label className="row">
+                          Final budget ({a.currency})
+                          <input
+                            type="text"
+                            inputMode="decimal"
+                            value={selected[a.id]}
+                            onChange={(e) => setSelected((s) => ({ ...s, [a.id]: e.target.value }))}
+                            aria-label={`Final budget for ${a.applicantName}`}
+                          />
+                        </label>
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+              <button type="button" className="button" onClick={() => void moveForward()} disabled={Object.keys(selected).length === 0}>
+                Send offers
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      {confirmDelete && (
+        <ConfirmDialog
+          title="Delete this gig?"
+          message={<p>“{gig.title}” will be removed from the board. Applicants keep their applications. This cannot be undone.</p>}
+          confirmLabel="Delete gig"
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirmDelete(false)}
+        />
+      )}
+    </li>
+  );
+}
+
+/** The basket's buyer view (SPEC.md §2): the user's gigs under All Gigs, In Progress and Completed. */
+export function BuyerView() {
+  const { db, userId } = useData();
+  const [tab, setTab] = useState<Tab>('All Gigs');
+  const gigsQuery = useLive(() => db.gigs.find({ selector: { createdBy: userId }, sort: [{ createdAt: 'desc' }] }).$, [db, userId]);
+  const appsQuery = useLive(() => db.applications.find({ selector: { creatorId: userId } }).$, [db, userId]);
+  const byGig = useMemo(() => {
+    const map = new Map<string, Application[]>();
+    for (const d of appsQuery.data ?? []) {
+      const a = d.toJSON() as Application;
+      map.set(a.gigId, [...(map.get(a.gigId) ?? []), a]);
+    }
+    for (const list of map.values()) list.sort((x, y) => x.appliedAt - y.appliedAt);
+    return map;
+  }, [appsQuery.data]);
+  const gigs = (gigsQuery.data ?? []).map((d) => d.toJSON() as Gig);
+  const shown = gigs.filter((g) => buyerTabsOf(g, byGig.get(g.id) ?? []).includes(tab));
+
+  return (
+    <section aria-label="Gigs I posted">
+      <div className="tabs" role="tablist" aria-label="Buyer tabs">
+        {BUYER_TABS.map((t) => (
+          <button key={t} type="button" role="tab" className="tab" aria-selected={tab === t} onClick={() => setTab(t)}>
+            {t}
+          </button>
+        ))}
+      </div>
+      {gigsQuery.loading ? (
+        <p role="status">Loading your gigs…</p>
+      ) : shown.length === 0 ? (
+        <p className="empty">
+          {gigs.length === 0 ? (
+            <>
+              You haven't posted any gigs yet. <Link to="/landing?openModal=true">Create a gig</Link>
+            </>
+          ) : (
+            `No gigs under ${tab}.`
+          )}
+        </p>
+      ) : (
+        <ul className="card-list">
+          {shown.map((g) => (
+            <BuyerGig key={g.id} gig={g} applications={byGig.get(g.id) ?? []} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import { useMemo, useState } from 'react';
+import { SELLER_TABS, sellerTabOf, statusLabel } from '../../../shared/display';
+import { formatMoney } from '../../../shared/money';
+import type { Application } from '../../../shared/schemas/application';
+import { useData } from '../../data/data-provider';
+import { useLive } from '../../data/use-live-query';
+import { useOutbox } from '../../ui/hooks';
+import type { User } from '../../../shared/schemas/user';
+import { acceptOffer, declineOffer } from '../applications/application-writes';
+import { FreelancerPayout } from '../payments/payment-parts';
+
+type Tab = (typeof SELLER_TABS)[number];
+const ACCEPT_FAILED = 'Error accepting offer. Please try again.';
+const DECLINE_FAILED = 'Error declining offer. Please try again.';
+
+function SellerApplication({ application: a, payoutStatus }: { application: Application; payoutStatus: User['payoutStatus'] }) {
+  const data = useData();
+  const isWaiting = useOutbox(data.outbox);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const offer = a.status === 'PENDING_ACCEPTANCE';
+
+  async function run(action: () => Promise<void>, failure: string) {
+    setError(null);
+    setBusy(true);
+    try {
+      await action();
+    } catch {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <li className="card seller-application">
+      <div className="page-head">
+        <h3>{a.gigTitle}</h3>
+        <span className="status">{offer ? 'Offer received' : statusLabel(a.status)}</span>
+      </div>
+      <p>
+        {a.gigCategory} · posted by {a.creatorName} · your rate {formatMoney(a.budget, a.currency)}
+        {a.gigDeleted ? ' · gig deleted' : ''}
+      </p>
+      {a.finalBudget !== null && (
+        <p>
+          Final budget: <strong>{formatMoney(a.finalBudget, a.currency)}</strong>
+        </p>
+      )}
+      {a.status === 'PENDING_PAYMENT' && <p className="notice">Offer accepted. Waiting for the buyer's payment before work starts.</p>}
+      {(a.status === 'IN_PROGRESS' || a.status === 'COMPLETED' || a.status === 'PENDING_PAYMENT') && <FreelancerPayout application={a} payoutStatus={payoutStatus} />}
+      {isWaiting('applications', a.id) && <p className="field-state">Waiting to sync</p>}
+      {offer && (
+        <div className="row">
+          <button type="button" className="button" disabled={busy} onClick={() => void run(() => acceptOffer(data, a), ACCEPT_FAILED)}>
+            Start Working
+          </button>
+          <button type="button" className="button button--quiet" disabled={busy} onClick={() => void run(() => declineOffer(data, a.id), DECLINE_FAILED)}>
+            Decline
+          </button>
+        </div>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}
+
+/** The basket's seller view (SPEC.md §2): the user's applications under Pending, In Progress and Completed. No complete button. */
+export function SellerView() {
+  const { db, userId } = useData();
+  const [tab, setTab] = useState<Tab>('Pending');
+  const { data, loading } = useLive(() => db.applications.find({ selector: { applicantId: userId } }).$, [db, userId]);
+  const me = useLive(() => db.users.findOne(userId).$, [db, userId]);
+  const payoutStatus = (me.data?.toJSON() as User | undefined)?.payoutStatus;
+  const apps = useMemo(() => (data ?? []).map((d) => d.toJSON() as Application).sort((x, y) => y.updatedAt - x.updatedAt), [data]);
+  const shown = apps.filter((a) => sellerTabOf(a) === tab);
+  return (
+    <section aria-label="Work I applied for">
+      <div className="tabs" role="tablist" aria-label="Seller tabs">
+        {SELLER_TABS.map((t) => (
+          <button key={t} type="button" role="tab" className="tab" aria-selected={tab === t} onClick={() => setTab(t)}>
+            {t}
+          </button>
+        ))}
+      </div>
+      {loading ? (
+        <p role="status">Loading your applications…</p>
+      ) : shown.length === 0 ? (
+        <p className="empty">{apps.length === 0 ? "You haven't applied to any gigs yet." : `Nothing under ${tab}.`}</p>
+      ) : (
+        <ul className="card-list">
+          {shown.map((a) => (
+            <SellerApplication key={a.id} application={a} payoutStatus={payoutStatus} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

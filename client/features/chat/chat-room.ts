@@ -1,0 +1,116 @@
+import { IndexeddbPersistence } from 'y-indexeddb';
+import { WebsocketProvider } from 'y-websocket';
+import * as Y from 'yjs';
+import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages, type ChatDocMessage, type ShownChatMessage } from '../../../shared/chat-doc';
+
+export type Presence = { online: boolean; typing: boolean };
+export type RoomState = {
+  messages: ShownChatMessage[];
+  /** The history stored on this device has been loaded. */
+  loaded: boolean;
+  connected: boolean;
+  other: Presence;
+  /** Set when the server closed the room for good (a refused update or access). */
+  closed: string | null;
+};
+
+type AwarenessUser = { user?: { id?: string; name?: string }; typing?: boolean };
+
+/**
+ * One conversation's Yjs document: persisted in IndexedDB (history offline, messages written
+ * offline kept until they go out) and synced with the server's room over y-websocket. Awareness
+ * carries the user's own presence and typing.
+ */
+export class ChatRoom {
+  readonly doc = new Y.Doc();
+  private readonly persistence: IndexeddbPersistence;
+  private readonly provider: WebsocketProvider;
+  private readonly listeners = new Set<(s: RoomState) => void>();
+  private state: RoomState = { messages: [], loaded: false, connected: false, other: { online: false, typing: false }, closed: null };
+  private typingTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly roomId: string,
+    private readonly me: { id: string; name: string },
+    private readonly otherId: string,
+  ) {
+    this.persistence = new IndexeddbPersistence(`chat-${me.id}-${roomId}`, this.doc);
+    void this.persistence.whenSynced.then(() => this.update({ loaded: true }));
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    this.provider = new WebsocketProvider(`${scheme}://${location.host}/api/chat`, roomId, this.doc, { disableBc: false, maxBackoffTime: 10_000 });
+    this.provider.awareness.setLocalState({ user: { id: me.id, name: me.name }, typing: false } satisfies AwarenessUser);
+    this.provider.on('status', ({ status }) => this.update({ connected: status === 'connected' }));
+    this.provider.on('closed', (event) => this.update({ closed: event.reason || `closed (${event.code})` }));
+    this.provider.awareness.on('change', () => this.update({ other: this.presence() }));
+    this.messagesArray().observe(() => this.update({ messages: this.read() }));
+    this.stampsMap().observe(() => this.update({ messages: this.read() }));
+    this.state.messages = this.read();
+    // The browser knows before the socket does: going offline stops the socket, so what is
+    // written meanwhile shows as waiting, and coming back online reconnects at once.
+    window.addEventListener('offline', this.onOffline);
+    window.addEventListener('online', this.onOnline);
+    if (!navigator.onLine) this.provider.disconnect();
+  }
+
+  private readonly onOffline = () => this.provider.disconnect();
+  private readonly onOnline = () => this.provider.connect();
+
+  private messagesArray(): Y.Array<ChatDocMessage> {
+    return this.doc.getArray<ChatDocMessage>(CHAT_MESSAGES_ARRAY);
+  }
+
+  private stampsMap(): Y.Map<number> {
+    return this.doc.getMap<number>(CHAT_STAMPS_MAP);
+  }
+
+  private read(): ShownChatMessage[] {
+    return orderChatMessages(this.messagesArray().toArray(), new Map(this.stampsMap().entries()));
+  }
+
+  private presence(): Presence {
+    for (const [clientId, state] of this.provider.awareness.getStates()) {
+      if (clientId === this.doc.clientID) continue;
+      const s = state as AwarenessUser;
+      if (s.user?.id === this.otherId) return { online: true, typing: s.typing === true };
+    }
+    return { online: false, typing: false };
+  }
+
+  private update(change: Partial<RoomState>): void {
+    this.state = { ...this.state, ...change };
+    for (const l of this.listeners) l(this.state);
+  }
+
+  get current(): RoomState {
+    return this.state;
+  }
+
+  subscribe(listener: (s: RoomState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Appends a message (already checked and trimmed). It shows as pending until the server stamps it. */
+  send(content: string): void {
+    const id = `${Date.now().toString(36)}-${crypto.getRandomValues(new Uint32Array(2)).join('')}`.slice(0, 64);
+    this.messagesArray().push([{ id, content, senderId: this.me.id, receiverId: this.otherId, clientTime: Date.now() }]);
+    this.setTyping(false);
+  }
+
+  /** Typing shows for the other participant until a pause of three seconds. */
+  setTyping(typing: boolean): void {
+    clearTimeout(this.typingTimer);
+    if (this.provider.awareness.getLocalState()?.typing !== typing) this.provider.awareness.setLocalStateField('typing', typing);
+    if (typing) this.typingTimer = setTimeout(() => this.setTyping(false), 3_000);
+  }
+
+  destroy(): void {
+    window.removeEventListener('offline', this.onOffline);
+    window.removeEventListener('online', this.onOnline);
+    clearTimeout(this.typingTimer);
+    this.listeners.clear();
+    this.provider.destroy();
+    void this.persistence.destroy();
+    this.doc.destroy();
+  }
+}

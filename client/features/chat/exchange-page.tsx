@@ -1,0 +1,190 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Link, Navigate, useParams } from 'react-router-dom';
+import { conversationIdFor } from '../../../shared/ids';
+import type { Conversation } from '../../../shared/schemas/conversation';
+import type { PublicProfile, User } from '../../../shared/schemas/user';
+import { CHAT_MESSAGES } from '../../../shared/validation/chat-access';
+import { checkMessage } from '../../../shared/validation/message';
+import { useData, useSyncStatus } from '../../data/data-provider';
+import { useLive } from '../../data/use-live-query';
+import { ChatRoom, type RoomState } from './chat-room';
+
+const SEND_FAILED = 'Failed to send message. Please try again.';
+
+function draftKey(userId: string, roomId: string): string {
+  return `chat-draft-${userId}-${roomId}`;
+}
+
+function timeLabel(at: number): string {
+  return new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * `/exchange/{userId}` (SPEC.md §2 "Chat"): the conversation with that user, live and in ascending
+ * time order, with presence and typing; history and sending work offline; the draft survives a
+ * reload; opening it as the receiver marks it read (and its message notification).
+ */
+export default function ExchangePage() {
+  const { userId: otherId = '' } = useParams();
+  const data = useData();
+  const { db, outbox, userId } = data;
+  const roomId = conversationIdFor(userId, otherId);
+  const me = useLive(() => db.users.findOne(userId).$, [db, userId]);
+  const other = useLive(() => db.users.findOne(otherId).$, [db, otherId]);
+  const conversation = useLive(() => db.conversations.findOne(roomId).$, [db, roomId]);
+  const linking = useLive(
+    () => db.applications.find({ selector: { $or: [{ applicantId: userId, creatorId: otherId }, { applicantId: otherId, creatorId: userId }] } }).$,
+    [db, userId, otherId],
+  );
+  const myName = (me.data?.toJSON() as User | undefined)?.name ?? 'You';
+  const otherProfile = other.data?.toJSON() as PublicProfile | undefined;
+  const conv = conversation.data?.toJSON() as Conversation | undefined;
+  const sync = useSyncStatus();
+  const allowed = otherId !== userId && ((linking.data?.length ?? 0) > 0 || Boolean(conv));
+
+  const [room, setRoom] = useState<ChatRoom | null>(null);
+  const [state, setState] = useState<RoomState | null>(null);
+  const [draft, setDraft] = useState(() => localStorage.getItem(draftKey(userId, roomId)) ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!allowed || me.loading) return;
+    const r = new ChatRoom(roomId, { id: userId, name: myName }, otherId);
+    setRoom(r);
+    setState(r.current);
+    const off = r.subscribe(setState);
+    return () => {
+      off();
+      r.destroy();
+      setRoom(null);
+    };
+    // The room is per conversation; the name is only its presence label.
+  }, [allowed, me.loading, roomId, userId, otherId]);
+
+  useEffect(() => {
+    if (state?.closed) setError(SEND_FAILED);
+  }, [state?.closed]);
+
+  useEffect(() => {
+    endRef.current?.scrollIntoView({ block: 'end' });
+  }, [state?.messages.length]);
+
+  // Opening the conversation as the participant who did not send the last message marks it read.
+  useEffect(() => {
+    if (!conv || conv.lastMessageRead || !conv.lastSenderId || conv.lastSenderId === userId) return;
+    void (async () => {
+      const doc = await db.conversations.findOne(roomId).exec();
+      if (!doc || doc.lastMessageRead) return;
+      outbox.track('conversations', roomId);
+      await doc.incrementalPatch({ lastMessageRead: true, updatedAt: Date.now() });
+    })();
+  }, [conv?.lastSenderId, conv?.lastMessageRead, conv?.lastMessageTimestamp]);
+
+  // Its unread message notifications are read too: the badge clears on every device.
+  const unreadNotes = useLive(() => db.notifications.find({ selector: { conversationId: roomId, read: false } }).$, [db, roomId]);
+  useEffect(() => {
+    for (const doc of unreadNotes.data ?? []) {
+      outbox.track('notifications', doc.id);
+      void doc.incrementalPatch({ read: true, updatedAt: Date.now() });
+    }
+  }, [unreadNotes.data]);
+
+  const messages = state?.messages ?? [];
+  const names = useMemo(() => ({ [userId]: 'You', [otherId]: otherProfile?.name ?? 'Them' }), [userId, otherId, otherProfile?.name]);
+
+  if (otherId === userId) {
+    return (
+      <main className="page narrow">
+        <p role="alert" className="form-error">
+          {CHAT_MESSAGES.withSelf}
+        </p>
+        <Link to="/landing">Back to the gig board</Link>
+      </main>
+    );
+  }
+  // Right after sign-in the linking application may still be on its way: wait for the first sync.
+  if (linking.loading || conversation.loading || (!allowed && !sync.initialSync.done)) return <p role="status">Loading conversation…</p>;
+  if (!allowed) return <Navigate to="/applications" replace />;
+
+  function changeDraft(text: string) {
+    setDraft(text);
+    localStorage.setItem(draftKey(userId, roomId), text);
+    room?.setTyping(text.trim().length > 0);
+  }
+
+  function send(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    const checked = checkMessage(draft);
+    if (!checked.ok) {
+      if (checked.error) setError(checked.error);
+      return;
+    }
+    try {
+      if (!room || state?.closed) throw new Error('room closed');
+      room.send(checked.content);
+      changeDraft('');
+    } catch {
+      setError(SEND_FAILED);
+    }
+  }
+
+  const presence = state?.other;
+  return (
+    <main className="page narrow chat">
+      <div className="chat__head">
+        <h1>{otherProfile?.name ?? 'Conversation'}</h1>
+        <p className="field-state" aria-live="polite" data-testid="presence">
+          {presence?.typing ? `${otherProfile?.name ?? 'They'} is typing…` : presence?.online ? 'Online' : 'Offline'}
+          {conv?.gigTitle ? ` · about “${conv.gigTitle}”` : ''}
+        </p>
+      </div>
+      {!state?.loaded && messages.length === 0 ? (
+        <p role="status">Loading messages…</p>
+      ) : messages.length === 0 ? (
+        <p className="empty">No messages yet. Say hello!</p>
+      ) : (
+        <ol className="messages" aria-label="Messages" aria-live="polite">
+          {messages.map((m) => (
+            <li key={m.id} className={m.senderId === userId ? 'message message--mine' : 'message'}>
+              <p className="message__meta">
+                <strong>{names[m.senderId] ?? 'Someone'}</strong>{' '}
+                <span>{m.pending ? (state?.connected ? 'Sending…' : 'Waiting to send') : timeLabel(m.timestamp!)}</span>
+              </p>
+              <p className="message__text">{m.content}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+      <div ref={endRef} />
+      {error && (
+        <p role="alert" className="form-error">
+          {error}
+        </p>
+      )}
+      <form className="chat__form" onSubmit={send}>
+        <label className="visually-hidden" htmlFor="chat-input">
+          Message
+        </label>
+        <textarea
+          id="chat-input"
+          rows={2}
+          value={draft}
+          onChange={(e) => changeDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }
+          }}
+          placeholder={`Message ${otherProfile?.name ?? ''}`.trim()}
+        />
+        <button type="submit" className="button" disabled={draft.trim().length === 0}>
+          Send
+        </button>
+      </form>
+      {!state?.connected && <p className="field-state">Offline: messages are kept on this device and sent when you reconnect.</p>}
+    </main>
+  );
+}

@@ -1,0 +1,57 @@
+import { conversationIdFor } from '../../../shared/ids';
+import type { Conversation } from '../../../shared/schemas/conversation';
+import { CHAT_MESSAGES, checkConversationStart } from '../../../shared/validation/chat-access';
+import type { DataContextValue } from '../../data/data-provider';
+
+export const START_FAILED = 'Failed to start conversation. Please try again.';
+
+export type StartResult = { ok: true; path: string } | { ok: false; error: string } | { ok: false; redirectTo: '/applications' };
+
+/**
+ * Converse buttons: opens the conversation with `otherId`, creating its record when it does not
+ * exist yet (SPEC.md §5 Chat access). The link is judged on what this device holds: an
+ * application between the two users; the server judges again.
+ */
+export async function startConversation(data: DataContextValue | null, otherId: string): Promise<StartResult> {
+  if (!data) return { ok: false, error: CHAT_MESSAGES.loggedOut };
+  const { db, outbox, userId } = data;
+  try {
+    const linking = await db.applications
+      .find({
+        selector: {
+          $or: [
+            { applicantId: userId, creatorId: otherId },
+            { applicantId: otherId, creatorId: userId },
+          ],
+        },
+      })
+      .exec();
+    const check = checkConversationStart({ actorId: userId, otherId, linkedByApplication: linking.length > 0 });
+    if (!check.ok) return check.error ? { ok: false, error: check.error } : { ok: false, redirectTo: '/applications' };
+    const id = conversationIdFor(userId, otherId);
+    const existing = await db.conversations.findOne(id).exec();
+    if (!existing) {
+      const app = linking.map((d) => d.toJSON()).sort((a, b) => b.appliedAt - a.appliedAt)[0]!;
+      const now = Date.now();
+      const doc: Conversation = {
+        id,
+        participants: [userId, otherId].sort(),
+        createdAt: now,
+        lastMessage: '',
+        lastMessageTimestamp: null,
+        lastSenderId: null,
+        lastMessageRead: true,
+        gigTitle: app.gigTitle,
+        gigId: app.gigId,
+        creatorId: app.creatorId,
+        isCreatorInitiated: app.creatorId === userId,
+        updatedAt: now,
+      };
+      outbox.track('conversations', id);
+      await db.conversations.insert(doc);
+    }
+    return { ok: true, path: `/exchange/${encodeURIComponent(otherId)}` };
+  } catch {
+    return { ok: false, error: START_FAILED };
+  }
+}

@@ -1,0 +1,240 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { countryByCode } from '../../../shared/constants';
+import { budgetLabel, statusLabel, symbolFor } from '../../../shared/display';
+import { applicationIdFor } from '../../../shared/ids';
+import type { Application } from '../../../shared/schemas/application';
+import type { Gig } from '../../../shared/schemas/gig';
+import { isProfileComplete, type User } from '../../../shared/schemas/user';
+import { APPLY_MESSAGES, parseMoneyInput, validateApplication } from '../../../shared/validation/apply';
+import { checkDeleteGig } from '../../../shared/validation/delete-gig';
+import { useData } from '../../data/data-provider';
+import { useLive } from '../../data/use-live-query';
+import { ConfirmDialog } from '../../ui/modal';
+import { useOutbox } from '../../ui/hooks';
+import { applyToGig } from '../applications/application-writes';
+import { startConversation } from '../chat/start-conversation';
+import { formFromGig, GigForm } from './gig-form';
+import { deleteGig, editGig } from './gig-writes';
+
+const APPLIED = 'Application submitted successfully!';
+const ACCEPTED_STATUSES = new Set(['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED']);
+
+function locationText(gig: Gig): string {
+  const type = gig.locationType === 'in-person' ? 'In person' : gig.locationType === 'remote' ? 'Remote' : 'Hybrid';
+  const place = [gig.city, gig.country ? countryByCode(gig.country)?.name : undefined].filter(Boolean).join(', ');
+  return place ? `${type} · ${place}` : type;
+}
+
+function formatDay(day: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(y!, m! - 1, d!).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+}
+
+/**
+ * A gig with its actions (SPEC.md §2 "Gig modal"): its details; Apply with a rate and Converse
+ * with Creator for others; 'This is your gig posting' with edit and delete for its owner. Shared by
+ * the board's modal and `/gig/{gigId}`.
+ */
+export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void }) {
+  const data = useData();
+  const { db, userId } = data;
+  const navigate = useNavigate();
+  const isWaiting = useOutbox(data.outbox);
+  const me = useLive(() => db.users.findOne(userId).$, [db, userId]);
+  const mine = useLive(() => db.applications.findOne(applicationIdFor(gig.id, userId)).$, [db, gig.id, userId]);
+  const gigApps = useLive(() => db.applications.find({ selector: { gigId: gig.id } }).$, [db, gig.id]);
+  const [rate, setRate] = useState('');
+  const [applyError, setApplyError] = useState<string | null>(null);
+  const [applied, setApplied] = useState(false);
+  const [converseError, setConverseError] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [editError, setEditError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  const own = gig.createdBy === userId;
+  const myApplication = mine.data?.toJSON() as Application | undefined;
+  const accepted = (gigApps.data ?? []).some((a) => ACCEPTED_STATUSES.has(a.status));
+
+  async function apply(e: FormEvent) {
+    e.preventDefault();
+    setApplyError(null);
+    const profile = me.data?.toJSON() as User | undefined;
+    const message = validateApplication({
+      rate,
+      actor: { id: userId },
+      verifying: me.loading || !profile,
+      profile: profile ? { complete: isProfileComplete(profile) } : null,
+      gig: { createdBy: gig.createdBy || undefined },
+      alreadyApplied: Boolean(myApplication),
+    });
+    if (message) {
+      setApplyError(message);
+      return;
+    }
+    try {
+      await applyToGig(data, gig, profile!, parseMoneyInput(rate)!);
+      setApplied(true);
+      setRate('');
+    } catch {
+      setApplyError('Failed to submit application. Please try again.');
+    }
+  }
+
+  async function converse() {
+    setConverseError(null);
+    const result = await startConversation(data, gig.createdBy);
+    if (result.ok) navigate(result.path);
+    else if ('redirectTo' in result) navigate(result.redirectTo);
+    else setConverseError(result.error);
+  }
+
+  async function remove() {
+    const check = checkDeleteGig(userId, gig);
+    if (!check.ok) {
+      setDeleteError(check.error);
+      setConfirmDelete(false);
+      return;
+    }
+    try {
+      await deleteGig(data, gig.id);
+      setConfirmDelete(false);
+      onDeleted();
+    } catch {
+      setDeleteError('Failed to delete gig. Please try again.');
+      setConfirmDelete(false);
+    }
+  }
+
+  if (editing) {
+    return (
+      <div className="gig-details">
+        {editError && (
+          <p className="form-error" role="alert">
+            {editError}
+          </p>
+        )}
+        <GigForm
+          idPrefix={`edit-${gig.id}`}
+          variant="page"
+          initial={formFromGig(gig)}
+          submitLabel="Save changes"
+          onSubmit={async (values) => {
+            try {
+              await editGig(data, gig.id, values);
+              setEditing(false);
+            } catch {
+              setEditError('Failed to save changes. Please try again.');
+            }
+          }}
+        />
+        <button type="button" className="button button--quiet" onClick={() => setEditing(false)}>
+          Cancel
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <div className="gig-details">
+      <dl className="details">
+        <dt>Category</dt>
+        <dd>{gig.category}</dd>
+        <dt>Description</dt>
+        <dd className="gig-details__description">{gig.description}</dd>
+        <dt>Budget</dt>
+        <dd>{budgetLabel(gig)}</dd>
+        <dt>Location</dt>
+        <dd>{locationText(gig)}</dd>
+        {gig.projectDeadline && (
+          <>
+            <dt>Deadline</dt>
+            <dd>{formatDay(gig.projectDeadline)}</dd>
+          </>
+        )}
+        {gig.projectDate && (
+          <>
+            <dt>Date</dt>
+            <dd>{formatDay(gig.projectDate)}</dd>
+          </>
+        )}
+        <dt>Skills</dt>
+        <dd>{gig.skills}</dd>
+        <dt>Posted by</dt>
+        <dd>{gig.creatorName}</dd>
+      </dl>
+      {isWaiting('gigs', gig.id) && <p className="gig-card__pending">Waiting to sync</p>}
+
+      {own ? (
+        <div className="owner-actions">
+          <p className="notice">This is your gig posting</p>
+          {deleteError && (
+            <p className="form-error" role="alert">
+              {deleteError}
+            </p>
+          )}
+          <div className="row">
+            {!accepted && (
+              <button type="button" className="button button--quiet" onClick={() => setEditing(true)}>
+                Edit gig
+              </button>
+            )}
+            <button type="button" className="button button--danger" onClick={() => setConfirmDelete(true)}>
+              Delete gig
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="apply">
+          {myApplication ? (
+            <p className={applied ? 'success' : 'notice'} role="status">
+              {applied ? APPLIED : APPLY_MESSAGES.alreadyApplied} ({statusLabel(myApplication.status)}
+              {isWaiting('applications', myApplication.id) ? ', waiting to sync' : ''})
+            </p>
+          ) : (
+            <form className="form" onSubmit={(e) => void apply(e)} noValidate>
+              <label>
+                Your rate ({symbolFor(gig.currency)} {gig.currency})
+                <input
+                  inputMode="decimal"
+                  value={rate}
+                  onChange={(e) => setRate(e.target.value)}
+                  aria-invalid={Boolean(applyError)}
+                  aria-describedby={applyError ? `apply-error-${gig.id}` : undefined}
+                />
+              </label>
+              {applyError && (
+                <p className="field-error" role="alert" id={`apply-error-${gig.id}`}>
+                  {applyError}
+                </p>
+              )}
+              <button type="submit" className="button">
+                Apply
+              </button>
+            </form>
+          )}
+          <div className="row">
+            <button type="button" className="button button--quiet" onClick={() => void converse()}>
+              Converse with Creator
+            </button>
+          </div>
+          {converseError && (
+            <p className="form-error" role="alert">
+              {converseError}
+            </p>
+          )}
+        </div>
+      )}
+      {confirmDelete && (
+        <ConfirmDialog
+          title="Delete this gig?"
+          message={<p>“{gig.title}” will be removed from the board. Applicants keep their applications. This cannot be undone.</p>}
+          confirmLabel="Delete gig"
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirmDelete(false)}
+        />
+      )}
+    </div>
+  );
+}

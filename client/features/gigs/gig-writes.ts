@@ -1,0 +1,57 @@
+import { newId } from '../../../shared/ids';
+import type { Gig } from '../../../shared/schemas/gig';
+import type { User } from '../../../shared/schemas/user';
+import type { GigFormValues } from '../../../shared/validation/gig';
+import type { DataContextValue } from '../../data/data-provider';
+import { gigFields } from './gig-form';
+
+/** SPEC.md §8 Gigs. */
+export const CREATE_GIG_MESSAGES = {
+  loggedOut: 'You must be logged in to create a gig',
+  profileMissing: 'Please complete your profile before creating a gig',
+} as const;
+
+/**
+ * Writes a new gig to the local database; replication takes it to the server, which validates it
+ * again and has the last word. Returns the new id.
+ */
+export async function createGig({ db, outbox, userId }: DataContextValue, values: GigFormValues, me: User | undefined): Promise<string> {
+  const id = newId((n) => crypto.getRandomValues(new Uint8Array(n)));
+  const now = Date.now();
+  const doc: Gig = {
+    id,
+    ...gigFields(values),
+    createdAt: now,
+    createdBy: userId,
+    creatorName: me?.name ?? '',
+    status: 'active',
+    updatedAt: now,
+  };
+  outbox.track('gigs', id);
+  await db.gigs.insert(doc);
+  return id;
+}
+
+/** Edits one's own gig with the create rules (the server refuses once an offer on it is accepted). */
+export async function editGig({ db, outbox }: DataContextValue, gigId: string, values: GigFormValues): Promise<void> {
+  const doc = await db.gigs.findOne(gigId).exec();
+  if (!doc) throw new Error('Gig not found.');
+  outbox.track('gigs', gigId);
+  await doc.incrementalModify((g) => {
+    const next: Gig = { ...g, ...gigFields(values), updatedAt: Date.now() };
+    // Fields the new location type does not carry go away.
+    if (values.locationType !== 'remote') delete next.projectDeadline;
+    if (!(values.locationType !== 'remote' && values.projectDate)) delete next.projectDate;
+    if (!values.country) delete next.country;
+    if (!values.city) delete next.city;
+    return next;
+  });
+}
+
+/** Deletes one's own gig (after the caller's confirmation). */
+export async function deleteGig({ db, outbox }: DataContextValue, gigId: string): Promise<void> {
+  const doc = await db.gigs.findOne(gigId).exec();
+  if (!doc) throw new Error('Gig not found.');
+  outbox.track('gigs', gigId);
+  await doc.remove();
+}

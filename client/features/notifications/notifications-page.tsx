@@ -1,0 +1,89 @@
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { basketViewFor, isMessageNotification, notificationIcon, notificationTarget } from '../../../shared/display';
+import type { Notification } from '../../../shared/schemas/notification';
+import { useData } from '../../data/data-provider';
+import { useLive } from '../../data/use-live-query';
+
+const LOAD_FAILED = 'Failed to load notifications. Please try again later.';
+type Filter = 'all' | 'messages';
+
+/** Where a click goes: SPEC.md's targets, with the basket opened on the side the notification is about. */
+function targetOf(n: Notification): string {
+  const target = notificationTarget(n);
+  return target === '/basket' ? `/basket?view=${basketViewFor(n.type)}` : target;
+}
+
+function timeAgo(at: number, now: number): string {
+  const minutes = Math.round((now - at) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  return new Date(at).toLocaleDateString();
+}
+
+/**
+ * `/notifications` (SPEC.md §2): All or Messages Only, an icon per type, and a click that marks
+ * the notification read and navigates. Live from the local database, offline too.
+ */
+export default function NotificationsPage() {
+  const { db, outbox, userId } = useData();
+  const navigate = useNavigate();
+  const [filter, setFilter] = useState<Filter>('all');
+  const { data, loading, error } = useLive(() => db.notifications.find({ selector: { userId }, sort: [{ createdAt: 'desc' }] }).$, [db, userId]);
+  const all = useMemo(() => (data ?? []).map((d) => d.toJSON() as Notification), [data]);
+  const shown = filter === 'messages' ? all.filter((n) => isMessageNotification(n.type)) : all;
+  const now = Date.now();
+
+  async function open(n: Notification) {
+    if (!n.read) {
+      const doc = await db.notifications.findOne(n.id).exec();
+      if (doc) {
+        outbox.track('notifications', n.id);
+        await doc.incrementalPatch({ read: true, updatedAt: Date.now() });
+      }
+    }
+    navigate(targetOf(n));
+  }
+
+  return (
+    <main className="page narrow">
+      <h1>Notifications</h1>
+      <div className="tabs" role="tablist" aria-label="Filter notifications">
+        <button type="button" role="tab" className="tab" aria-selected={filter === 'all'} onClick={() => setFilter('all')}>
+          All
+        </button>
+        <button type="button" role="tab" className="tab" aria-selected={filter === 'messages'} onClick={() => setFilter('messages')}>
+          Messages Only
+        </button>
+      </div>
+      {loading ? (
+        <p role="status">Loading notifications…</p>
+      ) : error ? (
+        <p role="alert" className="form-error">
+          {LOAD_FAILED}
+        </p>
+      ) : shown.length === 0 ? (
+        <p className="empty">{filter === 'messages' ? 'No message notifications yet.' : 'No notifications yet.'}</p>
+      ) : (
+        <ul className="card-list" aria-label="Notifications">
+          {shown.map((n) => (
+            <li key={n.id}>
+              <button type="button" className={n.read ? 'notification' : 'notification notification--unread'} onClick={() => void open(n)}>
+                <span className="notification__icon" aria-hidden="true">
+                  {notificationIcon(n.type)}
+                </span>
+                <span>
+                  {!n.read && <span className="visually-hidden">Unread: </span>}
+                  {n.message}
+                </span>
+                <span className="notification__time">{timeAgo(n.createdAt, now)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}

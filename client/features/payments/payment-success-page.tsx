@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { REDIRECT_DELAYS_MS } from '../../../shared/constants';
+import { formatMinorPlain } from '../../../shared/money';
+import { NEEDS_NETWORK, PAYMENT_SUCCESS_MESSAGES, paymentSuccessError } from '../../../shared/payment-messages';
+import { ApiError, NetworkError } from '../../lib/api';
+import { confirmPayment, readPaymentSuccessQuery, type PaymentConfirmation } from '../../lib/payments-api';
+
+type State = { kind: 'confirming' } | { kind: 'confirmed'; confirmation: PaymentConfirmation } | { kind: 'error'; message: string; retry: boolean };
+
+/**
+ * `/payment/success` (SPEC.md §2, §4): shows the title, amount and currency of the query, asks the
+ * server to confirm the payment with the provider (the URL proves nothing), then goes to the
+ * basket after 5 s. A reload, or a payment the webhook confirmed first, shows the confirmation.
+ */
+export default function PaymentSuccessPage() {
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  const query = readPaymentSuccessQuery(search);
+  const [state, setState] = useState<State>(query ? { kind: 'confirming' } : { kind: 'error', message: PAYMENT_SUCCESS_MESSAGES.missingInfo, retry: false });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (!query) return;
+    let live = true;
+    setState({ kind: 'confirming' });
+    confirmPayment(query.applicationId, query.sessionId).then(
+      (confirmation) => live && setState({ kind: 'confirmed', confirmation }),
+      (err: unknown) => {
+        if (!live) return;
+        if (err instanceof NetworkError) setState({ kind: 'error', message: NEEDS_NETWORK, retry: true });
+        else setState({ kind: 'error', message: paymentSuccessError(err instanceof ApiError ? err.message : undefined), retry: false });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [query?.applicationId, query?.sessionId, attempt]);
+
+  useEffect(() => {
+    if (state.kind !== 'confirmed') return;
+    const timer = setTimeout(() => navigate('/basket?view=buyer', { replace: true }), REDIRECT_DELAYS_MS.afterPaymentSuccess);
+    return () => clearTimeout(timer);
+  }, [state.kind, navigate]);
+
+  const title = state.kind === 'confirmed' ? state.confirmation.gigTitle : (query?.title ?? '');
+  const amount = state.kind === 'confirmed' ? formatMinorPlain(state.confirmation.amount) : (query?.amount ?? '');
+  const currency = state.kind === 'confirmed' ? state.confirmation.currency : (query?.currency ?? '');
+
+  return (
+    <main className="page narrow">
+      <h1>Payment</h1>
+      {query && (
+        <dl className="details">
+          <dt>Gig</dt>
+          <dd>{title}</dd>
+          <dt>Amount</dt>
+          <dd>
+            {amount} {currency}
+          </dd>
+        </dl>
+      )}
+      {state.kind === 'confirming' && <p role="status">Confirming your payment…</p>}
+      {state.kind === 'confirmed' && (
+        <>
+          <p className="success" role="status">
+            Payment confirmed! The freelancer can start working. Taking you to your gigs…
+          </p>
+          <Link className="button button--quiet" to="/basket?view=buyer">
+            Go to My Gigs now
+          </Link>
+        </>
+      )}
+      {state.kind === 'error' && (
+        <>
+          <p className="form-error" role="alert">
+            {state.message}
+          </p>
+          <div className="row">
+            {state.retry && (
+              <button type="button" className="button" onClick={() => setAttempt((n) => n + 1)}>
+                Try Again
+              </button>
+            )}
+            <Link className="button button--quiet" to="/basket">
+              Return to dashboard
+            </Link>
+          </div>
+        </>
+      )}
+    </main>
+  );
+}

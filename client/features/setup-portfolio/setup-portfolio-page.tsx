@@ -1,0 +1,119 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { COUNTRIES, NICHES, REDIRECT_DELAYS_MS } from '../../../shared/constants';
+import { isProfileComplete, type User } from '../../../shared/schemas/user';
+import { changeNiche, validatePortfolioSetup, type PortfolioSetupValues } from '../../../shared/validation/portfolio';
+import { useData, useSyncStatus } from '../../data/data-provider';
+import { useLive } from '../../data/use-live-query';
+
+const SUCCESS = 'Profile setup complete! Redirecting to landing page...';
+const EMPTY: PortfolioSetupValues = { username: '', location: '', creativeNiche: '', subcategory: '', portfolioLink: '' };
+
+/** `/setup-portfolio`: the one-time profile and portfolio setup (SPEC.md §2, §5). */
+export default function SetupPortfolioPage() {
+  const { db, outbox, userId } = useData();
+  const navigate = useNavigate();
+  const me = useLive(() => db.users.findOne(userId).$, [db, userId]);
+  const [values, setValues] = useState<PortfolioSetupValues>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<keyof PortfolioSetupValues, string>>>({});
+  const [done, setDone] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  const sync = useSyncStatus();
+
+  useEffect(() => {
+    if (!done) return;
+    const timer = setTimeout(() => navigate('/landing', { replace: true }), REDIRECT_DELAYS_MS.afterSetup);
+    return () => clearTimeout(timer);
+  }, [done, navigate]);
+
+  const doc = me.data;
+  // Right after sign-up the own record may still be on its way from the server.
+  if (me.loading || (!doc && !sync.initialSync.done)) return <p role="status">Loading profile…</p>;
+  if (!doc) return <p role="alert">Failed to load profile</p>;
+  // Shown once: a completed profile goes to the board.
+  if (!done && isProfileComplete(doc.toJSON() as User)) return <Navigate to="/landing" replace />;
+
+  const niche = NICHES.find((n) => n.id === values.creativeNiche);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setFailed(null);
+    const trimmed = { ...values, username: values.username.trim(), portfolioLink: values.portfolioLink.trim() };
+    const found = validatePortfolioSetup(trimmed);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    try {
+      outbox.track('users', userId);
+      await doc!.incrementalPatch(trimmed as Partial<User>);
+      setDone(true);
+    } catch {
+      setFailed('Failed to save profile');
+    }
+  }
+
+  const err = (k: keyof PortfolioSetupValues) =>
+    errors[k] ? (
+      <p className="field-error" role="alert">
+        {errors[k]}
+      </p>
+    ) : null;
+
+  return (
+    <main className="page narrow">
+      <h1>Set up your portfolio</h1>
+      <form className="form" noValidate onSubmit={(e) => void submit(e)}>
+        <label>
+          Username
+          <input value={values.username} autoComplete="username" onChange={(e) => setValues((v) => ({ ...v, username: e.target.value }))} />
+        </label>
+        {err('username')}
+        <label>
+          Location
+          <select value={values.location} onChange={(e) => setValues((v) => ({ ...v, location: e.target.value }))}>
+            <option value="">Choose your country</option>
+            {COUNTRIES.map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {err('location')}
+        <label>
+          Creative niche
+          <select value={values.creativeNiche} onChange={(e) => setValues((v) => changeNiche(v, e.target.value))}>
+            <option value="">Choose your niche</option>
+            {NICHES.map((n) => (
+              <option key={n.id} value={n.id}>
+                {n.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {err('creativeNiche')}
+        <label>
+          Specific focus
+          <select value={values.subcategory} disabled={!niche} onChange={(e) => setValues((v) => ({ ...v, subcategory: e.target.value }))}>
+            <option value="">Choose your focus</option>
+            {niche?.subcategories.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        {err('subcategory')}
+        <label>
+          Portfolio link
+          <input type="url" placeholder="https://" value={values.portfolioLink} onChange={(e) => setValues((v) => ({ ...v, portfolioLink: e.target.value }))} />
+        </label>
+        {err('portfolioLink')}
+        <button type="submit" className="button" disabled={done}>
+          Complete setup
+        </button>
+        {done && <p className="success" role="status">{SUCCESS}</p>}
+        {failed && <p className="form-error" role="alert">{failed}</p>}
+      </form>
+    </main>
+  );
+}

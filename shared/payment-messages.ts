@@ -1,0 +1,43 @@
+/**
+ * The payment texts the screens show, word for word: SPEC.md §8 (payment success page, offers and
+ * completion) and issue 7's wording of the payout-setup messages, which name the provider.
+ */
+export const PAYMENT_SUCCESS_MESSAGES = {
+  missingInfo: 'Missing required payment information',
+  applicationNotFound: 'Application not found',
+  invalidStatus: 'Invalid application status',
+  updateFailed: 'Failed to update payment status. Please contact support.',
+} as const;
+
+export const COMPLETION_MESSAGES = {
+  completeFailed: 'Failed to complete gig',
+  transferFailed: 'Payment transfer was not successful',
+  completeError: 'Error marking gig as complete. Please try again.',
+} as const;
+
+export const PAYOUT_SETUP_MESSAGES = {
+  loadFailed: 'Failed to load Stripe account information',
+  createFailed: 'Failed to create Stripe account',
+  connectFailed: 'Failed to connect with Stripe',
+} as const;
+
+/** Not in SPEC.md: what a money action says while the device is offline, instead of failing later. */
+export const NEEDS_NETWORK = 'You are offline. Payments need a connection: please reconnect and try again.';
+
+const SUCCESS_PAGE_TEXTS = new Set<string>(Object.values(PAYMENT_SUCCESS_MESSAGES));
+const COMPLETION_TEXTS = new Set<string>(Object.values(COMPLETION_MESSAGES));
+
+/**
+ * The success page shows one of its four SPEC texts: the server's when it is one of them (it may add
+ * nothing else), otherwise 'Failed to update payment status. Please contact support.'.
+ */
+export function paymentSuccessError(serverMessage: string | undefined): string {
+  const text = serverMessage?.trim() ?? '';
+  return SUCCESS_PAGE_TEXTS.has(text) ? text : PAYMENT_SUCCESS_MESSAGES.updateFailed;
+}
+
+/** Mark as Complete shows one of its three SPEC texts: the server's when it is one, else the generic retry text. */
+export function completionError(serverMessage: string | undefined): string {
+  const text = serverMessage?.trim() ?? '';
+  return COMPLETION_TEXTS.has(text) ? text : COMPLETION_MESSAGES.completeError;
+}

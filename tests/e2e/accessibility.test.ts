@@ -1,0 +1,192 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, signedInContext } from '../support/browser';
+import { applicationDoc, gigDoc, signUp, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
+import { TestClient } from '../support/http-client';
+import { startTestServer, type TestServer } from '../support/server';
+
+/**
+ * axe-core on every screen, signed out and signed in, on a desktop and a 375 px phone viewport:
+ * no serious or critical violation. Plus the keyboard: modals keep and return focus, and the
+ * main flows work without a mouse.
+ */
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 375, height: 740 },
+] as const;
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+let server: TestServer;
+let browser: Browser;
+let buyer: { http: TestClient; user: SignedUpUser };
+let applicant: { http: TestClient; user: SignedUpUser };
+let newcomer: { http: TestClient; user: SignedUpUser };
+let gigId: string;
+/** Totals for the README: screens × viewports checked and violations found. */
+const totals = { pages: 0, violations: 0 };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+  const make = async (name: string, profile = true) => {
+    const http = new TestClient(server.url);
+    const user = profile ? await signUpWithProfile(http, { name }) : await signUp(http, { name });
+    return { http, user };
+  };
+  [buyer, applicant, newcomer] = await Promise.all([make('Ada Buyer'), make('Ben Applicant'), make('Nia Newcomer', false)]);
+  const gig = gigDoc({ title: 'Accessible poster' });
+  gigId = String(gig.id);
+  expect((await write(buyer.http, 'gigs', gig)).refusal).toBeUndefined();
+  expect((await write(applicant.http, 'applications', applicationDoc(gigId, applicant.user.id))).refusal).toBeUndefined();
+});
+afterAll(async () => {
+  console.log(`axe: ${totals.pages} screen checks, ${totals.violations} serious or critical violations`);
+  await browser?.close();
+  await server?.cleanup();
+});
+
+async function audit(page: Page, label: string): Promise<void> {
+  const result = await new AxeBuilder({ page: page as never }).withTags(TAGS).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  totals.pages += 1;
+  totals.violations += bad.length;
+  const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  expect(summary, label).toEqual([]);
+}
+
+type Screen = { path: string; ready: (page: Page) => Promise<unknown>; then?: (page: Page) => Promise<unknown> };
+
+const heading = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { name }).first().waitFor({ timeout: 20_000 });
+
+const PUBLIC: Screen[] = [
+  { path: '/', ready: (p) => p.getByRole('heading', { level: 1 }).waitFor() },
+  { path: '/waitlist-signup', ready: (p) => p.getByRole('button', { name: /join/i }).first().waitFor() },
+  { path: '/teaser', ready: heading('Gigs waiting for you') },
+  { path: '/manifesto', ready: (p) => p.getByRole('heading', { level: 1 }).waitFor() },
+  { path: '/version1', ready: (p) => p.getByRole('heading', { level: 1 }).waitFor() },
+  { path: '/signup', ready: (p) => p.getByRole('button', { name: 'Sign up' }).waitFor() },
+  { path: '/login', ready: (p) => p.getByRole('button', { name: /log in/i }).waitFor() },
+];
+
+for (const viewport of VIEWPORTS) {
+  describe(`axe on the ${viewport.name} viewport (${viewport.width} px)`, () => {
+    it('the public pages, signed out', async () => {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      for (const screen of PUBLIC) {
+        await page.goto(server.url + screen.path);
+        await screen.ready(page);
+        await audit(page, `${screen.path} signed out`);
+      }
+      // The forms with their errors showing.
+      await page.goto(server.url + '/signup');
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      await page.getByText('Name is required').waitFor();
+      await audit(page, '/signup with errors');
+      await context.close();
+    });
+
+    it("the buyer's screens, with modals open", async () => {
+      const { context, page } = await signedIn(buyer.http, viewport);
+      const screens: [string, (p: Page) => Promise<unknown>][] = [
+        ['/landing', heading('Accessible poster')],
+        ['/create-gig', heading('Create a gig')],
+        ['/applications', (p) => p.getByRole('button', { name: 'View Profile' }).waitFor({ timeout: 20_000 })],
+        ['/notifications', (p) => p.getByRole('list', { name: 'Notifications' }).waitFor({ timeout: 20_000 })],
+        ['/basket', heading('Accessible poster')],
+        ['/settings', (p) => p.getByTestId('payout-state').or(p.getByRole('alert')).first().waitFor({ timeout: 20_000 })],
+        ['/profile', (p) => p.getByLabel('Bio').waitFor()],
+        [`/gig/${gigId}`, (p) => p.getByText('This is your gig posting').waitFor({ timeout: 20_000 })],
+        [`/exchange/${applicant.user.id}`, (p) => p.getByLabel('Message', { exact: true }).waitFor({ timeout: 20_000 })],
+        ['/payment/success', (p) => p.getByText('Missing required payment information').waitFor()],
+        ['/no-such-page', heading('Page not found')],
+      ];
+      for (const [path, ready] of screens) {
+        await page.goto(server.url + path);
+        await ready(page);
+        await audit(page, `${path} as the buyer`);
+      }
+      await page.goto(server.url + '/landing?openModal=true');
+      await page.getByRole('dialog', { name: 'Create a gig' }).getByRole('button', { name: 'Post gig' }).click();
+      await page.getByRole('dialog').getByText('Title is required').waitFor();
+      await audit(page, 'create-gig modal with errors');
+      await page.goto(server.url + '/applications');
+      await page.getByRole('button', { name: 'View Profile' }).click({ timeout: 20_000 });
+      await page.getByRole('dialog', { name: 'Ben Applicant' }).waitFor();
+      await audit(page, 'applicant modal');
+      await page.goto(server.url + '/basket');
+      await page.getByRole('button', { name: 'View applicants' }).click({ timeout: 20_000 });
+      await page.getByRole('checkbox', { name: /Ben Applicant/ }).check();
+      await audit(page, 'basket with an applicant selected');
+      await context.close();
+    });
+
+    it("the applicant's and the newcomer's screens", async () => {
+      const a = await signedIn(applicant.http, viewport);
+      await a.page.goto(server.url + '/landing');
+      await a.page.getByRole('button', { name: 'Accessible poster' }).click({ timeout: 20_000 });
+      await a.page.getByRole('dialog', { name: 'Accessible poster' }).waitFor();
+      await audit(a.page, 'gig modal as an applicant');
+      await a.page.goto(server.url + '/basket?view=seller');
+      await heading('Accessible poster')(a.page);
+      await audit(a.page, 'seller basket');
+      await a.context.close();
+
+      const n = await signedIn(newcomer.http, viewport);
+      await n.page.goto(server.url + '/setup-portfolio');
+      await n.page.getByRole('button', { name: 'Complete setup' }).click({ timeout: 20_000 });
+      await n.page.getByText('Username is required').waitFor();
+      await audit(n.page, '/setup-portfolio with errors');
+      await n.context.close();
+    });
+  });
+}
+
+async function signedIn(http: TestClient, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const { context, page } = await signedInContext(browser, server.url, http);
+  await page.setViewportSize(viewport);
+  return { context, page };
+}
+
+describe('the keyboard alone', () => {
+  it('opens a gig from the board, keeps focus in the modal, closes with Escape and returns focus to the card', async () => {
+    const { context, page } = await signedIn(applicant.http, VIEWPORTS[0]);
+    await page.goto(server.url + '/landing');
+    const open = page.getByRole('button', { name: 'Accessible poster' });
+    await open.waitFor({ timeout: 20_000 });
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Accessible poster' });
+    await dialog.waitFor();
+    for (let i = 0; i < 12; i += 1) {
+      await page.keyboard.press('Tab');
+      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await open.evaluate((el) => el === document.activeElement)).toBe(true);
+    await context.close();
+  });
+
+  it('applies to a gig with the keyboard only', async () => {
+    const http = new TestClient(server.url);
+    await signUpWithProfile(http, { name: 'Kim Keys' });
+    const { context, page } = await signedIn(http, VIEWPORTS[1]);
+    await page.goto(server.url + '/landing');
+    const open = page.getByRole('button', { name: 'Accessible poster' });
+    await open.waitFor({ timeout: 20_000 });
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Accessible poster' });
+    const rate = dialog.getByLabel(/Your rate/);
+    // Tab until the rate field has focus, as a keyboard user would.
+    for (let i = 0; i < 20 && !(await rate.evaluate((el) => el === document.activeElement)); i += 1) await page.keyboard.press('Tab');
+    expect(await rate.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('250');
+    await page.keyboard.press('Enter');
+    await dialog.getByText('Application submitted successfully!', { exact: false }).waitFor();
+    await context.close();
+  });
+});
