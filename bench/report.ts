@@ -2,8 +2,38 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** One printed row: a figure, its target, and whether it passes. */
+/** One printed row: a figure, its target, and whether it passes (null: shown for information). */
 export type Row = { name: string; stat: string; value: number; unit: string; target: string; pass: boolean | null };
+
+/** Collects rows as the benchmarks run, plus notes (skipped parts, failures). */
+export class Report {
+  readonly rows: Row[] = [];
+  readonly notes: string[] = [];
+
+  add(row: Row): void {
+    this.rows.push(row);
+    console.log(`  ${formatRow(row).join('  ')}`);
+  }
+
+  info(name: string, stat: string, value: number, unit: string): void {
+    this.add({ name, stat, value, unit, target: '', pass: null });
+  }
+
+  /** `value` against an upper bound. */
+  atMost(name: string, stat: string, value: number, unit: string, max: number, target = `≤ ${fmt(max)} ${unit}`): void {
+    this.add({ name, stat, value, unit, target, pass: value <= max });
+  }
+
+  /** `value` against a lower bound. */
+  atLeast(name: string, stat: string, value: number, unit: string, min: number, target = `≥ ${fmt(min)} ${unit}`): void {
+    this.add({ name, stat, value, unit, target, pass: value >= min });
+  }
+
+  note(text: string): void {
+    this.notes.push(text);
+    console.log(`  note: ${text}`);
+  }
+}
 
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
@@ -12,18 +42,49 @@ export function percentile(values: number[], p: number): number {
   return sorted[idx]!;
 }
 
-export function printReport(title: string, rows: Row[]): void {
-  const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
-  console.log(`\n${title} (${new Date().toISOString()}; ${machine})\n`);
+export const median = (values: number[]) => percentile(values, 50);
+
+function fmt(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const abs = Math.abs(value);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function formatRow(r: Row): string[] {
+  return [r.name, r.stat, `${fmt(r.value)} ${r.unit}`.trim(), r.target, r.pass === null ? 'info' : r.pass ? 'pass' : 'miss'];
+}
+
+export function machineDescription(): string {
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+  return `${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
+}
+
+/** The report as a Markdown table (the README carries one). */
+export function markdownTable(rows: Row[]): string {
   const header = ['figure', 'stat', 'value', 'target', 'result'];
-  const lines = rows.map((r) => [r.name, r.stat, `${r.value.toFixed(r.value < 10 ? 2 : 0)} ${r.unit}`, r.target, r.pass === null ? 'info' : r.pass ? 'pass' : 'MISS']);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
-  console.log(fmt(header));
-  console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
-  for (const l of lines) console.log(fmt(l));
+  const lines = [header, ...rows.map(formatRow)];
+  const widths = header.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
+  const fmtLine = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
+  return [fmtLine(header), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...lines.slice(1).map(fmtLine)].join('\n');
+}
+
+/** Prints the table and writes bench/results/latest.json and latest.md. */
+export function printReport(title: string, report: Report, seconds: number): void {
+  const machine = machineDescription();
+  const at = new Date().toISOString();
+  const table = markdownTable(report.rows);
+  const passed = report.rows.filter((r) => r.pass === true).length;
+  const missed = report.rows.filter((r) => r.pass === false).length;
+  const summary = `${passed} pass, ${missed} miss; ran in ${(seconds / 60).toFixed(1)} min`;
+  console.log(`\n${title} (${at}; ${machine})\n`);
+  console.log(table);
+  console.log(`\n${summary}`);
+  for (const n of report.notes) console.log(`note: ${n}`);
   const dir = path.resolve('bench/results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'latest.json'), JSON.stringify({ title, machine, at: new Date().toISOString(), rows }, null, 2));
-  console.log(`\nWritten to ${path.relative(process.cwd(), path.join(dir, 'latest.json'))}`);
+  fs.writeFileSync(path.join(dir, 'latest.json'), JSON.stringify({ title, machine, at, seconds, rows: report.rows, notes: report.notes }, null, 2) + '\n');
+  const md = [`# ${title}`, '', `${at}, ${machine}. ${summary}.`, '', table, '', ...report.notes.map((n) => `- ${n}`), ''].join('\n');
+  fs.writeFileSync(path.join(dir, 'latest.md'), md);
+  console.log(`\nWritten to bench/results/latest.json and latest.md`);
 }

@@ -1,54 +1,72 @@
-import { gigDoc, signUpWithProfile, write } from '../tests/support/fixtures';
-import { TestClient } from '../tests/support/http-client';
-import { startTestServer } from '../tests/support/server';
-import { percentile, type Row } from './report';
+import { gigDoc } from '../tests/support/fixtures';
+import { copyOf, dataset } from './support/datasets';
+import { LoadClient, pushNew } from './support/http';
+import { startServerProcess, type ServerProcess } from './support/server-process';
+import { percentile, type Report } from './report';
+
+export type PushOptions = { sizes?: number[]; profileDir?: string };
+
+const WARM_UP = 200;
+const SAMPLES = 1000;
+const WRITERS = 50;
+const THROUGHPUT_SECONDS = 5;
+
+const cpuMicros = async (server: ServerProcess) => (await server.ask<{ cpuMicros: number }>('cpu')).cpuMicros;
 
 /**
- * Latency of one pushed write with 1k, 10k and 50k documents already in the store, and the
- * throughput of 50 concurrent writers, against the real server over HTTP with real store files.
+ * Latency of one pushed write (a new gig, through the route, policy, journal fsync and fan-out)
+ * with 1k, 10k and 50k gigs (and their users, applications, notifications and chats) in the
+ * store, and the throughput of 50 concurrent writers, each signed in as its own user. The server
+ * runs in its own process, as in production; `profileDir` runs it under `--cpu-prof`.
  */
-export async function benchServerPush(sizes = [1_000, 10_000, 50_000]): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (const size of sizes) {
-    const server = await startTestServer({ RATE_LIMITS: 'off', SNAPSHOT_EVERY_COMMITS: '100000' });
+export async function benchServerPush(report: Report, options: PushOptions = {}): Promise<void> {
+  for (const size of options.sizes ?? [1_000, 10_000, 50_000]) {
+    const data = await dataset({ gigs: size, sessions: size === 10_000 ? 500 : WRITERS, chatPairs: size === 10_000 ? 200 : 0 });
+    const dir = await copyOf(data, `push-${size}`);
+    const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+    const server = await startServerProcess({ dataDir: dir, nodeArgs });
+    const label = `push, ${size / 1000}k gigs`;
     try {
-      const client = new TestClient(server.url);
-      const user = await signUpWithProfile(client);
-      // Fill the store directly (the bench measures pushes, not the fill), in large commits.
-      const batch = 1000;
-      for (let i = 0; i < size; i += batch) {
-        const writes = Array.from({ length: Math.min(batch, size - i) }, () => {
-          const g = gigDoc();
-          return { collection: 'gigs' as const, doc: { ...g, createdBy: user.id, creatorName: user.name, creatorEmail: user.email, _deleted: false } };
-        });
-        await server.ctx.store.commit(writes as never);
-      }
-      for (let i = 0; i < 50; i++) await write(client, 'gigs', gigDoc()); // warm up
+      const client = new LoadClient(server.url, data.sessions[0]!.token, 1);
+      for (let i = 0; i < WARM_UP; i++) await pushNew(client, 'gigs', gigDoc());
       const latencies: number[] = [];
-      for (let i = 0; i < 500; i++) {
+      const cpuBefore = await cpuMicros(server);
+      for (let i = 0; i < SAMPLES; i++) {
+        const doc = gigDoc();
         const t = performance.now();
-        await write(client, 'gigs', gigDoc());
+        await pushNew(client, 'gigs', doc);
         latencies.push(performance.now() - t);
       }
-      const label = `push, ${size / 1000}k docs`;
-      rows.push({ name: label, stat: 'p50', value: percentile(latencies, 50), unit: 'ms', target: '', pass: null });
-      rows.push({ name: label, stat: 'p95', value: percentile(latencies, 95), unit: 'ms', target: '≤ 5 ms', pass: percentile(latencies, 95) <= 5 });
-      rows.push({ name: label, stat: 'p99', value: percentile(latencies, 99), unit: 'ms', target: '', pass: null });
+      const cpuPerWrite = ((await cpuMicros(server)) - cpuBefore) / SAMPLES;
+      client.close();
+      report.info(label, 'p50', percentile(latencies, 50), 'ms');
+      report.atMost(label, 'p95', percentile(latencies, 95), 'ms', 5);
+      report.info(label, 'p99', percentile(latencies, 99), 'ms');
+      report.info(label, 'server CPU per write', cpuPerWrite, 'µs');
 
-      if (size === sizes[sizes.length - 1]) {
-        const writers = 50;
-        const perWriter = 40;
-        const t = performance.now();
-        await Promise.all(Array.from({ length: writers }, async () => {
-          for (let i = 0; i < perWriter; i++) await write(client, 'gigs', gigDoc());
-        }));
-        const seconds = (performance.now() - t) / 1000;
-        const rate = (writers * perWriter) / seconds;
-        rows.push({ name: `push, 50 writers, ${size / 1000}k docs`, stat: 'throughput', value: rate, unit: 'writes/s', target: '≥ 2,000/s', pass: rate >= 2000 });
-      }
+      const writers = data.sessions.slice(0, WRITERS).map((s) => new LoadClient(server.url, s.token, 1));
+      const before = (await server.ask<{ store: { journalSyncs: number } }>('stats')).store.journalSyncs;
+      let writes = 0;
+      const cpuStart = await cpuMicros(server);
+      const end = performance.now() + THROUGHPUT_SECONDS * 1000;
+      const started = performance.now();
+      await Promise.all(
+        writers.map(async (w) => {
+          while (performance.now() < end) {
+            await pushNew(w, 'gigs', gigDoc());
+            writes++;
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const cpuUsed = (await cpuMicros(server)) - cpuStart;
+      const syncs = (await server.ask<{ store: { journalSyncs: number } }>('stats')).store.journalSyncs - before;
+      for (const w of writers) w.close();
+      report.atLeast(`${label}, ${WRITERS} writers`, 'throughput', writes / seconds, 'writes/s', 2000, '≥ 2,000 writes/s');
+      report.info(`${label}, ${WRITERS} writers`, 'server CPU per write', cpuUsed / writes, 'µs');
+      report.info(`${label}, ${WRITERS} writers`, 'writes per fsync', writes / Math.max(1, syncs), '');
     } finally {
-      await server.cleanup();
+      await server.stop();
     }
   }
-  return rows;
 }

@@ -1,0 +1,69 @@
+import http from 'node:http';
+
+/**
+ * A lean HTTP client for load: node:http with keep-alive, the session cookie and the app's origin
+ * on every request, as the browser sends them. (fetch costs several times more CPU per request,
+ * and the load generator shares this 2-core machine with the server.)
+ */
+export class LoadClient {
+  private readonly agent: http.Agent;
+  private readonly host: string;
+  private readonly port: number;
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+    maxSockets = 8,
+  ) {
+    const u = new URL(baseUrl);
+    this.host = u.hostname;
+    this.port = Number(u.port);
+    this.agent = new http.Agent({ keepAlive: true, maxSockets });
+  }
+
+  get cookie(): string {
+    return `sid=${this.token}`;
+  }
+
+  request<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const headers: Record<string, string | number> = { cookie: this.cookie, origin: this.baseUrl, accept: 'application/json' };
+    if (payload) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = payload.length;
+    }
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: this.host, port: this.port, method, path, headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed as T });
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+export type PushAnswer = { conflicts: { id: string; _deleted?: boolean }[]; refused: { id: string; reason: string }[] };
+
+/** Pushes one new document; throws unless the server accepted it. */
+export async function pushNew(client: LoadClient, collection: string, doc: Record<string, unknown>): Promise<void> {
+  const res = await client.request<PushAnswer>('POST', `/api/sync/${collection}/push`, [{ assumedMasterState: null, newDocumentState: { _deleted: false, ...doc } }]);
+  if (res.status !== 200) throw new Error(`push answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const refused = res.body.refused[0];
+  if (refused) throw new Error(`push refused: ${refused.reason}`);
+}
