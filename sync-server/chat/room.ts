@@ -78,6 +78,23 @@ export class ChatRoom {
     this.awareness.setLocalState(null);
     this.awareness.on('update', this.onAwarenessUpdate);
     this.doc.on('update', this.onDocUpdate);
+    this.stampLeftovers();
+  }
+
+  /**
+   * A crash can fall between a message's durable append and its stamp: such messages come back
+   * from the log unstamped, and are stamped (and recorded) now, one sender at a time.
+   */
+  private stampLeftovers(): void {
+    const stamps = this.doc.getMap<number>(CHAT_STAMPS_MAP);
+    const bySender = new Map<string, ChatDocMessage[]>();
+    for (const m of this.doc.getArray(CHAT_MESSAGES_ARRAY).toArray() as ChatDocMessage[]) {
+      if (typeof m?.id !== 'string' || stamps.has(m.id)) continue;
+      const group = bySender.get(m.senderId) ?? [];
+      group.push(m);
+      bySender.set(m.senderId, group);
+    }
+    for (const group of bySender.values()) this.track(this.stamp(group));
   }
 
   get size(): number {
