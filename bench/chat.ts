@@ -1,0 +1,360 @@
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import * as Y from 'yjs';
+import type { ChatDocMessage } from '../shared/chat-doc';
+import { TestClient } from '../tests/support/http-client';
+import { openChat, waitFor, type ChatClient } from '../tests/support/yjs-client';
+import { CHAT_LINES } from './data/content';
+import { printReport, percentile, Report } from './report';
+import { copyOf, dataset, removeDatasets } from './support/datasets';
+import { startServerProcess } from './support/server-process';
+
+/**
+ * Chat, ours against the reference: our validating room server (the real server in its own
+ * process, chat at /api/chat/<conversationId> behind the session cookie) and the unvalidated
+ * `@y/websocket-server` 0.1.1 (bench/support/reference-chat-server.ts, also in its own process)
+ * under the same load, one after the other in the same run: 200 rooms of 2 y-websocket clients
+ * (y-websocket's own WebsocketProvider, in this process), each pushing message objects in the
+ * app's format (shared/chat-doc.ts) onto the room's `messages` array. Both servers get identical
+ * updates; ours also judges them, appends them to its journal (fsync) before relaying, stamps
+ * them and updates the conversation record and notification, which the reference does not.
+ *
+ * Two phases a server:
+ * - steady: every client sends one message every `intervalMs` (open loop, sends spread evenly);
+ *   throughput is messages delivered A→B per second, latency from A's push to B's document.
+ * - saturation: every client keeps `window` messages in flight (sent, not yet in the peer's
+ *   document) and sends the next as soon as one arrives, for `saturationSeconds`; if both servers
+ *   keep up with the steady rate their throughput is equal, and this is where the ratio means
+ *   something. This process runs 400 clients and shares the 2 cores with the server, so the
+ *   ceiling measured is that of the pair (load generator + server), the same for both.
+ */
+
+export type ChatBenchOptions = {
+  rooms?: number;
+  /** Steady phase: each client sends one message this often. */
+  intervalMs?: number;
+  steadySeconds?: number;
+  saturationSeconds?: number;
+  /** Saturation phase: messages each client keeps in flight. */
+  window?: number;
+  /** Runs our server under `--cpu-prof`, writing its profile here. */
+  profileDir?: string;
+};
+
+const DEFAULTS = { rooms: 200, intervalMs: 400, steadySeconds: 10, saturationSeconds: 8, window: 4 };
+/** Not counted: sends of the first seconds of each phase (JIT warm-up, rooms loading). */
+const WARM_UP_MS = 2_000;
+const CONNECT_BATCH = 50;
+const DRAIN_TIMEOUT_MS = 20_000;
+const REFERENCE_ENTRY = path.resolve('bench/support/reference-chat-server.ts');
+
+type Proc = { url: string; cpuMicros(): Promise<number>; stop(): Promise<void> };
+
+/** The reference server in its own process, started and stopped like ours (tests/support/server-child.ts). */
+async function startReferenceProcess(): Promise<Proc> {
+  const child = fork(REFERENCE_ENTRY, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /serving on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then(() => reject(new Error(`the reference server exited early: ${stderr}`)));
+  });
+  let nextId = 1;
+  const waiting = new Map<number, (m: { cpuMicros: number }) => void>();
+  child.on('message', (m: { id: number; cpuMicros: number }) => {
+    waiting.get(m.id)?.(m);
+    waiting.delete(m.id);
+  });
+  return {
+    url,
+    cpuMicros: () =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        waiting.set(id, (m) => resolve(m.cpuMicros));
+        child.send({ id, op: 'cpu' });
+      }),
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.send({ id: 0, op: 'close' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+type Client = {
+  chat: ChatClient;
+  userId: string;
+  otherId: string;
+  /** Messages sent and not yet seen in the peer's document. */
+  inFlight: number;
+  nextAt: number;
+};
+
+type Sent = { at: number; counted: boolean; from: Client };
+
+/** What one phase measured. */
+type PhaseResult = { sent: number; delivered: number; seconds: number; latencies: number[]; lost: number; cpuMicros: number };
+
+/** Deliveries as the receiving documents see them, matched to their sends by message id. */
+class Tracker {
+  readonly sent = new Map<string, Sent>();
+  latencies: number[] = [];
+  delivered = 0;
+  /** Deliveries count when this returns true for their send (steady) or their arrival (saturation). */
+  counts: (sent: Sent, now: number) => boolean = (s) => s.counted;
+  onDelivered: (from: Client) => void = () => {};
+
+  deliver(id: string): void {
+    const s = this.sent.get(id);
+    if (!s) return;
+    this.sent.delete(id);
+    s.from.inFlight--;
+    const now = performance.now();
+    if (this.counts(s, now)) {
+      this.delivered++;
+      this.latencies.push(now - s.at);
+    }
+    this.onDelivered(s.from);
+  }
+
+  pendingCounted(): number {
+    let n = 0;
+    for (const s of this.sent.values()) if (s.counted) n++;
+    return n;
+  }
+}
+
+class Side {
+  clients: Client[] = [];
+  tracker = new Tracker();
+  private serial = 0;
+
+  constructor(
+    readonly label: string,
+    readonly proc: Proc,
+    private readonly tag: string,
+  ) {}
+
+  /** Opens both ends of every room, `CONNECT_BATCH` at a time, and waits for each to sync. */
+  async connect(pairs: { room: string; a: { id: string; token: string }; b: { id: string; token: string } }[], signedIn: boolean): Promise<void> {
+    const ends = pairs.flatMap((p) => [
+      { room: p.room, user: p.a, other: p.b },
+      { room: p.room, user: p.b, other: p.a },
+    ]);
+    for (let i = 0; i < ends.length; i += CONNECT_BATCH) {
+      const batch = ends.slice(i, i + CONNECT_BATCH).map(({ room, user, other }) => {
+        const http = new TestClient(this.proc.url);
+        if (signedIn) http.setCookie('sid', user.token);
+        const chat = openChat(http, room);
+        const client: Client = { chat, userId: user.id, otherId: other.id, inFlight: 0, nextAt: 0 };
+        chat.messages.observe((event) => {
+          for (const item of event.changes.added) {
+            if (!(item.content instanceof Y.ContentAny)) continue;
+            for (const m of item.content.getContent() as ChatDocMessage[]) if (m.senderId !== client.userId) this.tracker.deliver(m.id);
+          }
+        });
+        return client;
+      });
+      await Promise.all(batch.map((c) => waitFor(`${this.label}: sync`, () => c.chat.provider.synced, 30_000)));
+      this.clients.push(...batch);
+    }
+  }
+
+  send(client: Client, counted: boolean): void {
+    this.serial++;
+    const id = `b${this.tag}-${this.serial}`;
+    const message: ChatDocMessage = {
+      id,
+      content: CHAT_LINES[this.serial % CHAT_LINES.length]!,
+      senderId: client.userId,
+      receiverId: client.otherId,
+      clientTime: Date.now(),
+    };
+    this.tracker.sent.set(id, { at: performance.now(), counted, from: client });
+    client.inFlight++;
+    client.chat.send(message);
+  }
+
+  /** Clients the server closed (ours closes a client whose update it refuses). */
+  closed(): number {
+    return this.clients.filter((c) => c.chat.closedWith() !== undefined).length;
+  }
+
+  disconnect(): void {
+    for (const c of this.clients) c.chat.destroy();
+    this.clients = [];
+  }
+
+  private async drain(until: () => boolean): Promise<void> {
+    await waitFor(`${this.label}: deliveries`, until, DRAIN_TIMEOUT_MS).catch(() => undefined);
+  }
+
+  /** Open loop: each client one message every `intervalMs`, their sends spread evenly over the interval. */
+  async steady(intervalMs: number, seconds: number): Promise<PhaseResult> {
+    const tracker = (this.tracker = new Tracker());
+    const start = performance.now();
+    const measureFrom = start + WARM_UP_MS;
+    const end = measureFrom + seconds * 1000;
+    this.clients.forEach((c, i) => (c.nextAt = start + (i / this.clients.length) * intervalMs));
+    let sent = 0;
+    let cpuBefore = 0;
+    const cpuAtStart = this.proc.cpuMicros().then((v) => (cpuBefore = v));
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        const now = performance.now();
+        for (const c of this.clients) {
+          while (c.nextAt <= now && c.nextAt < end) {
+            const counted = c.nextAt >= measureFrom;
+            this.send(c, counted);
+            if (counted) sent++;
+            c.nextAt += intervalMs;
+          }
+        }
+        if (now >= end) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 2);
+    });
+    await cpuAtStart;
+    await this.drain(() => tracker.pendingCounted() === 0);
+    const cpuMicros = (await this.proc.cpuMicros()) - cpuBefore;
+    return { sent, delivered: tracker.delivered, seconds, latencies: tracker.latencies, lost: tracker.pendingCounted(), cpuMicros };
+  }
+
+  /** Closed loop: each client keeps `window` messages in flight for `seconds` (after a warm-up). */
+  async saturate(window: number, seconds: number): Promise<PhaseResult> {
+    const tracker = (this.tracker = new Tracker());
+    const start = performance.now();
+    const measureFrom = start + WARM_UP_MS;
+    const end = measureFrom + seconds * 1000;
+    let running = true;
+    let sent = 0;
+    tracker.counts = (_s, now) => now >= measureFrom && now < end;
+    tracker.onDelivered = (from) => {
+      if (running && from.inFlight < window) {
+        queueMicrotask(() => {
+          if (!running || from.inFlight >= window) return;
+          this.send(from, true);
+          sent++;
+        });
+      }
+    };
+    let cpuBefore = 0;
+    setTimeout(() => void this.proc.cpuMicros().then((v) => (cpuBefore = v)), WARM_UP_MS);
+    for (const c of this.clients) for (let i = 0; i < window; i++) this.send(c, true);
+    let cpuAfter = 0;
+    await new Promise<void>((resolve) => setTimeout(resolve, end - start));
+    cpuAfter = await this.proc.cpuMicros();
+    running = false;
+    await this.drain(() => tracker.sent.size === 0);
+    return { sent, delivered: tracker.delivered, seconds, latencies: tracker.latencies, lost: tracker.sent.size, cpuMicros: cpuAfter - cpuBefore };
+  }
+}
+
+const rate = (r: PhaseResult) => r.delivered / r.seconds;
+
+/**
+ * Runs the load against our server, then against the reference, and reports throughput, A→B
+ * latency and server CPU per message for each, and the reference/ours throughput ratio.
+ */
+export async function benchChat(report: Report, options: ChatBenchOptions = {}): Promise<void> {
+  const o = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as typeof DEFAULTS & ChatBenchOptions;
+  const data = await dataset({ gigs: 10_000, sessions: 500, chatPairs: o.rooms });
+  const pairs = data.chatPairs.slice(0, o.rooms);
+  const offered = (pairs.length * 2 * 1000) / o.intervalMs;
+  const results = new Map<string, { steady: PhaseResult; saturation: PhaseResult; closed: number }>();
+
+  for (const label of ['ours', 'reference'] as const) {
+    let proc: Proc;
+    if (label === 'ours') {
+      const dir = await copyOf(data, 'chat');
+      const server = await startServerProcess({
+        dataDir: dir,
+        nodeArgs: o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`] : [],
+      });
+      proc = { url: server.url, cpuMicros: async () => (await server.ask<{ cpuMicros: number }>('cpu')).cpuMicros, stop: () => server.stop() };
+    } else {
+      proc = await startReferenceProcess();
+    }
+    const side = new Side(label, proc, `${label === 'ours' ? 'o' : 'r'}${Date.now().toString(36)}`);
+    try {
+      await side.connect(pairs, label === 'ours');
+      const steady = await side.steady(o.intervalMs, o.steadySeconds);
+      const saturation = await side.saturate(o.window, o.saturationSeconds);
+      results.set(label, { steady, saturation, closed: side.closed() });
+    } finally {
+      side.disconnect();
+      await proc.stop();
+    }
+  }
+
+  const ours = results.get('ours')!;
+  const ref = results.get('reference')!;
+  const steadyName = `chat steady, ${pairs.length} rooms × 2, ${fmtRate(offered)} msg/s offered`;
+  report.info(`${steadyName}, ours`, 'throughput', rate(ours.steady), 'msg/s');
+  report.info(`${steadyName}, reference`, 'throughput', rate(ref.steady), 'msg/s');
+  report.atMost(`${steadyName}`, 'reference/ours', rate(ref.steady) / rate(ours.steady), '×', 1.5, '≤ 1.5×');
+  report.info(`${steadyName}, ours`, 'A→B p50', percentile(ours.steady.latencies, 50), 'ms');
+  report.atMost(`${steadyName}, ours`, 'A→B p99', percentile(ours.steady.latencies, 99), 'ms', 50);
+  report.info(`${steadyName}, reference`, 'A→B p50', percentile(ref.steady.latencies, 50), 'ms');
+  report.info(`${steadyName}, reference`, 'A→B p99', percentile(ref.steady.latencies, 99), 'ms');
+  report.info(`${steadyName}, ours`, 'server CPU per msg', ours.steady.cpuMicros / Math.max(1, ours.steady.delivered), 'µs');
+  report.info(`${steadyName}, reference`, 'server CPU per msg', ref.steady.cpuMicros / Math.max(1, ref.steady.delivered), 'µs');
+
+  const satName = `chat saturation, ${pairs.length} rooms × 2, ${o.window} in flight each`;
+  report.info(`${satName}, ours`, 'throughput', rate(ours.saturation), 'msg/s');
+  report.info(`${satName}, reference`, 'throughput', rate(ref.saturation), 'msg/s');
+  report.atMost(`${satName}`, 'reference/ours', rate(ref.saturation) / rate(ours.saturation), '×', 1.5, '≤ 1.5×');
+  report.info(`${satName}, ours`, 'A→B p50', percentile(ours.saturation.latencies, 50), 'ms');
+  report.info(`${satName}, ours`, 'A→B p99', percentile(ours.saturation.latencies, 99), 'ms');
+  report.info(`${satName}, reference`, 'A→B p99', percentile(ref.saturation.latencies, 99), 'ms');
+  report.info(`${satName}, ours`, 'server CPU per msg', ours.saturation.cpuMicros / Math.max(1, ours.saturation.delivered), 'µs');
+  report.info(`${satName}, reference`, 'server CPU per msg', ref.saturation.cpuMicros / Math.max(1, ref.saturation.delivered), 'µs');
+
+  for (const [label, r] of results) {
+    if (r.steady.lost > 0) report.note(`chat ${label}: ${r.steady.lost} of ${r.steady.sent} steady messages not delivered within ${DRAIN_TIMEOUT_MS / 1000} s`);
+    if (r.saturation.lost > 0) report.note(`chat ${label}: ${r.saturation.lost} saturation messages still in flight ${DRAIN_TIMEOUT_MS / 1000} s after the end`);
+    if (r.closed > 0) report.note(`chat ${label}: the server closed ${r.closed} of ${pairs.length * 2} clients`);
+  }
+  report.note(
+    'chat: the reference relays each update as it arrives, with no authentication, validation or persistence; ours judges it, ' +
+      'appends it to the fsynced journal before relaying, then stamps it and writes the conversation record and notification.',
+  );
+}
+
+function fmtRate(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** `--name=value` from the command line. */
+function flag(name: string): number | undefined {
+  const text = process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  return text === undefined ? undefined : Number(text);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const report = new Report();
+  const started = performance.now();
+  try {
+    await benchChat(report, {
+      rooms: flag('rooms'),
+      intervalMs: flag('interval'),
+      steadySeconds: flag('seconds'),
+      saturationSeconds: flag('saturation-seconds'),
+      window: flag('window'),
+      profileDir: process.argv.includes('--profile') ? 'bench/results/profiles' : undefined,
+    });
+  } finally {
+    await removeDatasets();
+  }
+  printReport('Chat, ours against the reference', report, (performance.now() - started) / 1000);
+}
