@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import { TestClient } from '../tests/support/http-client';
 import { startNodeClient } from '../tests/support/node-client';
 import { parseSize } from './data/generate';
@@ -10,11 +11,46 @@ export type InitialSyncOptions = { gigs?: number; runs?: number };
 const RUNS = 3;
 const TARGET_MS = 3000;
 
+type SyncResult = { ms: number; documents: number };
+
+/** Signs a new, empty local database in and waits until every collection is in sync. */
+async function syncOnce(baseUrl: string, token: string, userId: string, expectedGigs: number): Promise<SyncResult> {
+  const http = new TestClient(baseUrl);
+  http.setCookie('sid', token);
+  const started = performance.now();
+  const client = await startNodeClient(http, userId);
+  try {
+    await client.sync.awaitInSync();
+    const ms = performance.now() - started;
+    const onBoard = await client.db.gigs.count().exec();
+    if (onBoard !== expectedGigs) throw new Error(`in sync with ${onBoard} gigs on the board, expected ${expectedGigs}`);
+    return { ms, documents: client.sync.status.initialSync.received };
+  } finally {
+    await client.close();
+  }
+}
+
+/** `syncOnce` in a new Node process, as a new browser tab starts with nothing compiled. */
+function syncInFreshProcess(baseUrl: string, token: string, userId: string, expectedGigs: number): Promise<SyncResult> {
+  const child = fork(import.meta.filename, ['--client', baseUrl, token, userId, String(expectedGigs)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    let answer: SyncResult | { error: string } | undefined;
+    child.on('message', (m: SyncResult | { error: string }) => (answer = m));
+    child.on('exit', (code) => {
+      if (answer && 'ms' in answer) resolve(answer);
+      else reject(new Error(`the client process failed (${code}): ${answer?.error ?? 'no answer'}`));
+    });
+  });
+}
+
 /**
  * Issue 8, item 3: a fresh client (the app's own data layer, client/data/*, on RxDB's memory
  * storage in Node) signs in against the real server in its own process and replicates every
- * collection over HTTP until it is in sync, 10k gigs on the board. Each run is a new, empty local
- * database on the same server; the figure is the median of the runs, target ≤ 3 s.
+ * collection over HTTP until it is in sync, 10k gigs on the board. The server is warmed by one
+ * untimed sync; each timed run is a new Node process with a new, empty local database (nothing
+ * compiled yet, like a new tab). The figure is the median of the runs, target ≤ 3 s. Timed from
+ * creating the database to `awaitInSync()`, module loading excluded. Memory storage stands in for
+ * IndexedDB: in Chromium, Dexie's writes add to it (TOOLCHAIN.md: bulkInsert of 10k ≈ 2.5 s).
  */
 export async function benchInitialSync(report: Report, options: InitialSyncOptions = {}): Promise<void> {
   const gigs = options.gigs ?? 10_000;
@@ -26,24 +62,16 @@ export async function benchInitialSync(report: Report, options: InitialSyncOptio
   const label = `initial sync, ${gigs / 1000}k gigs`;
   try {
     const user = data.sessions[0]!;
-    const http = new TestClient(server.url);
-    http.setCookie('sid', user.token);
+    // One untimed sync first: the server is warm in production, a new client is not.
+    const warm = await syncOnce(server.url, user.token, user.id, data.counts.gigs);
+    console.log(`  warm-up (in this process): ${warm.ms.toFixed(0)} ms`);
     const times: number[] = [];
     let documents = 0;
     for (let run = 0; run < runs; run++) {
-      const started = performance.now();
-      const client = await startNodeClient(http, user.id);
-      try {
-        await client.sync.awaitInSync();
-        const elapsed = performance.now() - started;
-        const onBoard = await client.db.gigs.count().exec();
-        if (onBoard !== data.counts.gigs) throw new Error(`in sync with ${onBoard} gigs on the board, expected ${data.counts.gigs}`);
-        documents = client.sync.status.initialSync.received;
-        times.push(elapsed);
-        console.log(`  run ${run + 1}: ${elapsed.toFixed(0)} ms, ${documents} documents pulled`);
-      } finally {
-        await client.close();
-      }
+      const result = await syncInFreshProcess(server.url, user.token, user.id, data.counts.gigs);
+      times.push(result.ms);
+      documents = result.documents;
+      console.log(`  run ${run + 1}: ${result.ms.toFixed(0)} ms, ${documents} documents pulled`);
     }
     report.atMost(label, `median of ${runs}`, median(times), 'ms', TARGET_MS);
     report.info(label, 'slowest run', Math.max(...times), 'ms');
@@ -53,7 +81,11 @@ export async function benchInitialSync(report: Report, options: InitialSyncOptio
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === '--client') {
+  const [baseUrl, token, userId, expected] = process.argv.slice(3) as [string, string, string, string];
+  const answer = await syncOnce(baseUrl, token, userId, Number(expected)).catch((err: unknown) => ({ error: String(err) }));
+  process.send!(answer, () => process.exit(0));
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const gigs = process.argv.find((a) => a.startsWith('--gigs='))?.slice(7);
   const report = new Report();
   const started = performance.now();
