@@ -19,6 +19,8 @@ type Memory = { rss: number; heapUsed: number; external: number; arrayBuffers: n
 /** The server's memory after a full GC (the child runs with --expose-gc). */
 const memory = (server: ServerProcess) => server.ask<Memory>('memory');
 const loadedRooms = async (server: ServerProcess) => (await server.ask<{ rooms: number }>('stats')).rooms;
+/** Lines in the store's journal so far: what a round wrote stays in the store, by design. */
+const journalLines = async (server: ServerProcess) => (await server.ask<{ store: { journalLines: number } }>('stats')).store.journalLines;
 
 /** Opens both sides of each room with y-websocket and waits until every client is synced. */
 async function openRooms(baseUrl: string, pairs: { room: string; a: { token: string }; b: { token: string } }[]): Promise<ChatClient[]> {
@@ -58,6 +60,7 @@ export async function benchMemory(report: Report, options: MemoryOptions = {}): 
     report.info('server memory at rest', 'RSS', baseline.rss / MB, 'MB');
     report.info('server memory at rest', 'heap used', baseline.heapUsed / MB, 'MB');
     const afterClose: Memory[] = [];
+    let lines = await journalLines(server);
     for (let round = 1; round <= rounds; round++) {
       const streams = await openStreams(
         server.url,
@@ -79,6 +82,9 @@ export async function benchMemory(report: Report, options: MemoryOptions = {}): 
       report.info(`${label}, round ${round}`, 'heap used open', open.heapUsed / MB, 'MB');
       report.info(`${label}, round ${round}`, 'RSS after close', closed.rss / MB, 'MB');
       report.info(`${label}, round ${round}`, 'heap used after close', closed.heapUsed / MB, 'MB');
+      const written = await journalLines(server);
+      report.info(`${label}, round ${round}`, 'store writes (journal lines)', written - lines, '');
+      lines = written;
     }
     const first = afterClose[0]!;
     const last = afterClose[afterClose.length - 1]!;
