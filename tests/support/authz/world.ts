@@ -1,0 +1,164 @@
+import { ownUserView } from '../../../sync-server/auth/users';
+import type { CollectionName } from '../../../sync-server/store/store';
+import { applicationDoc, gigDoc, PASSWORD, randomId, signUpWithProfile, write, type SignedUpUser } from '../fixtures';
+import { TestClient } from '../http-client';
+import type { TestServer } from '../server';
+import { openChat, waitFor, type ChatClient } from '../yjs-client';
+
+/**
+ * The people of the authorization matrix (issue 9). Roles are contextual (SPEC.md §6): they are
+ * named after what they are to "the gig", a gig the buyer posted and two freelancers applied to.
+ */
+export const ROLES = ['visitor', 'stranger', 'buyer', 'applicant', 'otherApplicant'] as const;
+export type Role = (typeof ROLES)[number];
+export type Member = Exclude<Role, 'visitor'>;
+export const MEMBERS: readonly Member[] = ['stranger', 'buyer', 'applicant', 'otherApplicant'];
+
+export type Doc = Record<string, unknown>;
+
+export type World = {
+  server: TestServer;
+  /** The visitor's client has no session; every other role is signed in with a completed profile. */
+  clients: Record<Role, TestClient>;
+  users: Record<Member, SignedUpUser>;
+  /** The buyer's gig; the applicant's and the other applicant's applications to it are PENDING. */
+  gigId: string;
+  appId: string;
+  otherAppId: string;
+  /** The buyer opened a conversation with the applicant (the applicant got new_conversation). */
+  conversationId: string;
+  /** Each member's simulated onboarding link (path), from connecting a payout account. */
+  onboarding: Record<Member, string>;
+};
+
+export const idOf = (w: World, role: Member): string => w.users[role].id;
+
+/** The stored document as its owner's client holds it: what a pushing client would base a write on. */
+export function stored(w: World, collection: CollectionName, id: string): Doc | undefined {
+  const doc = w.server.ctx.store.get(collection, id);
+  if (!doc) return undefined;
+  if (collection === 'users') return { ...ownUserView(doc) };
+  const { _seq: _s, _deleted: _d, ...rest } = doc;
+  return rest;
+}
+
+export function mustStore(w: World, collection: CollectionName, id: string): Doc {
+  const doc = stored(w, collection, id);
+  if (!doc) throw new Error(`fixture: ${collection}/${id} is missing`);
+  return doc;
+}
+
+/** A second session of the same user (login in a client of its own), so the role's own session survives. */
+export async function secondSession(w: World, role: Member): Promise<TestClient> {
+  const client = new TestClient(w.server.url);
+  const res = await client.post('/api/auth/login', { email: w.users[role].email, password: PASSWORD });
+  if (res.status !== 200) throw new Error(`fixture: login of ${role} failed: ${res.status}`);
+  return client;
+}
+
+async function ok(what: string, p: Promise<{ refusal?: string; master?: Doc }>): Promise<Doc> {
+  const { refusal, master } = await p;
+  if (refusal || !master) throw new Error(`fixture: ${what} refused: ${refusal ?? 'no master state'}`);
+  return master;
+}
+
+/** Signs up the four members, posts the gig, applies twice, opens a conversation and connects payouts. */
+export async function buildWorld(server: TestServer, options: { conversation?: boolean; payouts?: boolean } = {}): Promise<World> {
+  const clients = Object.fromEntries(ROLES.map((r) => [r, new TestClient(server.url)])) as Record<Role, TestClient>;
+  const names: Record<Member, string> = { stranger: 'Stan Stranger', buyer: 'Bea Buyer', applicant: 'Ada Applicant', otherApplicant: 'Otto Other' };
+  const signed = await Promise.all(MEMBERS.map((m) => signUpWithProfile(clients[m], { name: names[m] })));
+  const users = Object.fromEntries(MEMBERS.map((m, i) => [m, signed[i]!])) as Record<Member, SignedUpUser>;
+  const w: World = { server, clients, users, gigId: '', appId: '', otherAppId: '', conversationId: '', onboarding: {} as Record<Member, string> };
+
+  const gig = await ok('gig', write(clients.buyer, 'gigs', gigDoc({ title: 'The gig' })));
+  w.gigId = gig.id as string;
+  w.appId = (await ok('apply', write(clients.applicant, 'applications', applicationDoc(w.gigId, users.applicant.id)))).id as string;
+  w.otherAppId = (await ok('apply', write(clients.otherApplicant, 'applications', applicationDoc(w.gigId, users.otherApplicant.id)))).id as string;
+  w.conversationId = [users.buyer.id, users.applicant.id].sort().join('_');
+  if (options.conversation !== false) await ok('conversation', write(clients.buyer, 'conversations', { id: w.conversationId, participants: [users.buyer.id, users.applicant.id] }));
+
+  for (const m of options.payouts === false ? [] : MEMBERS) {
+    const res = await clients[m].post<{ accountLink: string }>('/api/stripe/create-connect-account', { email: users[m].email, userId: users[m].id, hostname: 'localhost' });
+    if (res.status !== 200) throw new Error(`fixture: payout account of ${m}: ${res.status} ${JSON.stringify(res.body)}`);
+    w.onboarding[m] = res.body.accountLink.slice(server.url.length);
+  }
+  return w;
+}
+
+export type AppState = 'PENDING' | 'PENDING_ACCEPTANCE' | 'PENDING_PAYMENT' | 'IN_PROGRESS' | 'IN_PROGRESS_UNPAID' | 'REJECTED' | 'COMPLETED';
+
+export type Fixture = { gigId: string; appId: string; otherAppId?: string; sessionId?: string };
+
+/**
+ * A fresh gig of the buyer, so a cell that changes something never sees another cell's change.
+ * With `applications`, the applicant and the other applicant apply, and the applicant's
+ * application is moved on to `state` by the people SPEC.md §4 says move it.
+ */
+export async function freshGig(w: World, state: AppState | 'none' = 'PENDING'): Promise<Fixture> {
+  const { clients, users } = w;
+  const gig = await ok('gig', write(clients.buyer, 'gigs', gigDoc({ title: `Gig ${randomId().slice(0, 6)}` })));
+  const gigId = gig.id as string;
+  if (state === 'none') return { gigId, appId: `${gigId}.${users.applicant.id}` };
+  let app = await ok('apply', write(clients.applicant, 'applications', applicationDoc(gigId, users.applicant.id)));
+  const other = await ok('apply', write(clients.otherApplicant, 'applications', applicationDoc(gigId, users.otherApplicant.id)));
+  const f: Fixture = { gigId, appId: app.id as string, otherAppId: other.id as string };
+  if (state === 'PENDING') return f;
+  const finalBudget = state === 'IN_PROGRESS_UNPAID' ? 0 : 45000;
+  app = await ok('offer', write(clients.buyer, 'applications', { ...app, status: 'PENDING_ACCEPTANCE', finalBudget }, app));
+  if (state === 'PENDING_ACCEPTANCE') return f;
+  if (state === 'REJECTED') {
+    await ok('decline', write(clients.applicant, 'applications', { ...app, status: 'REJECTED' }, app));
+    return f;
+  }
+  // Start Working: PENDING_PAYMENT when there is money to pay, IN_PROGRESS at once otherwise.
+  app = await ok('accept', write(clients.applicant, 'applications', { ...app, status: 'IN_PROGRESS' }, app));
+  if (state === 'PENDING_PAYMENT' || state === 'IN_PROGRESS_UNPAID') return f;
+  const checkout = await clients.buyer.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: f.appId });
+  if (checkout.status !== 200) throw new Error(`fixture: checkout ${checkout.status} ${JSON.stringify(checkout.body)}`);
+  f.sessionId = checkout.body.sessionId;
+  const paid = await clients.buyer.post(`/api/payments/simulated/checkout/${f.sessionId}/pay`, {});
+  if (paid.status !== 200) throw new Error(`fixture: pay ${paid.status} ${JSON.stringify(paid.body)}`);
+  if (state === 'IN_PROGRESS') return f;
+  const done = await clients.buyer.post('/api/gigs/complete-gig', { gigId, applicationId: f.appId, userId: users.buyer.id, userType: 'buyer' });
+  if (done.status !== 200) throw new Error(`fixture: complete ${done.status} ${JSON.stringify(done.body)}`);
+  return f;
+}
+
+/** A checkout session the buyer opened for a PENDING_PAYMENT application, not paid. */
+export async function openCheckout(w: World): Promise<Fixture> {
+  const f = await freshGig(w, 'PENDING_PAYMENT');
+  const checkout = await w.clients.buyer.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: f.appId });
+  if (checkout.status !== 200) throw new Error(`fixture: checkout ${checkout.status} ${JSON.stringify(checkout.body)}`);
+  return { ...f, sessionId: checkout.body.sessionId };
+}
+
+/** Memoizes one async fixture per world (shared by the cells that only read it). */
+export function once<T>(make: (w: World) => Promise<T>): (w: World) => Promise<T> {
+  const cache = new WeakMap<World, Promise<T>>();
+  return (w) => {
+    let p = cache.get(w);
+    if (!p) {
+      p = make(w);
+      cache.set(w, p);
+    }
+    return p;
+  };
+}
+
+/** The applicant's chat client in the buyer–applicant room, kept open to make the conversation unread on demand. */
+export const applicantChat = once(async (w: World): Promise<ChatClient> => {
+  const chat = openChat(w.clients.applicant, w.conversationId);
+  await chat.synced();
+  return chat;
+});
+
+/** The applicant sends a message: the conversation's last sender is the applicant and it is unread. */
+export async function applicantSendsMessage(w: World): Promise<Doc> {
+  const chat = await applicantChat(w);
+  const id = `m-${randomId()}`;
+  chat.send({ id, content: `hello ${id}`, senderId: idOf(w, 'applicant'), receiverId: idOf(w, 'buyer'), clientTime: Date.now() });
+  return waitFor('the conversation shows the applicant’s message as unread', () => {
+    const conv = stored(w, 'conversations', w.conversationId);
+    return conv && conv.lastMessage === `hello ${id}` && conv.lastMessageRead === false ? conv : undefined;
+  });
+}
