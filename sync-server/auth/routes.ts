@@ -75,17 +75,16 @@ export function authRoutes(ctx: AppContext): Router {
     const message = firstError(validateLogin(body));
     if (message) throw badRequest(message);
     const email = normalizeEmail(body.email);
-    ctx.limits.loginPerEmail.check(email, 'Too many failed login attempts for this account. Please try again later.');
+    // Counted before the password is checked, not after it failed: a burst of guesses sent at once
+    // would otherwise all pass the check while the first ones are still being hashed.
+    ctx.limits.loginPerEmail.hit(email, 'Too many failed login attempts for this account. Please try again later.');
 
     const credentials = ctx.store.byIndex('credentials', 'email', email).find((c) => !c._deleted);
     const ok = credentials
       ? await verifyPassword(body.password, credentials.passwordHash as string)
       : (await verifyPassword(body.password, await dummyPasswordHash(scryptParams)), false);
     const user = credentials && ctx.store.get('users', credentials.id);
-    if (!ok || !user || user._deleted) {
-      ctx.limits.loginPerEmail.hit(email, 'Too many failed login attempts for this account. Please try again later.');
-      throw new HttpError(401, LOGIN_FAILED);
-    }
+    if (!ok || !user || user._deleted) throw new HttpError(401, LOGIN_FAILED);
     ctx.limits.loginPerEmail.reset(email);
     // A new session id at every login: a planted cookie never becomes a signed-in session.
     const previous = getAuth(res);

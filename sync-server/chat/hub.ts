@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { CHAT_MESSAGES } from '../../shared/validation/chat-access';
 import type { AppContext } from '../context';
+import { securityHeaderList } from '../http/security';
 import { authorizeChatUpgrade, chatRoomOf, type ChatAccess } from './access';
 import { CLOSE_CODES } from './protocol';
 import { messageRecordWrites, type StampedMessage } from './record';
@@ -44,11 +45,15 @@ class SocketPeer implements ChatPeer {
   }
 }
 
-/** Answers an upgrade request with a plain HTTP response instead of a socket. */
-function refuseUpgrade(socket: Duplex, status: number, body: object): void {
+/**
+ * Answers an upgrade request with a plain HTTP response instead of a socket, carrying the same
+ * security headers (content security policy and the rest) as every other answer of the server.
+ */
+function refuseUpgrade(socket: Duplex, status: number, body: object, securityHeaders: readonly [string, string][]): void {
   const text = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\n` +
+      securityHeaders.map(([name, value]) => `${name}: ${value}\r\n`).join('') +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(text)}\r\n` +
       'Cache-Control: no-store\r\n' +
@@ -69,11 +74,13 @@ export class ChatHub {
   private readonly sockets = new Set<SocketPeer>();
   private readonly pinger: NodeJS.Timeout;
   private closed = false;
+  private readonly refusalHeaders: [string, string][];
 
   constructor(
     private readonly ctx: AppContext,
     private readonly options: ChatHubOptions,
   ) {
+    this.refusalHeaders = securityHeaderList({ https: ctx.config.cookieSecure });
     ctx.events.on('session-revoked', this.onSessionRevoked);
     this.pinger = setInterval(() => this.ping(), PING_EVERY_MS).unref();
   }
@@ -91,21 +98,21 @@ export class ChatHub {
     socket.on('error', () => socket.destroy());
     const room = chatRoomOf(req.url);
     if (room === undefined) {
-      refuseUpgrade(socket, 404, { error: 'Not found' });
+      refuseUpgrade(socket, 404, { error: 'Not found' }, this.refusalHeaders);
       return;
     }
     authorizeChatUpgrade(this.ctx, req, room).then(
       (access) => this.upgrade(req, socket, head, access),
       (err: unknown) => {
         this.ctx.log('chat: could not authorize a socket', err);
-        refuseUpgrade(socket, 500, { error: 'Something went wrong. Please try again.' });
+        refuseUpgrade(socket, 500, { error: 'Something went wrong. Please try again.' }, this.refusalHeaders);
       },
     );
   };
 
   private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, access: ChatAccess): void {
-    if (!access.ok) return refuseUpgrade(socket, access.status, access.body);
-    if (this.closed) return refuseUpgrade(socket, 503, { error: 'The server is restarting. Please try again.' });
+    if (!access.ok) return refuseUpgrade(socket, access.status, access.body, this.refusalHeaders);
+    if (this.closed) return refuseUpgrade(socket, 503, { error: 'The server is restarting. Please try again.' }, this.refusalHeaders);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const peer = new SocketPeer(ws, access.userId, access.otherId, access.sessionId);
       if (this.closed) return peer.close(CLOSE_CODES.goingAway, 'Server shutting down');

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { forbidden, HttpError } from './errors';
 
@@ -28,6 +28,20 @@ export function securityHeaders(options: { https: boolean }): RequestHandler {
     strictTransportSecurity: options.https,
     crossOriginEmbedderPolicy: false,
   });
+}
+
+/**
+ * The headers `securityHeaders` sets, as name/value pairs, for answers written outside Express:
+ * the chat socket's upgrade refusals are raw HTTP responses and need the same policy.
+ */
+export function securityHeaderList(options: { https: boolean }): [string, string][] {
+  const headers = new Map<string, string>();
+  const res = {
+    setHeader: (name: string, value: string | number | readonly string[]) => headers.set(name, String(value)),
+    removeHeader: (name: string) => headers.delete(name),
+  };
+  securityHeaders(options)({} as Request, res as unknown as Response, () => {});
+  return [...headers];
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
