@@ -182,7 +182,7 @@ async function openSocket(w: World, role: Role, roomId: string, origin = w.serve
 }
 
 /** Opens the buyer–applicant room and sends one message claiming `senderOf(role)` as its sender. */
-function chatSend(senderOf: (w: World, role: Member) => string): Action['run'] {
+function chatSend(senderOf: (w: World, role: Member) => string, receiverOf?: (w: World, role: Member) => string): Action['run'] {
   return async (w, role) => {
     const roomId = w.conversationId;
     const opened = await openSocket(w, role, roomId);
@@ -191,7 +191,7 @@ function chatSend(senderOf: (w: World, role: Member) => string): Action['run'] {
     try {
       await chat.synced();
       const sender = senderOf(w, role);
-      const receiver = sender === idOf(w, 'buyer') ? idOf(w, 'applicant') : idOf(w, 'buyer');
+      const receiver = receiverOf ? receiverOf(w, role) : sender === idOf(w, 'buyer') ? idOf(w, 'applicant') : idOf(w, 'buyer');
       const id = `m-${randomId()}`;
       chat.send({ id, content: `cell ${id}`, senderId: sender, receiverId: receiver, clientTime: Date.now() });
       const end = await waitFor('the message is stamped or the socket refused', () => (chat.stamps.has(id) ? 'stamped' : chat.closedWith() ? 'closed' : undefined));
@@ -347,6 +347,13 @@ export const ACTIONS: Action[] = [
   {
     name: 'chat: send a message in the name of the other participant',
     run: chatSend((w, r) => (r === 'buyer' ? idOf(w, 'applicant') : idOf(w, 'buyer'))),
+  },
+  {
+    name: 'chat: send a message addressed to a third user (the other applicant)',
+    run: chatSend(
+      (w, r) => idOf(w, r),
+      (w) => idOf(w, 'otherApplicant'),
+    ),
   },
 
   // --- Pushes: users ----------------------------------------------------------------------------
@@ -562,6 +569,16 @@ export const ACTIONS: Action[] = [
     name: 'push conversations: rewrite the last message',
     phase: 2,
     run: (w, r) => pushEdit(w, r, 'conversations', w.conversationId, { lastMessage: 'forged' }, (after) => after?.lastMessage === 'forged'),
+  },
+  {
+    name: 'push conversations: add a third participant (with a read mark)',
+    phase: 2,
+    run: async (w, r) => {
+      await applicantSendsMessage(w);
+      const conv = mustStore(w, 'conversations', w.conversationId);
+      const participants = [...(conv.participants as string[]), idOf(w, 'stranger')];
+      return pushEdit(w, r, 'conversations', w.conversationId, { participants, lastMessageRead: true }, (after) => (after?.participants as string[]).length === 3);
+    },
   },
   { name: 'push conversations: delete the conversation', phase: 2, run: (w, r) => pushDelete(w, r, 'conversations', w.conversationId) },
 

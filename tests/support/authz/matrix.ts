@@ -277,6 +277,12 @@ export const MATRIX: readonly Cell[] = [
   ["chat: send a message in the name of the other participant",                        "buyer",          deny(4403)],
   ["chat: send a message in the name of the other participant",                        "applicant",      deny(4403)],
   ["chat: send a message in the name of the other participant",                        "otherApplicant", deny(403)],
+  // chat: send a message addressed to a third user (the other applicant)
+  ["chat: send a message addressed to a third user (the other applicant)",             "visitor",        deny(401, "Please log in to start a conversation")],
+  ["chat: send a message addressed to a third user (the other applicant)",             "stranger",       deny(403)],
+  ["chat: send a message addressed to a third user (the other applicant)",             "buyer",          deny(4403)],
+  ["chat: send a message addressed to a third user (the other applicant)",             "applicant",      deny(4403)],
+  ["chat: send a message addressed to a third user (the other applicant)",             "otherApplicant", deny(403)],
   // push users: edit own profile (bio)
   ["push users: edit own profile (bio)",                                               "visitor",        deny(401)],
   ["push users: edit own profile (bio)",                                               "stranger",       ALLOW],
@@ -457,6 +463,12 @@ export const MATRIX: readonly Cell[] = [
   ["push conversations: rewrite the last message",                                     "buyer",          DENY],
   ["push conversations: rewrite the last message",                                     "applicant",      DENY],
   ["push conversations: rewrite the last message",                                     "otherApplicant", DENY],
+  // push conversations: add a third participant (with a read mark)
+  ["push conversations: add a third participant (with a read mark)",                   "visitor",        deny(401)],
+  ["push conversations: add a third participant (with a read mark)",                   "stranger",       DENY],
+  ["push conversations: add a third participant (with a read mark)",                   "buyer",          DENY],
+  ["push conversations: add a third participant (with a read mark)",                   "applicant",      DENY],
+  ["push conversations: add a third participant (with a read mark)",                   "otherApplicant", DENY],
   // push conversations: delete the conversation
   ["push conversations: delete the conversation",                                      "visitor",        deny(401)],
   ["push conversations: delete the conversation",                                      "stranger",       DENY],
