@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context';
 import { unauthorized } from '../http/errors';
 import type { StoredDoc } from '../store/store';
-import { lookupSession, readCookie, SESSION_COOKIE, type Session } from './sessions';
+import { lookupSession, readCookie, SESSION_COOKIE, sessionCookieOptions, type Session } from './sessions';
 
 export type Auth = { session: Session; user: StoredDoc };
 
@@ -13,8 +13,13 @@ export function loadSession(ctx: AppContext): RequestHandler {
       const token = readCookie(req.get('cookie'), SESSION_COOKIE);
       const session = await lookupSession(ctx.store, token, ctx.now());
       if (session) {
-        const user = ctx.store.get('users', session.userId);
-        if (user && !user._deleted) res.locals.auth = { session, user } satisfies Auth;
+        const { renewed, ...live } = session;
+        const user = ctx.store.get('users', live.userId);
+        if (user && !user._deleted) {
+          res.locals.auth = { session: live, user } satisfies Auth;
+          // The session slid: so does the cookie, or the browser would drop it 30 days after login.
+          if (renewed) res.cookie(SESSION_COOKIE, token!, sessionCookieOptions(ctx.config.cookieSecure));
+        }
       }
       next();
     } catch (err) {

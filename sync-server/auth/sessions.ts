@@ -20,8 +20,11 @@ export async function createSession(store: Store, userId: string, now: number): 
   return { token, session };
 }
 
-/** The live session for a cookie token, or undefined. Extends the expiry (sliding) now and then. */
-export async function lookupSession(store: Store, token: string | undefined, now: number): Promise<Session | undefined> {
+/**
+ * The live session for a cookie token, or undefined. Extends the expiry (sliding) now and then;
+ * `renewed` says it did, so the cookie's own lifetime can be extended with it.
+ */
+export async function lookupSession(store: Store, token: string | undefined, now: number): Promise<(Session & { renewed: boolean }) | undefined> {
   if (!token || token.length > 100) return undefined;
   const doc = store.get('sessions', hashToken(token));
   if (!doc || doc._deleted || (doc.expiresAt as number) <= now) return undefined;
@@ -29,8 +32,9 @@ export async function lookupSession(store: Store, token: string | undefined, now
   if (session.expiresAt - now < SESSION_TTL_MS - TOUCH_EVERY_MS) {
     session.expiresAt = now + SESSION_TTL_MS;
     await store.commit([{ collection: 'sessions', doc: { ...session, _deleted: false } }]);
+    return { ...session, renewed: true };
   }
-  return session;
+  return { ...session, renewed: false };
 }
 
 export async function revokeSession(store: Store, sessionId: string): Promise<void> {

@@ -28,7 +28,8 @@ import { chatMessage, chatSocketBase, openChat, tryChatSocket, waitFor } from '.
  *    upgrade-insecure-requests only when COOKIE_SECURE=true. (auth.test.ts "security headers"
  *    checks the CSP names Stripe.)
  * 2. Session cookie — here: HttpOnly, SameSite=Lax, Path=/, Max-Age of 30 days, no Domain, Secure
- *    exactly when COOKIE_SECURE=true (on signup, login and the logout clearing); a 256-bit random
+ *    exactly when COOKIE_SECURE=true (on signup, login and the logout clearing); sliding: a session
+ *    in use is extended in the store and its cookie is sent again with 30 days; a 256-bit random
  *    token stored only as its hash; a NEW id at every login, and a cookie planted or carried into
  *    a login never becomes (or stays) a session. (auth.test.ts: HttpOnly and SameSite on signup,
  *    login id differs from the signup one.)
@@ -471,6 +472,25 @@ describe('2. the session cookie', () => {
     expect(server.ctx.store.get('sessions', hashToken(token))).toMatchObject({ _deleted: false });
     for (const file of await filesUnder(server.dataDir)) expect((await fs.readFile(file)).includes(token), file).toBe(false);
     ok('session token stored hashed only');
+  });
+
+  it('slides: a session in use gets its 30 days back, in the store and in the cookie', async () => {
+    const client = new TestClient(server.url);
+    await signUp(client);
+    const token = tokenOf(client.cookieHeader());
+    // Fresh: no rewrite and no new cookie on every request.
+    const fresh = await client.get('/api/auth/session');
+    expect(fresh.status).toBe(200);
+    expect(sidOf(fresh)).toBeUndefined();
+    // As if the session was last extended two hours ago.
+    const stored = server.ctx.store.get('sessions', hashToken(token))!;
+    await server.ctx.store.commit([{ collection: 'sessions', doc: { ...stored, expiresAt: Date.now() + SESSION_TTL_MS - 2 * 3600_000 } }]);
+    const slid = await client.get('/api/sync/gigs/pull?seq=0');
+    expect(slid.status).toBe(200);
+    expect(Math.abs((server.ctx.store.get('sessions', hashToken(token))!.expiresAt as number) - (Date.now() + SESSION_TTL_MS))).toBeLessThan(5 * 60_000);
+    const cookie = sidOf(slid);
+    expect(cookie && tokenOf(cookie)).toBe(token);
+    expectLiveCookie('renewed on a request after the session slid', cookie, false);
   });
 
   it('a new session id at every login; a cookie carried or planted into a login never stays a session', async () => {
