@@ -281,6 +281,19 @@ export const ACTIONS: Action[] = [
   ...COLLECTIONS.map(
     (c): Action => ({ name: `GET /api/sync/${c}/pull`, run: async (w, r) => http(await w.clients[r].get(`/api/sync/${c}/pull?seq=0&limit=1`), (res) => res.status === 200) }),
   ),
+  // Collections that never leave the server (password hashes, sessions, the payment ledger, the waitlist).
+  ...(['credentials', 'sessions', 'ledger', 'waitlist', 'portfolios'] as const).map(
+    (c): Action => ({ name: `GET /api/sync/${c}/pull (server-only collection)`, run: async (w, r) => http(await w.clients[r].get(`/api/sync/${c}/pull?seq=0&limit=1000`), (res) => res.status === 200) }),
+  ),
+  {
+    name: 'POST /api/sync/credentials/push (server-only collection)',
+    run: async (w, r) => {
+      const id = idOf(w, selfOf(r));
+      const before = JSON.stringify(w.server.ctx.store.get('credentials', id));
+      const res = await push(w.clients[r], 'credentials', [{ assumedMasterState: null, newDocumentState: { id, email: uniqueEmail('takeover'), passwordHash: 'x', _deleted: false } }]);
+      return http(res, () => JSON.stringify(w.server.ctx.store.get('credentials', id)) !== before);
+    },
+  },
   {
     name: 'GET /api/sync/stream (hello)',
     run: async (w, r) => {

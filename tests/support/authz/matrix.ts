@@ -109,6 +109,42 @@ export const MATRIX: readonly Cell[] = [
   ["GET /api/sync/conversations/pull",                                                 "buyer",          ALLOW],
   ["GET /api/sync/conversations/pull",                                                 "applicant",      ALLOW],
   ["GET /api/sync/conversations/pull",                                                 "otherApplicant", ALLOW],
+  // GET /api/sync/credentials/pull (server-only collection)
+  ["GET /api/sync/credentials/pull (server-only collection)",                          "visitor",        deny([401, 404])],
+  ["GET /api/sync/credentials/pull (server-only collection)",                          "stranger",       deny(404)],
+  ["GET /api/sync/credentials/pull (server-only collection)",                          "buyer",          deny(404)],
+  ["GET /api/sync/credentials/pull (server-only collection)",                          "applicant",      deny(404)],
+  ["GET /api/sync/credentials/pull (server-only collection)",                          "otherApplicant", deny(404)],
+  // GET /api/sync/sessions/pull (server-only collection)
+  ["GET /api/sync/sessions/pull (server-only collection)",                             "visitor",        deny([401, 404])],
+  ["GET /api/sync/sessions/pull (server-only collection)",                             "stranger",       deny(404)],
+  ["GET /api/sync/sessions/pull (server-only collection)",                             "buyer",          deny(404)],
+  ["GET /api/sync/sessions/pull (server-only collection)",                             "applicant",      deny(404)],
+  ["GET /api/sync/sessions/pull (server-only collection)",                             "otherApplicant", deny(404)],
+  // GET /api/sync/ledger/pull (server-only collection)
+  ["GET /api/sync/ledger/pull (server-only collection)",                               "visitor",        deny([401, 404])],
+  ["GET /api/sync/ledger/pull (server-only collection)",                               "stranger",       deny(404)],
+  ["GET /api/sync/ledger/pull (server-only collection)",                               "buyer",          deny(404)],
+  ["GET /api/sync/ledger/pull (server-only collection)",                               "applicant",      deny(404)],
+  ["GET /api/sync/ledger/pull (server-only collection)",                               "otherApplicant", deny(404)],
+  // GET /api/sync/waitlist/pull (server-only collection)
+  ["GET /api/sync/waitlist/pull (server-only collection)",                             "visitor",        deny([401, 404])],
+  ["GET /api/sync/waitlist/pull (server-only collection)",                             "stranger",       deny(404)],
+  ["GET /api/sync/waitlist/pull (server-only collection)",                             "buyer",          deny(404)],
+  ["GET /api/sync/waitlist/pull (server-only collection)",                             "applicant",      deny(404)],
+  ["GET /api/sync/waitlist/pull (server-only collection)",                             "otherApplicant", deny(404)],
+  // GET /api/sync/portfolios/pull (server-only collection)
+  ["GET /api/sync/portfolios/pull (server-only collection)",                           "visitor",        deny([401, 404])],
+  ["GET /api/sync/portfolios/pull (server-only collection)",                           "stranger",       deny(404)],
+  ["GET /api/sync/portfolios/pull (server-only collection)",                           "buyer",          deny(404)],
+  ["GET /api/sync/portfolios/pull (server-only collection)",                           "applicant",      deny(404)],
+  ["GET /api/sync/portfolios/pull (server-only collection)",                           "otherApplicant", deny(404)],
+  // POST /api/sync/credentials/push (server-only collection)
+  ["POST /api/sync/credentials/push (server-only collection)",                         "visitor",        deny([401, 404])],
+  ["POST /api/sync/credentials/push (server-only collection)",                         "stranger",       deny(404)],
+  ["POST /api/sync/credentials/push (server-only collection)",                         "buyer",          deny(404)],
+  ["POST /api/sync/credentials/push (server-only collection)",                         "applicant",      deny(404)],
+  ["POST /api/sync/credentials/push (server-only collection)",                         "otherApplicant", deny(404)],
   // GET /api/sync/stream (hello)
   ["GET /api/sync/stream (hello)",                                                     "visitor",        deny(401)],
   ["GET /api/sync/stream (hello)",                                                     "stranger",       ALLOW],
