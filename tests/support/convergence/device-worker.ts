@@ -1,0 +1,170 @@
+import { parentPort } from 'node:worker_threads';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { REPLICATED_NAMES } from '../../../client/data/collections';
+import type { DataContextValue } from '../../../client/data/data-provider';
+import { createAppDatabase } from '../../../client/data/database';
+import { Outbox } from '../../../client/data/outbox';
+import { SyncController } from '../../../client/data/replication';
+import { acceptOffer, applyToGig, declineOffer, sendOffers } from '../../../client/features/applications/application-writes';
+import { createGig, deleteGig } from '../../../client/features/gigs/gig-writes';
+import type { Application } from '../../../shared/schemas/application';
+import type { Gig } from '../../../shared/schemas/gig';
+import type { User } from '../../../shared/schemas/user';
+import type { GigFormValues } from '../../../shared/validation/gig';
+import type { DeviceCommand, DeviceSnapshot } from './protocol';
+
+/**
+ * One device's app data layer in a worker thread of its own: the open-source RxDB allows 13 open
+ * collections per JavaScript realm (error COL23) and the app has six, so each simulated device
+ * gets its own realm, as each browser does.
+ *
+ * Persistence: RxDB's memory storage keeps a collection's state in a realm-wide map after its
+ * database is closed, so re-creating the database under the same name after `stop` finds every
+ * document, the replication checkpoints and the local writes not pushed yet, like a page reload
+ * over IndexedDB. The outbox keys live here across a restart as localStorage keeps them; the
+ * refused set and the rest of the app's memory start empty, as after a reload.
+ */
+
+/**
+ * The device's network: every request of the data layer goes through `fetch` here. Offline, a
+ * request fails as a browser's does without network (TypeError), and going offline cuts every
+ * request under way, the open change stream included: a push the server already applied may lose
+ * its answer, as on a dropped connection.
+ */
+class Network {
+  online = true;
+  private open = new Set<AbortController>();
+
+  readonly fetch: typeof fetch = async (input, init) => {
+    if (!this.online) throw new TypeError('fetch failed: the device is offline');
+    const controller = new AbortController();
+    const outer = init?.signal;
+    if (outer) {
+      if (outer.aborted) controller.abort(outer.reason);
+      else outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+    }
+    this.open.add(controller);
+    try {
+      return await fetch(input, { ...init, signal: controller.signal });
+    } catch (err) {
+      this.open.delete(controller);
+      throw err;
+    }
+  };
+
+  cut(): void {
+    this.online = false;
+    for (const c of this.open) c.abort(new TypeError('network lost'));
+    this.open.clear();
+  }
+}
+
+let identity: { userId: string; baseUrl: string; cookie: string } | undefined;
+let network = new Network();
+let outboxKeys: string[] = [];
+let data: DataContextValue | undefined;
+let unauthorized = false;
+
+async function start(): Promise<void> {
+  const id = identity!;
+  const refused = new Set<string>();
+  const db = await createAppDatabase(id.userId, getRxStorageMemory(), { multiInstance: false, refused });
+  const outbox = new Outbox({ load: () => [...outboxKeys], save: (keys) => (outboxKeys = [...keys]) });
+  const sync = new SyncController(db, {
+    baseUrl: id.baseUrl,
+    fetch: network.fetch,
+    headers: () => ({ cookie: id.cookie, origin: id.baseUrl }),
+    outbox,
+    refused,
+    onUnauthorized: () => (unauthorized = true),
+    waitForLeadership: false,
+  });
+  data = { db, sync, outbox, userId: id.userId };
+}
+
+async function stop(): Promise<void> {
+  const d = data;
+  data = undefined;
+  if (d) {
+    await d.sync.destroy();
+    await d.db.close();
+  }
+}
+
+async function me(d: DataContextValue): Promise<User | undefined> {
+  return (await d.db.users.findOne(d.userId).exec())?.toJSON() as User | undefined;
+}
+
+async function application(d: DataContextValue, id: string): Promise<Application> {
+  const doc = await d.db.applications.findOne(id).exec();
+  if (!doc) throw new Error(`application ${id} not held locally`);
+  return doc.toJSON() as Application;
+}
+
+async function snapshot(): Promise<DeviceSnapshot> {
+  const d = data!;
+  const docs = {} as DeviceSnapshot['docs'];
+  for (const name of REPLICATED_NAMES) docs[name] = (await d.db[name].find().exec()).map((x) => x.toJSON() as Record<string, unknown>);
+  const problems = (await d.db.syncproblems.find().exec()).map((x) => x.toJSON() as DeviceSnapshot['syncproblems'][number]);
+  return { docs, syncproblems: problems, outbox: d.outbox.count, unauthorized };
+}
+
+async function run(cmd: DeviceCommand): Promise<unknown> {
+  switch (cmd.type) {
+    case 'open':
+      identity = cmd.identity;
+      network = new Network();
+      outboxKeys = [];
+      unauthorized = false;
+      return start();
+    case 'start':
+      return start();
+    case 'stop':
+      return stop();
+    case 'online':
+      if (cmd.online) network.online = true;
+      else network.cut();
+      return undefined;
+    case 'snapshot':
+      return snapshot();
+    case 'dispose': {
+      await stop();
+      // Drops the persisted state so the next seed's device starts on an empty "disk".
+      const db = await createAppDatabase(identity!.userId, getRxStorageMemory(), { multiInstance: false });
+      await db.remove();
+      identity = undefined;
+      return undefined;
+    }
+    case 'createGig':
+      return createGig(data!, cmd.values as GigFormValues, await me(data!));
+    case 'apply': {
+      const gig = (await data!.db.gigs.findOne(cmd.gigId).exec())?.toJSON() as Gig | undefined;
+      const user = await me(data!);
+      if (!gig || !user) throw new Error('gig or own profile not held locally');
+      return applyToGig(data!, gig, user, cmd.rate);
+    }
+    case 'offer':
+      return sendOffers(data!, { [cmd.applicationId]: cmd.finalBudget });
+    case 'accept':
+      return acceptOffer(data!, await application(data!, cmd.applicationId));
+    case 'decline':
+      return declineOffer(data!, cmd.applicationId);
+    case 'deleteGig':
+      return deleteGig(data!, cmd.gigId);
+    case 'profile': {
+      // As the profile page's autosave writes a field.
+      const doc = await data!.db.users.findOne(data!.userId).exec();
+      if (!doc) throw new Error('own profile not held locally');
+      data!.outbox.track('users', data!.userId);
+      await doc.incrementalPatch({ [cmd.field]: cmd.value, updatedAt: Date.now() });
+      return undefined;
+    }
+  }
+}
+
+parentPort!.on('message', (message: { id: number; cmd: DeviceCommand }) => {
+  run(message.cmd).then(
+    (result) => parentPort!.postMessage({ id: message.id, result }),
+    (err: unknown) => parentPort!.postMessage({ id: message.id, error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) }),
+  );
+});

@@ -1,0 +1,179 @@
+import type { ReplicatedName } from '../../../client/data/collections';
+import { normalizeStatus, transition, type ApplicationEvent } from '../../../shared/application-machine';
+import type { ChatDocMessage } from '../../../shared/chat-doc';
+import type { Application } from '../../../shared/schemas/application';
+import type { StoredDoc } from '../../../sync-server/store/store';
+import type { TestServer } from '../server';
+import { storedRoom } from '../yjs-client';
+import type { Device } from './device';
+
+/** Every durable version of each gig, application and user, in commit order, keyed `collection:id`. */
+export type History = Map<string, StoredDoc[]>;
+
+/** A write a device made to its local database through the app's own write functions. */
+export type WriteRecord = {
+  device: Device;
+  kind: 'createGig' | 'deleteGig' | 'apply' | 'offer' | 'accept' | 'decline' | 'profile';
+  collection: ReplicatedName;
+  docId: string;
+  /** What the write set: the fields a landing or a refusal must show. */
+  fields: Record<string, unknown>;
+  offline: boolean;
+  index: number;
+};
+
+export type ChatRecord = { device: Device; room: string; message: ChatDocMessage; offline: boolean };
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Whether `next` follows from `prev` by one move of the state machine, made by either party. */
+function allowedMove(prev: StoredDoc, next: StoredDoc): boolean {
+  const application = prev as unknown as Application;
+  const gig = prev.gigDeleted ? undefined : { id: String(prev.gigId), createdBy: String(prev.creatorId), title: String(prev.gigTitle) };
+  const events: ApplicationEvent[] = [
+    { type: 'SEND_OFFER', finalBudget: typeof next.finalBudget === 'number' ? next.finalBudget : -1 },
+    { type: 'ACCEPT' },
+    { type: 'DECLINE' },
+    { type: 'CONFIRM_PAYMENT' },
+    { type: 'COMPLETE' },
+  ];
+  for (const actorId of [String(prev.creatorId), String(prev.applicantId)]) {
+    for (const event of events) {
+      const r = transition({ actor: { id: actorId, name: 'x' }, application, gig, event, now: Number(next.updatedAt) });
+      if (!r.ok) continue;
+      const changes = r.changes as Record<string, unknown>;
+      if (changes.status !== normalizeStatus(String(next.status))) continue;
+      if ('finalBudget' in changes && !same(changes.finalBudget, next.finalBudget)) continue;
+      if ('paymentConfirmedAt' in changes !== Boolean(next.paymentConfirmedAt && !prev.paymentConfirmedAt)) continue;
+      return true;
+    }
+  }
+  return false;
+}
+
+const paidOrFree = (a: Record<string, unknown>) =>
+  !['IN_PROGRESS', 'COMPLETED'].includes(String(a.status)) || !(Number(a.finalBudget ?? 0) > 0) || Boolean(a.paymentConfirmedAt);
+
+/** The notification types one application move writes, each at most once per application. */
+const ONCE_PER_APPLICATION = ['new_application', 'FINAL_BUDGET_OFFER', 'OFFER_REJECTED', 'payment_needed', 'GIG_STARTED', 'PAYMENT_CONFIRMED', 'GIG_COMPLETED'];
+
+function landed(w: WriteRecord, versions: StoredDoc[], writes: WriteRecord[]): boolean {
+  switch (w.kind) {
+    case 'createGig':
+      return versions.some((v) => !v._deleted && v.createdBy === w.device.userId && v.title === w.fields.title);
+    case 'deleteGig':
+      return versions.some((v) => v._deleted);
+    case 'apply':
+      return versions.some((v) => v.applicantId === w.device.userId && v.budget === w.fields.budget);
+    case 'offer':
+      return versions.some((v) => v.status === 'PENDING_ACCEPTANCE' && v.finalBudget === w.fields.finalBudget);
+    case 'accept':
+      return versions.some((v) => v.status === w.fields.status && (w.fields.status === 'PENDING_PAYMENT' || !v.paymentConfirmedAt));
+    case 'decline':
+      return versions.some((v) => v.status === 'REJECTED');
+    case 'profile': {
+      const [field, value] = Object.entries(w.fields)[0]!;
+      if (versions.some((v) => v[field] === value)) return true;
+      // A later edit of the same field on the same device replaced it before it went out.
+      return writes.some((o) => o.index > w.index && o.device === w.device && o.kind === 'profile' && field in o.fields);
+    }
+  }
+}
+
+/**
+ * The invariants checked once every device is online and holds the server's state:
+ * - each application's status history starts at PENDING and moves only by the state machine;
+ * - no application is in progress or completed on an unpaid budget, at any point of its history;
+ * - no duplicates: one notification per application move, one unread message notice per
+ *   conversation, each chat message once in the server's room and in every device's copy;
+ * - every write a device made either landed on the server or is in that device's sync problems
+ *   with its content; every chat message sent reached the server, stamped;
+ * - no session was reported gone, no chat socket was closed by the server.
+ */
+export async function checkInvariants(input: { server: TestServer; devices: Device[]; history: History; writes: WriteRecord[]; chats: ChatRecord[] }): Promise<string[]> {
+  const { server, devices, history, writes, chats } = input;
+  const store = server.ctx.store;
+  const problems: string[] = [];
+
+  for (const [key, versions] of history) {
+    if (!key.startsWith('applications:')) continue;
+    if (versions[0]!.status !== 'PENDING') problems.push(`${key} started as ${String(versions[0]!.status)}`);
+    for (let i = 1; i < versions.length; i++) {
+      const prev = versions[i - 1]!;
+      const next = versions[i]!;
+      if (prev.status === next.status) {
+        if (!same(prev.finalBudget, next.finalBudget) || !same(prev.paymentConfirmedAt, next.paymentConfirmedAt)) {
+          problems.push(`${key}: finalBudget or payment changed without a move (${String(prev.status)})`);
+        }
+      } else if (!allowedMove(prev, next)) {
+        problems.push(`${key}: ${String(prev.status)} → ${String(next.status)} is not a move of the state machine`);
+      }
+    }
+    for (const v of versions) if (!paidOrFree(v)) problems.push(`${key}: ${String(v.status)} with a budget of ${String(v.finalBudget)} and no payment`);
+  }
+  for (const a of store.all('applications')) if (!paidOrFree(a)) problems.push(`applications:${a.id}: ${String(a.status)} unpaid on the server`);
+
+  const perMove = new Map<string, number>();
+  const unreadNotices = new Map<string, number>();
+  for (const n of store.all('notifications')) {
+    if (n._deleted) continue;
+    if (ONCE_PER_APPLICATION.includes(String(n.type))) {
+      const k = `${String(n.applicationId)} ${String(n.type)}`;
+      perMove.set(k, (perMove.get(k) ?? 0) + 1);
+    }
+    if (n.type === 'new_message' && n.read !== true) {
+      const k = `${String(n.userId)} ${String(n.conversationId)}`;
+      unreadNotices.set(k, (unreadNotices.get(k) ?? 0) + 1);
+    }
+  }
+  for (const [k, count] of perMove) if (count > 1) problems.push(`notification ${k} written ${count} times`);
+  for (const [k, count] of unreadNotices) if (count > 1) problems.push(`${count} unread new_message notifications for ${k}`);
+  for (const [key, versions] of history) {
+    if (!key.startsWith('applications:')) continue;
+    const id = key.slice('applications:'.length);
+    const reached = new Set(versions.map((v) => String(v.status)));
+    if (reached.has('PENDING_ACCEPTANCE') && !perMove.has(`${id} FINAL_BUDGET_OFFER`)) problems.push(`${key}: an offer without its notification`);
+    if (reached.has('REJECTED') && !perMove.has(`${id} OFFER_REJECTED`)) problems.push(`${key}: a decline without its notification`);
+    if (reached.has('COMPLETED') && !perMove.has(`${id} GIG_COMPLETED`)) problems.push(`${key}: a completion without its notification`);
+  }
+
+  for (const d of devices) {
+    const snap = await d.snapshot();
+    const problemsOf = snap.syncproblems;
+    for (const w of writes.filter((x) => x.device === d)) {
+      if (landed(w, history.get(`${w.collection}:${w.docId}`) ?? [], writes)) continue;
+      const kept = problemsOf.some((p) => {
+        if (p.collectionName !== w.collection || p.docId !== w.docId) return false;
+        const content = JSON.parse(p.content) as Record<string, unknown>;
+        return Object.entries(w.fields).every(([k, v]) => same(content[k], v));
+      });
+      if (!kept) {
+        problems.push(
+          `${d.label}: ${w.offline ? 'offline ' : ''}${w.kind} of ${w.collection}/${w.docId} ${JSON.stringify(w.fields)} neither landed nor kept as refused` +
+            ` (server: ${JSON.stringify((history.get(`${w.collection}:${w.docId}`) ?? []).map((v) => v.status ?? (v._deleted ? 'deleted' : 'live')))})`,
+        );
+      }
+    }
+    if (snap.unauthorized) problems.push(`${d.label}: the session was reported gone`);
+    for (const [room, c] of d.openChats()) {
+      const ids = c.messages.toArray().map((m) => m.id);
+      if (new Set(ids).size !== ids.length) problems.push(`${d.label}: chat ${room} holds a message twice`);
+      const closed = c.closedWith();
+      if (closed) problems.push(`${d.label}: chat ${room} closed by the server: ${closed.code} ${closed.reason}`);
+    }
+  }
+
+  const rooms = new Map<string, ReturnType<typeof storedRoom>>();
+  for (const c of chats) {
+    let room = rooms.get(c.room);
+    if (!room) {
+      room = storedRoom(store.chatUpdates(c.room));
+      rooms.set(c.room, room);
+    }
+    const copies = room.messages.filter((m) => m.id === c.message.id);
+    if (copies.length !== 1) problems.push(`${c.device.label}: ${c.offline ? 'offline ' : ''}chat message ${c.message.id} is on the server ${copies.length} time(s)`);
+    else if (!same(copies[0], c.message)) problems.push(`chat message ${c.message.id} changed on the way: ${JSON.stringify(copies[0])}`);
+    if (!room.stamps.has(c.message.id)) problems.push(`chat message ${c.message.id} has no server stamp`);
+  }
+  return problems;
+}

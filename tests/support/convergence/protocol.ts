@@ -1,0 +1,26 @@
+import type { ReplicatedName, SyncProblem } from '../../../client/data/collections';
+
+/** What the main thread asks a device's worker (device-worker.ts) to do. */
+export type DeviceCommand =
+  | { type: 'open'; identity: { userId: string; baseUrl: string; cookie: string } }
+  | { type: 'start' }
+  | { type: 'stop' }
+  | { type: 'online'; online: boolean }
+  | { type: 'snapshot' }
+  | { type: 'dispose' }
+  | { type: 'createGig'; values: Record<string, unknown> }
+  | { type: 'apply'; gigId: string; rate: number }
+  | { type: 'offer'; applicationId: string; finalBudget: number }
+  | { type: 'accept'; applicationId: string }
+  | { type: 'decline'; applicationId: string }
+  | { type: 'deleteGig'; gigId: string }
+  | { type: 'profile'; field: 'bio' | 'name' | 'location'; value: string };
+
+/** Everything a device holds locally, as its database hands it out. */
+export type DeviceSnapshot = {
+  docs: Record<ReplicatedName, Record<string, unknown>[]>;
+  syncproblems: SyncProblem[];
+  /** Local changes still waiting to go out. */
+  outbox: number;
+  unauthorized: boolean;
+};
