@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS, type Outcome } from '../support/authz/actions';
 import { MATRIX, type Expected } from '../support/authz/matrix';
-import { applicantChat, buildWorld, ROLES, type World } from '../support/authz/world';
+import { buildWorld, ROLES, type World } from '../support/authz/world';
 import { startTestServer, type TestServer } from '../support/server';
 
 /**
@@ -20,7 +20,7 @@ beforeAll(async () => {
   world = await buildWorld(server);
 });
 afterAll(async () => {
-  if (world) (await applicantChat(world)).destroy();
+  for (const cleanup of world?.cleanups ?? []) await cleanup();
   await server?.cleanup();
 });
 

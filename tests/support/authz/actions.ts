@@ -1,7 +1,9 @@
 import type { CollectionName } from '../../../sync-server/store/store';
 import { gigDoc, push, randomId, uniqueEmail, type PushResult } from '../fixtures';
 import { TestClient, type JsonResponse } from '../http-client';
+import { startTestServer, type TestServer } from '../server';
 import { openStream, type SseEvent } from '../sse';
+import { signedEvent, startStripeMock } from '../stripe-mock';
 import { openChat, tryChatSocket, waitFor } from '../yjs-client';
 import {
   applicantSendsMessage,
@@ -212,6 +214,18 @@ const paidWork = once((w: World) => freshGig(w, 'IN_PROGRESS'));
 const onboardingPath = (w: World) => w.onboarding.applicant;
 
 const completeBody = (w: World, f: { gigId: string; appId: string }, userId: string) => ({ gigId: f.gigId, applicationId: f.appId, userId, userType: 'buyer' });
+
+/** A second server in Stripe mode (against the local Stripe-compatible mock), for its signed webhook. */
+const WEBHOOK_SECRET = 'whsec_authz_matrix';
+const stripeModeServer = once(async (w: World): Promise<TestServer> => {
+  const mock = await startStripeMock();
+  const s = await startTestServer({ STRIPE_SECRET_KEY: 'sk_test_authz', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: mock.url, LOG_LEVEL: 'silent' });
+  w.cleanups.push(async () => {
+    await s.cleanup();
+    await mock.close();
+  });
+  return s;
+});
 
 // ---------------------------------------------------------------------------------------------
 
@@ -684,6 +698,20 @@ export const ACTIONS: Action[] = [
       const event = { id: `evt_${randomId()}`, type: 'checkout.session.completed', data: { object: { id: f.sessionId, payment_status: 'paid', metadata: { applicationId: f.appId } } } };
       const res = await w.clients[r].post('/api/stripe/webhook', event, { 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` });
       return http(res, () => stored(w, 'applications', f.appId)?.status !== 'PENDING_PAYMENT');
+    },
+  },
+  {
+    name: 'POST /api/stripe/webhook in Stripe mode (signed with another secret)',
+    run: async (w, r) => {
+      const s = await stripeModeServer(w);
+      const forged = signedEvent('whsec_not_the_servers', 'account.updated', { id: 'acct_forged', object: 'account', charges_enabled: true, payouts_enabled: true });
+      const res = await fetch(`${s.url}/api/stripe/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': forged.signature, cookie: w.clients[r].cookieHeader() },
+        body: forged.body,
+      });
+      const body = (await res.json()) as { error?: string };
+      return res.status === 200 ? allowed() : denied(res.status, body.error);
     },
   },
 

@@ -589,6 +589,12 @@ export const MATRIX: readonly Cell[] = [
   ["POST /api/stripe/webhook (a forged checkout.session.completed)",                   "buyer",          deny(404)],
   ["POST /api/stripe/webhook (a forged checkout.session.completed)",                   "applicant",      deny(404)],
   ["POST /api/stripe/webhook (a forged checkout.session.completed)",                   "otherApplicant", deny(404)],
+  // POST /api/stripe/webhook in Stripe mode (signed with another secret)
+  ["POST /api/stripe/webhook in Stripe mode (signed with another secret)",             "visitor",        deny(400)],
+  ["POST /api/stripe/webhook in Stripe mode (signed with another secret)",             "stranger",       deny(400)],
+  ["POST /api/stripe/webhook in Stripe mode (signed with another secret)",             "buyer",          deny(400)],
+  ["POST /api/stripe/webhook in Stripe mode (signed with another secret)",             "applicant",      deny(400)],
+  ["POST /api/stripe/webhook in Stripe mode (signed with another secret)",             "otherApplicant", deny(400)],
   // push applications: apply in the applicant's name
   ["push applications: apply in the applicant's name",                                 "visitor",        deny(401)],
   ["push applications: apply in the applicant's name",                                 "stranger",       DENY],

@@ -29,6 +29,8 @@ export type World = {
   conversationId: string;
   /** Each member's simulated onboarding link (path), from connecting a payout account. */
   onboarding: Record<Member, string>;
+  /** Run after the matrix (servers and sockets some cells start). */
+  cleanups: (() => Promise<void> | void)[];
 };
 
 export const idOf = (w: World, role: Member): string => w.users[role].id;
@@ -68,7 +70,7 @@ export async function buildWorld(server: TestServer, options: { conversation?: b
   const names: Record<Member, string> = { stranger: 'Stan Stranger', buyer: 'Bea Buyer', applicant: 'Ada Applicant', otherApplicant: 'Otto Other' };
   const signed = await Promise.all(MEMBERS.map((m) => signUpWithProfile(clients[m], { name: names[m] })));
   const users = Object.fromEntries(MEMBERS.map((m, i) => [m, signed[i]!])) as Record<Member, SignedUpUser>;
-  const w: World = { server, clients, users, gigId: '', appId: '', otherAppId: '', conversationId: '', onboarding: {} as Record<Member, string> };
+  const w: World = { server, clients, users, gigId: '', appId: '', otherAppId: '', conversationId: '', onboarding: {} as Record<Member, string>, cleanups: [] };
 
   const gig = await ok('gig', write(clients.buyer, 'gigs', gigDoc({ title: 'The gig' })));
   w.gigId = gig.id as string;
@@ -148,6 +150,7 @@ export function once<T>(make: (w: World) => Promise<T>): (w: World) => Promise<T
 /** The applicant's chat client in the buyer–applicant room, kept open to make the conversation unread on demand. */
 export const applicantChat = once(async (w: World): Promise<ChatClient> => {
   const chat = openChat(w.clients.applicant, w.conversationId);
+  w.cleanups.push(() => chat.destroy());
   await chat.synced();
   return chat;
 });
