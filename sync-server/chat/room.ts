@@ -31,7 +31,7 @@ export type RoomOptions = {
   info: (message: string) => void;
   /** The log is merged into one update once it holds more than this many. */
   compactAfter: number;
-  /** Called with each group of stamped messages, in stamp order. */
+  /** Called with stamped messages of one sender, in stamp order, in the same turn as the stamps. */
   onStamped: (room: string, messages: StampedMessage[]) => Promise<void>;
   /** Called when the last peer leaves. */
   onEmpty: (room: ChatRoom) => void;
@@ -40,6 +40,17 @@ export type RoomOptions = {
 const SERVER_ORIGIN = 'server';
 /** Owner of a Yjs client id the server writes with: nobody may write as it. */
 const SERVER_OWNER = '';
+
+/** Messages grouped by sender, each group in the order given. */
+function bySender<T extends { senderId: string }>(messages: T[]): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const m of messages) {
+    const group = groups.get(m.senderId);
+    if (group) group.push(m);
+    else groups.set(m.senderId, [m]);
+  }
+  return [...groups.values()];
+}
 
 /** A copy of `doc` to judge updates on. */
 function shadowOf(doc: Y.Doc): Y.Doc {
@@ -64,6 +75,9 @@ export class ChatRoom {
   private logLength: number;
   private appended: Promise<void> = Promise.resolve();
   private readonly work = new Set<Promise<unknown>>();
+  /** Accepted messages waiting for their append to be durable before they are stamped, in arrival order. */
+  private unstamped: { messages: ChatDocMessage[]; appended: Promise<void> }[] = [];
+  private stamping = false;
 
   constructor(
     readonly name: string,
@@ -83,18 +97,13 @@ export class ChatRoom {
 
   /**
    * A crash can fall between a message's durable append and its stamp: such messages come back
-   * from the log unstamped, and are stamped (and recorded) now, one sender at a time.
+   * from the log unstamped, and are stamped (and recorded, one sender at a time) now.
    */
   private stampLeftovers(): void {
     const stamps = this.doc.getMap<number>(CHAT_STAMPS_MAP);
-    const bySender = new Map<string, ChatDocMessage[]>();
-    for (const m of this.doc.getArray(CHAT_MESSAGES_ARRAY).toArray() as ChatDocMessage[]) {
-      if (typeof m?.id !== 'string' || stamps.has(m.id)) continue;
-      const group = bySender.get(m.senderId) ?? [];
-      group.push(m);
-      bySender.set(m.senderId, group);
-    }
-    for (const group of bySender.values()) this.track(this.stamp(group));
+    const messages = this.doc.getArray(CHAT_MESSAGES_ARRAY).toArray() as ChatDocMessage[];
+    const left = messages.filter((m) => typeof m?.id === 'string' && !stamps.has(m.id));
+    if (left.length > 0) this.queueStamp(left);
   }
 
   get size(): number {
@@ -172,28 +181,50 @@ export class ChatRoom {
     for (const client of verdict.clients) this.owners.set(client, peer.userId);
     for (const m of verdict.messages) this.ids.add(m.id);
     Y.applyUpdate(this.doc, update, peer);
-    if (verdict.messages.length > 0) this.track(this.stamp(verdict.messages));
+    if (verdict.messages.length > 0) this.queueStamp(verdict.messages);
   }
 
-  /** Stamps after the messages' append is durable, so a stamp never acknowledges a lost message. */
-  private async stamp(messages: ChatDocMessage[]): Promise<void> {
+  /** Queues messages whose append is the latest one for stamping (an update's own messages by their sender's clock). */
+  private queueStamp(messages: ChatDocMessage[]): void {
+    this.unstamped.push({ messages: [...messages].sort((a, b) => a.clientTime - b.clientTime), appended: this.appended });
+    if (this.stamping) return;
+    this.stamping = true;
+    this.track(this.stampQueued());
+  }
+
+  /**
+   * Stamps after the messages' append is durable, so a stamp never acknowledges a lost message.
+   * Messages accepted while a sync is under way wait for it together and share one stamp update:
+   * one journal line and one frame to each peer for the lot, instead of one per message.
+   */
+  private async stampQueued(): Promise<void> {
     try {
-      await this.appended;
-    } catch (err) {
-      this.options.log(`chat: messages of ${this.name} could not be saved; they stay unstamped`, err);
-      return;
-    }
-    const stamps = this.doc.getMap<number>(CHAT_STAMPS_MAP);
-    const stamped: StampedMessage[] = [];
-    this.doc.transact(() => {
-      for (const m of [...messages].sort((a, b) => a.clientTime - b.clientTime)) {
-        // Strictly increasing: every message has its own place in the room's order.
-        this.lastStamp = Math.max(this.options.now(), this.lastStamp + 1);
-        stamps.set(m.id, this.lastStamp);
-        stamped.push({ ...m, timestamp: this.lastStamp });
+      while (this.unstamped.length > 0) {
+        const batch = this.unstamped;
+        this.unstamped = [];
+        try {
+          await batch.at(-1)!.appended; // appends become durable in order
+        } catch (err) {
+          this.options.log(`chat: messages of ${this.name} could not be saved; they stay unstamped`, err);
+          continue;
+        }
+        const stamps = this.doc.getMap<number>(CHAT_STAMPS_MAP);
+        const stamped: StampedMessage[] = [];
+        this.doc.transact(() => {
+          for (const m of batch.flatMap((b) => b.messages)) {
+            // Strictly increasing: every message has its own place in the room's order.
+            this.lastStamp = Math.max(this.options.now(), this.lastStamp + 1);
+            stamps.set(m.id, this.lastStamp);
+            stamped.push({ ...m, timestamp: this.lastStamp });
+          }
+        }, SERVER_ORIGIN);
+        // Issued in the same turn as the stamps, so the record joins their journal sync: a crash
+        // never leaves a stamp durable without the conversation record that goes with it.
+        for (const group of bySender(stamped)) this.track(this.options.onStamped(this.name, group));
       }
-    }, SERVER_ORIGIN);
-    await this.options.onStamped(this.name, stamped);
+    } finally {
+      this.stamping = false;
+    }
   }
 
   private receiveAwareness(peer: ChatPeer, update: Uint8Array): void {
