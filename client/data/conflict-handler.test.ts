@@ -31,6 +31,16 @@ describe('conflict handler: the server wins, except offline edits of free-text f
     expect(resolved).toEqual({ ...app, status: 'REJECTED', updatedAt: 2 });
   });
 
+  it('[M6] a local deletion is kept against a live master state (and goes out again), unless the server just refused it', async () => {
+    const gig = { id: 'g1', title: 'Poster', updatedAt: 2, _deleted: false };
+    const h = createConflictHandler<typeof gig>('gigs', new Set());
+    // The creation landed but its answer was lost: the deletion was pushed assuming no master.
+    const resolved = await h.resolve({ assumedMasterState: undefined, realMasterState: gig, newDocumentState: { ...gig, updatedAt: 1, _deleted: true } }, 'test');
+    expect(resolved).toEqual({ ...gig, _deleted: true });
+    const refusing = createConflictHandler<typeof gig>('gigs', new Set(['gigs:g1']));
+    expect(await refusing.resolve({ assumedMasterState: gig, realMasterState: gig, newDocumentState: { ...gig, _deleted: true } }, 'test')).toEqual(gig);
+  });
+
   it('[M5] isEqual ignores RxDB bookkeeping fields', () => {
     const h = createConflictHandler<typeof base>('users', new Set());
     expect(h.isEqual({ ...base, _meta: { lwt: 1 } } as never, { ...base, _meta: { lwt: 2 } } as never, 'test')).toBe(true);

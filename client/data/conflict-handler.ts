@@ -35,7 +35,12 @@ export function createConflictHandler<T>(collection: ReplicatedName, refused: Se
       const master = realMasterState as Record<string, unknown>;
       const local = newDocumentState as Record<string, unknown>;
       const key = `${collection}:${String(master.id)}`;
-      if (refused.delete(key) || !assumedMasterState || master._deleted || local._deleted || mergeable.length === 0) {
+      if (refused.delete(key)) return realMasterState;
+      // A deletion is the user's deliberate act: it goes out again against the real master state
+      // (the server then accepts or refuses it, and a refusal is kept). Taking the master here
+      // would undo it silently, e.g. when the answer to the gig's creation was lost on the way.
+      if (local._deleted && !master._deleted) return { ...master, _deleted: true } as WithDeleted<T>;
+      if (!assumedMasterState || master._deleted || local._deleted || mergeable.length === 0) {
         return realMasterState;
       }
       const base = assumedMasterState as Record<string, unknown>;

@@ -51,7 +51,7 @@ const WEIGHTS: Record<Op, number> = {
   chat: 12,
   pay: 5,
   complete: 2,
-  offline: 5,
+  offline: 6,
   restart: 3,
 };
 
@@ -97,15 +97,17 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
       if (!device.online) stats.offlineWrites += 1;
     };
 
+    // `operations` actions taken; a drawn action nobody can take now (no candidate) is drawn again.
     let step = 0;
-    for (; step < options.operations; step++) {
+    for (; stats.operations < options.operations && step < options.operations * 20; step++) {
       for (const [d, until] of offlineUntil) {
         if (step >= until) {
           await d.goOnline();
           offlineUntil.delete(d);
         }
       }
-      const d = rng.pick(devices)!;
+      // Devices offline act more often, so writes made offline pile up against a moving server.
+      const d = rng.pick(rng.chance(0.35) && offlineUntil.size ? [...offlineUntil.keys()] : devices)!;
       const op = rng.weighted(WEIGHTS);
       if (process.env.CONVERGENCE_DEBUG) console.log(`step ${step}: ${d.label} ${op}${d.online ? '' : ' (offline)'}`);
       const did = await perform(op, d);
@@ -218,7 +220,7 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
         case 'offline': {
           if (!d.online) return false;
           await d.goOffline();
-          offlineUntil.set(d, step + rng.int(3, 25));
+          offlineUntil.set(d, step + rng.int(10, 60));
           stats.offlinePeriods += 1;
           return true;
         }
