@@ -141,24 +141,27 @@ export type Route = {
 };
 
 /**
- * The lazy route pages declared in a routes file: `<Route path="…" element={<X />} />` where
- * `const X = lazy(() => import('…'))`, or `lazy(table['key'])` with `'key': () => import('…')`.
+ * The lazily loaded page of each `<Route path="…" element={<X />} />` in a routes file. `X` is
+ * declared as `const X = EXPR;` where EXPR holds the `import('…')` itself
+ * (`lazy(() => import('…'))`) or names a table entry that does (`lazy(screens['/landing'])` with
+ * `'/landing': () => import('…')`, or `pages.waitlist.Screen` with `waitlist: screen(() => import('…'))`).
+ * Routes whose element is not lazy (the not-found page) are left out.
  */
 function lazyRoutes(file: string): { path: string; module: string }[] {
   const source = fs.readFileSync(file, 'utf8');
-  const lazies = new Map<string, string>();
-  for (const m of source.matchAll(/const\s+(\w+)\s*=\s*lazy\(([^;]*)\);/g)) {
-    const expr = m[2]!;
-    const direct = /import\(\s*['"]([^'"]+)['"]\s*\)/.exec(expr)?.[1];
-    const key = /^\s*\w+\[\s*(['"][^'"]+['"])\s*\]\s*$/.exec(expr)?.[1];
-    const keyed = key && new RegExp(`${key.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*:\\s*\\(\\)\\s*=>\\s*import\\(\\s*['"]([^'"]+)['"]`).exec(source)?.[1];
-    const module = direct ?? keyed;
-    if (!module) throw new Error(`${file}: cannot tell which module lazy(${expr}) loads`);
-    lazies.set(m[1]!, module);
-  }
+  const keyed = new Map<string, string>();
+  for (const m of source.matchAll(/(['"]?)([\w/:-]+)\1\s*:[^\n]*?\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) keyed.set(m[2]!, m[3]!);
+  const moduleOf = (component: string): string | undefined => {
+    const expr = new RegExp(`const\\s+${component}\\s*=\\s*([^;]*);`).exec(source)?.[1];
+    if (!expr) return undefined;
+    const direct = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/.exec(expr)?.[1];
+    if (direct) return direct;
+    for (const [, , key] of expr.matchAll(/(['"]?)([\w/:-]+)\1/g)) if (keyed.has(key!)) return keyed.get(key!);
+    return undefined;
+  };
   const routes: { path: string; module: string }[] = [];
   for (const m of source.matchAll(/<Route\s+path="([^"]+)"\s+element=\{<(\w+)\s*\/>\}/g)) {
-    const module = lazies.get(m[2]!);
+    const module = moduleOf(m[2]!);
     if (module) routes.push({ path: m[1]!, module });
   }
   if (routes.length === 0) throw new Error(`found no lazy routes in ${file}`);
