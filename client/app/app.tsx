@@ -1,17 +1,44 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { redirectFor } from '../../shared/routes';
+import { screen } from './lazy-screen';
 import { PwaPrompts } from './pwa';
 import { SessionProvider, useSession } from './session';
 
 // Each public page is its own chunk; the signed-in area (RxDB, replication) is one more.
-const WaitlistPage = lazy(() => import('../features/waitlist/waitlist-page'));
-const TeaserPage = lazy(() => import('../features/teaser/teaser-page'));
-const ManifestoPage = lazy(() => import('../features/manifesto/manifesto-page'));
-const CommunityPage = lazy(() => import('../features/community/community-page'));
-const SignupPage = lazy(() => import('../features/auth/signup-page'));
-const LoginPage = lazy(() => import('../features/auth/login-page'));
-const SignedInArea = lazy(() => import('./signed-in/signed-in-area'));
+const pages = {
+  waitlist: screen(() => import('../features/waitlist/waitlist-page')),
+  teaser: screen(() => import('../features/teaser/teaser-page')),
+  manifesto: screen(() => import('../features/manifesto/manifesto-page')),
+  community: screen(() => import('../features/community/community-page')),
+  signup: screen(() => import('../features/auth/signup-page')),
+  login: screen(() => import('../features/auth/login-page')),
+  signedIn: screen(() => import('./signed-in/signed-in-area')),
+};
+const PUBLIC_PATHS: Record<string, keyof typeof pages> = {
+  '/': 'waitlist',
+  '/waitlist-signup': 'waitlist',
+  '/teaser': 'teaser',
+  '/manifesto': 'manifesto',
+  '/version1': 'community',
+  '/signup': 'signup',
+  '/login': 'login',
+};
+/**
+ * Loads the chunk of the page at `pathname`; main.tsx renders once it is in, so the first page
+ * never suspends (see lazy-screen.ts). Resolves either way: a failure shows when the page renders.
+ */
+export function preloadFirstPage(pathname: string): Promise<unknown> {
+  return pages[PUBLIC_PATHS[pathname] ?? 'signedIn'].preload().catch(() => undefined);
+}
+
+const WaitlistPage = pages.waitlist.Screen;
+const TeaserPage = pages.teaser.Screen;
+const ManifestoPage = pages.manifesto.Screen;
+const CommunityPage = pages.community.Screen;
+const SignupPage = pages.signup.Screen;
+const LoginPage = pages.login.Screen;
+const SignedInArea = pages.signedIn.Screen;
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (

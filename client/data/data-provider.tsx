@@ -13,15 +13,25 @@ export type DataContextValue = {
 
 const DataContext = createContext<DataContextValue | null>(null);
 
+let dataModules: Promise<[typeof import('./database'), typeof import('./replication'), typeof import('rxdb/plugins/storage-dexie')]> | undefined;
+
+/**
+ * RxDB, Dexie and the replication code, imported on demand so the public pages' bundle never
+ * contains them; the signed-in area starts this as soon as its own chunk runs.
+ */
+export function loadDataModules() {
+  dataModules ??= Promise.all([import('./database'), import('./replication'), import('rxdb/plugins/storage-dexie')]);
+  dataModules.catch(() => (dataModules = undefined)); // retried by the next caller
+  return dataModules;
+}
+
 async function openData(userId: string, onUnauthorized: () => void): Promise<DataContextValue> {
-  // Imported here so the public pages' bundle never contains RxDB.
-  const [{ createAppDatabase }, { SyncController }, { getRxStorageDexie }] = await Promise.all([
-    import('./database'),
-    import('./replication'),
-    import('rxdb/plugins/storage-dexie'),
-  ]);
+  performance.mark('data:open');
+  const [{ createAppDatabase }, { SyncController }, { getRxStorageDexie }] = await loadDataModules();
   const refused = new Set<string>();
+  performance.mark('data:modules');
   const db = await createAppDatabase(userId, getRxStorageDexie() as RxStorage<unknown, unknown>, { refused });
+  performance.mark('data:ready');
   const outbox = new Outbox(localStorageOutbox(`gigs-outbox-${userId}`));
   const sync = new SyncController(db, { baseUrl: '', outbox, refused, onUnauthorized });
   return { db, sync, outbox, userId };
@@ -31,7 +41,20 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Dat
  * Opens the signed-in user's database and replication, and closes both when the user changes or
  * signs out. Children render only once the local database is open (it is local: no network wait).
  */
-export function DataProvider({ userId, onUnauthorized, fallback, children }: { userId: string; onUnauthorized: () => void; fallback: ReactNode; children: ReactNode }) {
+export function DataProvider({
+  userId,
+  onUnauthorized,
+  fallback,
+  ready = true,
+  children,
+}: {
+  userId: string;
+  onUnauthorized: () => void;
+  fallback: ReactNode;
+  /** Hold the children (showing the fallback) until this is true too, e.g. their code is loaded. */
+  ready?: boolean;
+  children: ReactNode;
+}) {
   const [value, setValue] = useState<DataContextValue | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -63,7 +86,7 @@ export function DataProvider({ userId, onUnauthorized, fallback, children }: { u
       </div>
     );
   }
-  if (!value) return <>{fallback}</>;
+  if (!value || !ready) return <>{fallback}</>;
   return <DataContext.Provider value={value}>{children}</DataContext.Provider>;
 }
 

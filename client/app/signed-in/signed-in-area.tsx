@@ -1,21 +1,46 @@
-import { lazy, Suspense, useCallback } from 'react';
-import { Link, Route, Routes } from 'react-router-dom';
-import { DataProvider } from '../../data/data-provider';
+import { Suspense, useCallback, useEffect, useState } from 'react';
+import { screen } from '../lazy-screen';
+import { Link, Route, Routes, useLocation } from 'react-router-dom';
+import { DataProvider, loadDataModules } from '../../data/data-provider';
 import { Loading } from '../app';
 import { useSession } from '../session';
 import { SignedInLayout } from './layout';
 
-const LandingPage = lazy(() => import('../../features/landing/landing-page'));
-const CreateGigPage = lazy(() => import('../../features/create-gig/create-gig-page'));
-const ProfilePage = lazy(() => import('../../features/profile/profile-page'));
-const SetupPortfolioPage = lazy(() => import('../../features/setup-portfolio/setup-portfolio-page'));
-const ApplicationsPage = lazy(() => import('../../features/applications/applications-page'));
-const NotificationsPage = lazy(() => import('../../features/notifications/notifications-page'));
-const BasketPage = lazy(() => import('../../features/basket/basket-page'));
-const SettingsPage = lazy(() => import('../../features/settings/settings-page'));
-const GigPage = lazy(() => import('../../features/gigs/gig-page'));
-const ExchangePage = lazy(() => import('../../features/chat/exchange-page'));
-const PaymentSuccessPage = lazy(() => import('../../features/payments/payment-success-page'));
+/** Each screen; the current route's chunk is fetched while the database opens, not after. */
+const screens = {
+  '/landing': screen(() => import('../../features/landing/landing-page')),
+  '/create-gig': screen(() => import('../../features/create-gig/create-gig-page')),
+  '/profile': screen(() => import('../../features/profile/profile-page')),
+  '/setup-portfolio': screen(() => import('../../features/setup-portfolio/setup-portfolio-page')),
+  '/applications': screen(() => import('../../features/applications/applications-page')),
+  '/notifications': screen(() => import('../../features/notifications/notifications-page')),
+  '/basket': screen(() => import('../../features/basket/basket-page')),
+  '/settings': screen(() => import('../../features/settings/settings-page')),
+  '/gig': screen(() => import('../../features/gigs/gig-page')),
+  '/exchange': screen(() => import('../../features/chat/exchange-page')),
+  '/payment': screen(() => import('../../features/payments/payment-success-page')),
+} as const;
+
+/** Fetches the chunk of the screen at `pathname`; resolves either way (the screen reports a failure when it renders). */
+function preloadScreen(pathname: string): Promise<unknown> {
+  const key = ('/' + (pathname.split('/')[1] ?? '')) as keyof typeof screens;
+  return key in screens ? screens[key].preload().catch(() => undefined) : Promise.resolve();
+}
+
+// The database code loads while React renders the first frame.
+void loadDataModules().catch(() => undefined);
+
+const LandingPage = screens['/landing'].Screen;
+const CreateGigPage = screens['/create-gig'].Screen;
+const ProfilePage = screens['/profile'].Screen;
+const SetupPortfolioPage = screens['/setup-portfolio'].Screen;
+const ApplicationsPage = screens['/applications'].Screen;
+const NotificationsPage = screens['/notifications'].Screen;
+const BasketPage = screens['/basket'].Screen;
+const SettingsPage = screens['/settings'].Screen;
+const GigPage = screens['/gig'].Screen;
+const ExchangePage = screens['/exchange'].Screen;
+const PaymentSuccessPage = screens['/payment'].Screen;
 
 function NotFound() {
   return (
@@ -32,10 +57,22 @@ function NotFound() {
 /** Everything behind sign-in: the user's database, replication, the layout and the protected routes. */
 export default function SignedInArea() {
   const { user, signOutLocally } = useSession();
+  const { pathname } = useLocation();
+  // The first screen's chunk loads while the database opens, and both are shown together: a lazy
+  // screen that suspends after the data is open would cost React's fallback throttle (300 ms).
+  const [screenReady, setScreenReady] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void preloadScreen(pathname).then(() => live && setScreenReady(true));
+    return () => {
+      live = false;
+    };
+    // Only the first screen: later navigation uses Suspense as usual.
+  }, []);
   const onUnauthorized = useCallback(() => signOutLocally(), [signOutLocally]);
   if (!user) return <Loading />;
   return (
-    <DataProvider userId={user.id} onUnauthorized={onUnauthorized} fallback={<Loading label="Opening your data…" />}>
+    <DataProvider userId={user.id} ready={screenReady} onUnauthorized={onUnauthorized} fallback={<Loading label="Opening your data…" />}>
       <SignedInLayout>
         <Suspense fallback={<Loading />}>
           <Routes>

@@ -23,6 +23,7 @@ export function useGigBoard(db: AppDatabase): BoardData {
   useEffect(() => {
     let live = true;
     let complete = false;
+    performance.mark('board:query');
     void db.gigs
       .find({ selector: { sortKey: { $gte: 0 } }, sort: [{ sortKey: 'asc' }], limit: FIRST_PAGE })
       .exec()
