@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listJournalFiles } from './journal';
 import { openJournalStore, type JournalStore, type JournalStoreOptions } from './journal-store';
 import type { Change, DocWrite, IndexDefinitions } from './store';
@@ -271,6 +271,27 @@ describe('journal store: restart', () => {
     await store.snapshot();
     expect(store.stats().snapshots).toBeGreaterThanOrEqual(3);
     expect((await listJournalFiles(dir)).length).toBe(1);
+  });
+
+  it('waits for the journal to reach half the last snapshot before rewriting a large store', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir, { snapshotEveryCommits: 10 });
+    // A store of about 400 KB, snapshotted once.
+    await store.commit(Array.from({ length: 200 }, (_, i) => gig(`big${i}`, { description: 'x'.repeat(2000) })));
+    await store.snapshot();
+    const taken = store.stats().snapshots;
+    const snapshotSize = (await fs.stat(path.join(dir, 'db.json'))).size;
+    // Far more than 10 small lines, yet far less than half the snapshot: no rewrite of the store.
+    for (let i = 0; i < 60; i++) await store.appendChatUpdate('room', new Uint8Array(100));
+    expect(store.stats().snapshots).toBe(taken);
+    // Once the journal holds half the snapshot's bytes, the next lines trigger one.
+    let written = 60 * 200;
+    while (written < snapshotSize / 2 + 2000) {
+      await store.appendChatUpdate('room', new Uint8Array(1500));
+      written += 2000;
+    }
+    for (let i = 0; i < 10; i++) await store.appendChatUpdate('room', new Uint8Array(10));
+    await vi.waitFor(() => expect(store.stats().snapshots).toBeGreaterThan(taken));
   });
 
   it('keeps the chat log: append, compact, restart', async () => {

@@ -1,10 +1,11 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { JournalWriter, listJournalFiles } from './journal';
 import { loadDataDir, toBase64, type LoadedState } from './load';
 import { lockDataDir, type DataDirLock } from './lock';
 import type { MemoryState, StampedWrite } from './memory';
 import type { JournalEntry } from './replay';
-import { snapshotDb, type SnapshotData } from './snapshot';
+import { SNAPSHOT_FILE, snapshotDb, type SnapshotData } from './snapshot';
 import type { Change, CollectionName, DocWrite, IndexDefinitions, Store, StoredDoc } from './store';
 
 /**
@@ -20,6 +21,13 @@ export type JournalStoreOptions = {
   snapshotIntervalMs: number;
   /** Journal lines after which a snapshot is taken without waiting for the interval. */
   snapshotEveryCommits: number;
+  /**
+   * Neither trigger takes a snapshot before the journal written since the last one reaches this
+   * fraction of that snapshot's size (default 0.5): a snapshot rewrites the whole store, so its
+   * cost is paid once per that much journal and stays constant per write however large the store
+   * grows, and a restart replays at most that much.
+   */
+  snapshotJournalRatio?: number;
   /** Clock for the timestamps written in the lock and the snapshot. */
   now?: () => number;
 };
@@ -38,6 +46,13 @@ export interface JournalStore extends Store {
   stats(): JournalStoreStats;
 }
 
+/** Bytes of the snapshot and of the journal files beside it, as found at start. */
+async function fileSizes(dir: string): Promise<{ snapshot: number; journal: number }> {
+  const size = (file: string) => fs.stat(file).then((st) => st.size, () => 0);
+  const journal = await Promise.all((await listJournalFiles(dir)).map(({ file }) => size(file)));
+  return { snapshot: await size(path.join(dir, SNAPSHOT_FILE)), journal: journal.reduce((a, b) => a + b, 0) };
+}
+
 /** What a journal line carries to the moment it is durable. */
 type Durable = { changes: StampedWrite[]; lastSeq: number };
 
@@ -48,8 +63,9 @@ export async function openJournalStore(options: JournalStoreOptions): Promise<Jo
   const lock = await lockDataDir(dir, now);
   try {
     const loaded = await loadDataDir(dir, options.indexes);
+    const sizes = await fileSizes(dir);
     const file = await fs.open(loaded.tail.file, 'a');
-    return new JournalStoreImpl(dir, options, now, lock, loaded, file);
+    return new JournalStoreImpl(dir, options, now, lock, loaded, file, sizes);
   } catch (err) {
     await lock.release();
     throw err;
@@ -69,6 +85,9 @@ class JournalStoreImpl implements JournalStore {
   private snapshotBusy = false;
   /** Journal line from which lines count towards the next snapshot (moved on by a failed one). */
   private countFrom: number;
+  /** Journal bytes written since the current snapshot's line, and that snapshot's size. */
+  private journalBytes: number;
+  private snapshotBytes: number;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -78,7 +97,10 @@ class JournalStoreImpl implements JournalStore {
     private readonly lock: DataDirLock,
     loaded: LoadedState,
     file: fs.FileHandle,
+    sizes: { snapshot: number; journal: number },
   ) {
+    this.journalBytes = sizes.journal;
+    this.snapshotBytes = sizes.snapshot;
     this.memory = loaded.memory;
     this.lastLsn = loaded.lastLsn;
     this.snapshotLsn = this.countFrom = loaded.snapshotLsn;
@@ -86,10 +108,10 @@ class JournalStoreImpl implements JournalStore {
     const firstLsn = loaded.tail.firstLsn;
     this.journal = new JournalWriter<Durable>({ dir, file, firstLsn, onDurable: (p) => this.madeDurable(p) });
     // Node fires at once for delays past 2^31 - 1 ms, so longer ones are clamped.
-    this.timer = setInterval(() => this.snapshotInBackground(), Math.min(options.snapshotIntervalMs, 2 ** 31 - 1));
+    this.timer = setInterval(() => this.journalLargeEnough() && this.snapshotInBackground(), Math.min(options.snapshotIntervalMs, 2 ** 31 - 1));
     this.timer.unref();
     // Lines replayed at start count towards the next snapshot, so a crash loop cannot grow the journal forever.
-    if (this.lastLsn - this.snapshotLsn >= options.snapshotEveryCommits) this.snapshotInBackground();
+    if (this.lastLsn - this.snapshotLsn >= options.snapshotEveryCommits && this.journalLargeEnough()) this.snapshotInBackground();
   }
 
   get(collection: CollectionName, id: string): StoredDoc | undefined {
@@ -120,6 +142,7 @@ class JournalStoreImpl implements JournalStore {
         return { collection, doc: { ...doc, _deleted: doc._deleted === true, _seq: ++seq } };
       });
       line = JSON.stringify({ lsn: this.lastLsn + 1, writes: stamped }) + '\n';
+      this.journalBytes += Buffer.byteLength(line);
       // Memory holds what a restart would read back, and nothing the caller still references.
       entry = JSON.parse(line) as typeof entry;
       this.memory.applyWrites(entry.writes);
@@ -190,6 +213,7 @@ class JournalStoreImpl implements JournalStore {
     try {
       line = JSON.stringify({ lsn, chat: room, [op]: toBase64(update) }) + '\n';
       apply();
+      this.journalBytes += line.length; // base64 and ASCII keys: one byte a character
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
@@ -204,7 +228,7 @@ class JournalStoreImpl implements JournalStore {
       changes.push(...p.changes);
     }
     const sinceSnapshot = this.lastLsn - Math.max(this.snapshotLsn, this.countFrom);
-    if (sinceSnapshot >= this.options.snapshotEveryCommits) this.snapshotInBackground();
+    if (sinceSnapshot >= this.options.snapshotEveryCommits && this.journalLargeEnough()) this.snapshotInBackground();
     if (changes.length === 0) return;
     for (const listener of this.listeners) {
       try {
@@ -214,6 +238,10 @@ class JournalStoreImpl implements JournalStore {
         console.error('store: an onDurable listener threw', err);
       }
     }
+  }
+
+  private journalLargeEnough(): boolean {
+    return this.journalBytes >= this.snapshotBytes * (this.options.snapshotJournalRatio ?? 0.5);
   }
 
   private snapshotInBackground(): void {
@@ -239,11 +267,14 @@ class JournalStoreImpl implements JournalStore {
     const lsn = this.lastLsn;
     if (lsn === this.snapshotLsn) return;
     const data = this.capture(lsn);
+    const bytesCovered = this.journalBytes;
     await this.journal.rotate(lsn + 1);
     const db = snapshotDb(this.dir);
     db.data = data;
     await db.write();
     this.snapshotLsn = lsn;
+    this.journalBytes -= bytesCovered;
+    this.snapshotBytes = await fs.stat(path.join(this.dir, SNAPSHOT_FILE)).then((st) => st.size, () => this.snapshotBytes);
     this.snapshotsTaken++;
     for (const { file, firstLsn } of await listJournalFiles(this.dir)) {
       if (firstLsn <= lsn) await fs.rm(file, { force: true });
