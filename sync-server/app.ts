@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import compression from 'compression';
 import express from 'express';
 import { authRoutes } from './auth/routes';
 import { loadSession } from './auth/middleware';
@@ -23,6 +24,9 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Expres
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(securityHeaders({ https: ctx.config.cookieSecure }));
+  // gzip for the client's files and the API's answers (pulls of thousands of gigs), over the
+  // slow links our users have; never the change stream, whose events must leave at once.
+  app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res) }));
 
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true });
