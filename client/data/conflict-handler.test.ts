@@ -41,6 +41,22 @@ describe('conflict handler: the server wins, except offline edits of free-text f
     expect(await refusing.resolve({ assumedMasterState: gig, realMasterState: gig, newDocumentState: { ...gig, _deleted: true } }, 'test')).toEqual(gig);
   });
 
+  it('[M7] a newer local edit wins over the server holding this device\'s own earlier push of the field', async () => {
+    const pushed = new Map([['users:u1', [{ ...base, bio: 'First' }, { ...base, bio: 'Second' }]]]);
+    const h = createConflictHandler<typeof base>('users', new Set(), pushed);
+    // 'First' and then 'Second' were pushed; 'First' landed; the conflict answers the push of 'Second'.
+    const resolved = await h.resolve({ assumedMasterState: base, realMasterState: { ...base, bio: 'First', updatedAt: 2 }, newDocumentState: { ...base, bio: 'Second' } }, 'test');
+    expect(resolved).toMatchObject({ bio: 'Second', updatedAt: 2 });
+  });
+
+  it('[M8] an application move goes out again when the server changed only other fields; not when it moved the status', async () => {
+    const app = { id: 'a1', status: 'PENDING_ACCEPTANCE', finalBudget: 100 as number | null, startedAt: null, gigDeleted: false, updatedAt: 1, _deleted: false };
+    const h = createConflictHandler<typeof app>('applications', new Set());
+    const declined = { ...app, status: 'REJECTED', finalBudget: null };
+    const resolved = await h.resolve({ assumedMasterState: app, realMasterState: { ...app, gigDeleted: true, updatedAt: 2 }, newDocumentState: declined }, 'test');
+    expect(resolved).toEqual({ ...app, status: 'REJECTED', finalBudget: null, gigDeleted: true, updatedAt: 2 });
+  });
+
   it('[M5] isEqual ignores RxDB bookkeeping fields', () => {
     const h = createConflictHandler<typeof base>('users', new Set());
     expect(h.isEqual({ ...base, _meta: { lwt: 1 } } as never, { ...base, _meta: { lwt: 2 } } as never, 'test')).toBe(true);

@@ -23,11 +23,35 @@ export function sameContent(a: Record<string, unknown>, b: Record<string, unknow
   return true;
 }
 
+/** The fields of an application a user's move changes (shared/application-machine.ts). */
+const MOVE = ['status', 'finalBudget', 'startedAt'] as const;
+
+/** What this device pushed of each document (`collection:id`), the most recent last. */
+export type PushedStates = Map<string, Record<string, unknown>[]>;
+const PUSHED_KEPT = 20;
+
+/** Records a state as pushed (the push handler calls it before each request, retries included). */
+export function rememberPushed(pushed: PushedStates, key: string, state: Record<string, unknown>): void {
+  const list = pushed.get(key) ?? [];
+  list.push(state);
+  if (list.length > PUSHED_KEPT) list.shift();
+  pushed.set(key, list);
+}
+
 /**
  * `refused` holds ids the server just refused: for those the server's state is taken whole, or the
  * merge would push the refused content again forever. The push handler fills it.
+ *
+ * `pushed` holds what this device pushed of each document. When the server's value of a field is
+ * one this device pushed (its answer was lost, or a newer local edit overtook it), it is this
+ * device's own earlier write, not a concurrent change: the newer local edit is kept instead of
+ * being undone silently.
  */
-export function createConflictHandler<T>(collection: ReplicatedName, refused: Set<string>): RxConflictHandler<T> {
+export function createConflictHandler<T>(
+  collection: ReplicatedName,
+  refused: Set<string>,
+  pushed: PushedStates = new Map(),
+): RxConflictHandler<T> {
   const mergeable = MERGEABLE[collection] ?? [];
   return {
     isEqual: (a, b) => sameContent(a as Record<string, unknown>, b as Record<string, unknown>),
@@ -40,17 +64,23 @@ export function createConflictHandler<T>(collection: ReplicatedName, refused: Se
       // (the server then accepts or refuses it, and a refusal is kept). Taking the master here
       // would undo it silently, e.g. when the answer to the gig's creation was lost on the way.
       if (local._deleted && !master._deleted) return { ...master, _deleted: true } as WithDeleted<T>;
-      if (!assumedMasterState || master._deleted || local._deleted || mergeable.length === 0) {
-        return realMasterState;
-      }
+      if (!assumedMasterState || master._deleted || local._deleted) return realMasterState;
       const base = assumedMasterState as Record<string, unknown>;
+      const mine = pushed.get(key) ?? [];
       const merged: Record<string, unknown> = { ...master };
       const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
       for (const field of mergeable) {
-        if (!same(local[field], base[field]) && same(master[field], base[field])) {
+        const from = mine.some((p) => same(master[field], p[field])) ? master[field] : base[field];
+        if (!same(local[field], from) && same(master[field], from)) {
           if (local[field] === undefined) delete merged[field];
           else merged[field] = local[field];
         }
+      }
+      // An application move made here while the server changed only other fields (the gig was
+      // deleted or renamed) goes out again on the new master state: the server judges the move,
+      // and a refusal is kept. When the server's status moved too, the server wins.
+      if (collection === 'applications' && MOVE.some((f) => !same(local[f], base[f])) && MOVE.every((f) => same(master[f], base[f]))) {
+        for (const f of MOVE) merged[f] = local[f];
       }
       return merged as WithDeleted<T>;
     },

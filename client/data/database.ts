@@ -1,6 +1,6 @@
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
-import { createConflictHandler } from './conflict-handler';
+import { createConflictHandler, type PushedStates } from './conflict-handler';
 import { gigSortKey, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type SyncProblem } from './collections';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
@@ -25,9 +25,10 @@ export function databaseName(userId: string): string {
 export async function createAppDatabase(
   userId: string,
   storage: RxStorage<unknown, unknown>,
-  options: { multiInstance?: boolean; refused?: Set<string> } = {},
+  options: { multiInstance?: boolean; refused?: Set<string>; pushed?: PushedStates } = {},
 ): Promise<AppDatabase> {
   const refused = options.refused ?? new Set<string>();
+  const pushed: PushedStates = options.pushed ?? new Map();
   const multiInstance = options.multiInstance ?? true;
   const db = await createRxDatabase<AppCollections>({
     name: databaseName(userId),
@@ -37,16 +38,24 @@ export async function createAppDatabase(
     closeDuplicates: true,
   });
   await db.addCollections({
-    users: { schema: REPLICATED_COLLECTIONS.users as never, conflictHandler: createConflictHandler('users', refused) },
-    gigs: { schema: REPLICATED_COLLECTIONS.gigs as never, conflictHandler: createConflictHandler('gigs', refused) },
-    applications: { schema: REPLICATED_COLLECTIONS.applications as never, conflictHandler: createConflictHandler('applications', refused) },
-    notifications: { schema: REPLICATED_COLLECTIONS.notifications as never, conflictHandler: createConflictHandler('notifications', refused) },
-    conversations: { schema: REPLICATED_COLLECTIONS.conversations as never, conflictHandler: createConflictHandler('conversations', refused) },
+    users: { schema: REPLICATED_COLLECTIONS.users as never, conflictHandler: createConflictHandler('users', refused, pushed) },
+    gigs: { schema: REPLICATED_COLLECTIONS.gigs as never, conflictHandler: createConflictHandler('gigs', refused, pushed) },
+    applications: { schema: REPLICATED_COLLECTIONS.applications as never, conflictHandler: createConflictHandler('applications', refused, pushed) },
+    notifications: { schema: REPLICATED_COLLECTIONS.notifications as never, conflictHandler: createConflictHandler('notifications', refused, pushed) },
+    conversations: { schema: REPLICATED_COLLECTIONS.conversations as never, conflictHandler: createConflictHandler('conversations', refused, pushed) },
     syncproblems: { schema: syncProblemRxSchema as never },
   });
   // Gigs written on this device get their local sort key (pulled ones get it in replication).
   db.gigs.preInsert((data) => {
     data.sortKey = gigSortKey(data.createdAt);
   }, false);
+  PUSHED.set(db, pushed);
   return db;
+}
+
+const PUSHED = new WeakMap<AppDatabase, PushedStates>();
+
+/** The pushed states the database's conflict handlers read; the replication records into it. */
+export function pushedStatesOf(db: AppDatabase): PushedStates {
+  return PUSHED.get(db) ?? new Map();
 }

@@ -2,7 +2,8 @@ import { Subject } from 'rxjs';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { RxReplicationPullStreamItem } from 'rxdb';
 import { LOCAL_FIELDS, REPLICATED_NAMES, toLocal, type ReplicatedName } from './collections';
-import type { AppDatabase } from './database';
+import { rememberPushed, type PushedStates } from './conflict-handler';
+import { pushedStatesOf, type AppDatabase } from './database';
 import { EventStream, type StreamStatus } from './event-stream';
 import type { Outbox } from './outbox';
 
@@ -27,6 +28,8 @@ export type SyncOptions = {
   outbox: Outbox;
   /** Ids (`collection:id`) the server just refused; read by the conflict handler. */
   refused: Set<string>;
+  /** What this device pushed of each document; read by the conflict handler (default: the database's own). */
+  pushed?: PushedStates;
   /** The server says the session is gone. */
   onUnauthorized: () => void;
   /** Wait to become the leader tab before replicating (one tab replicates for all). */
@@ -71,6 +74,7 @@ export class SyncController {
   constructor(private readonly db: AppDatabase, private readonly options: SyncOptions) {
     this.online = typeof navigator === 'undefined' ? true : navigator.onLine;
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+    const pushed = options.pushed ?? pushedStatesOf(db);
 
     for (const name of REPLICATED_NAMES) {
       const stream$ = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
@@ -104,6 +108,7 @@ export class SyncController {
               assumedMasterState: clean(r.assumedMasterState as Record<string, unknown> | undefined, name),
               newDocumentState: clean(r.newDocumentState as Record<string, unknown>, name)!,
             }));
+            for (const p of payload) rememberPushed(pushed, `${name}:${String(p.newDocumentState.id)}`, p.newDocumentState);
             const body = await this.request<{ conflicts: unknown[]; refused: { id: string; reason: string }[] }>(
               fetchFn,
               'POST',

@@ -22,7 +22,7 @@ import type { DeviceCommand, DeviceSnapshot } from './protocol';
  * database is closed, so re-creating the database under the same name after `stop` finds every
  * document, the replication checkpoints and the local writes not pushed yet, like a page reload
  * over IndexedDB. The outbox keys live here across a restart as localStorage keeps them; the
- * refused set and the rest of the app's memory start empty, as after a reload.
+ * refused set, the pushed states and the rest of the app's memory start empty, as after a reload.
  */
 
 /**
@@ -45,7 +45,11 @@ class Network {
     }
     this.open.add(controller);
     try {
-      return await fetch(input, { ...init, signal: controller.signal });
+      const res = await fetch(input, { ...init, signal: controller.signal });
+      if (TRACE && String(input).includes('/users/push')) {
+        void res.clone().text().then((t) => trace(`push users ${String(init?.body)} -> ${t}`), () => trace(`push users ${String(init?.body)} -> (answer lost)`));
+      }
+      return res;
     } catch (err) {
       this.open.delete(controller);
       throw err;
@@ -57,6 +61,11 @@ class Network {
     for (const c of this.open) c.abort(new TypeError('network lost'));
     this.open.clear();
   }
+}
+
+const TRACE = Boolean(process.env.CONVERGENCE_TRACE);
+function trace(line: string): void {
+  if (TRACE) console.log(`[${identity?.userId.slice(0, 6)} ${Date.now() % 100000}] ${line}`);
 }
 
 let identity: { userId: string; baseUrl: string; cookie: string } | undefined;
@@ -118,10 +127,12 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
       unauthorized = false;
       return start();
     case 'start':
+      trace('restart');
       return start();
     case 'stop':
       return stop();
     case 'online':
+      trace(cmd.online ? 'online' : 'offline');
       if (cmd.online) network.online = true;
       else network.cut();
       return undefined;
@@ -155,6 +166,7 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
       // As the profile page's autosave writes a field.
       const doc = await data!.db.users.findOne(data!.userId).exec();
       if (!doc) throw new Error('own profile not held locally');
+      trace(`edit ${cmd.field}=${cmd.value}`);
       data!.outbox.track('users', data!.userId);
       await doc.incrementalPatch({ [cmd.field]: cmd.value, updatedAt: Date.now() });
       return undefined;

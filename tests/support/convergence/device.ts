@@ -116,6 +116,12 @@ export class Device {
     let c = this.chats.get(room);
     if (!c) {
       c = openChat(this.http, room);
+      if (process.env.CONVERGENCE_TRACE) {
+        const tag = `[chat ${this.label} ${room.slice(0, 13)}]`;
+        c.provider.on('connection-error', (e: Event) => console.log(tag, 'error', (e as unknown as { message?: string }).message ?? String(e)));
+        c.provider.on('connection-close', (e: CloseEvent | null) => console.log(tag, 'close', e?.code, e?.reason));
+        c.provider.on('status', (e: { status: string }) => console.log(tag, e.status));
+      }
       // y-indexeddb loads the stored room while the socket is still connecting.
       const persisted = this.chatState.get(room);
       if (persisted) Y.applyUpdate(c.doc, persisted);

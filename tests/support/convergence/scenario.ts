@@ -303,7 +303,13 @@ export async function divergences(server: TestServer, devices: Device[]): Promis
       const stored = storedRoom(server.ctx.store.chatUpdates(room));
       const want = stored.messages.map((m) => m.id).sort();
       const have = c.messages.toArray().map((m) => m.id).sort();
-      if (JSON.stringify(want) !== JSON.stringify(have)) out.push(`${d.label}: chat ${room} holds ${have.length} message(s), the server ${want.length}`);
+      if (JSON.stringify(want) !== JSON.stringify(have)) {
+        const closed = c.closedWith();
+        out.push(
+          `${d.label}: chat ${room} holds ${have.length} message(s), the server ${want.length}` +
+            ` (socket ${c.provider.wsconnected ? 'open' : 'not open'}, synced ${String(c.provider.synced)}${closed ? `, closed ${closed.code} ${closed.reason}` : ''})`,
+        );
+      }
       const unstamped = have.filter((id) => !c.stamps.has(id));
       if (unstamped.length) out.push(`${d.label}: chat ${room} has ${unstamped.length} message(s) without a server stamp`);
     }
