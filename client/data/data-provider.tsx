@@ -39,22 +39,10 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Dat
 
 /**
  * Opens the signed-in user's database and replication, and closes both when the user changes or
- * signs out. Children render only once the local database is open (it is local: no network wait).
+ * signs out. Its children render at once (the nav paints before IndexedDB opens); the parts that
+ * need the data sit inside <RequireData>, or read useOptionalData().
  */
-export function DataProvider({
-  userId,
-  onUnauthorized,
-  fallback,
-  ready = true,
-  children,
-}: {
-  userId: string;
-  onUnauthorized: () => void;
-  fallback: ReactNode;
-  /** Hold the children (showing the fallback) until this is true too, e.g. their code is loaded. */
-  ready?: boolean;
-  children: ReactNode;
-}) {
+export function DataProvider({ userId, onUnauthorized, children }: { userId: string; onUnauthorized: () => void; children: ReactNode }) {
   const [value, setValue] = useState<DataContextValue | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -86,8 +74,13 @@ export function DataProvider({
       </div>
     );
   }
-  if (!value || !ready) return <>{fallback}</>;
   return <DataContext.Provider value={value}>{children}</DataContext.Provider>;
+}
+
+/** Shows `fallback` until the database is open and `ready` (e.g. the screen's code is loaded) is true. */
+export function RequireData({ ready = true, fallback, children }: { ready?: boolean; fallback: ReactNode; children: ReactNode }) {
+  const value = useContext(DataContext);
+  return <>{value && ready ? children : fallback}</>;
 }
 
 async function closeData(v: DataContextValue): Promise<void> {
@@ -97,8 +90,13 @@ async function closeData(v: DataContextValue): Promise<void> {
 
 export function useData(): DataContextValue {
   const value = useContext(DataContext);
-  if (!value) throw new Error('useData() outside <DataProvider>');
+  if (!value) throw new Error('useData() outside <RequireData>');
   return value;
+}
+
+/** The data once open, else null: for parts shown before it (the nav's badge, the sync status). */
+export function useOptionalData(): DataContextValue | null {
+  return useContext(DataContext);
 }
 
 /** The live sync status: online or offline, syncing, and how many local changes wait to go out. */

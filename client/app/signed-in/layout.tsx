@@ -3,26 +3,36 @@ import { NavLink, useNavigate } from 'react-router-dom';
 import { unreadBadgeCount } from '../../../shared/display';
 import type { Conversation } from '../../../shared/schemas/conversation';
 import type { Notification } from '../../../shared/schemas/notification';
-import { useData } from '../../data/data-provider';
+import { useData, useOptionalData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { SyncProblems } from '../../features/sync/sync-problems';
-import { SyncStatusIndicator } from '../../features/sync/sync-status-indicator';
+import { SyncStatusIndicator, SyncStatusOpening } from '../../features/sync/sync-status-indicator';
 import { useSession } from '../session';
 
-function useUnreadCount(): number {
+/** The unread badge on Notifications (SPEC.md §2); rendered once the database is open. */
+function UnreadBadge() {
   const { db, userId } = useData();
   const notes = useLive(() => db.notifications.find({ selector: { read: false } }).$, [db]);
   const convs = useLive(() => db.conversations.find().$, [db]);
   const n = (notes.data ?? []).map((d) => d.toJSON() as Notification);
   const c = (convs.data ?? []).map((d) => d.toJSON() as Conversation);
-  return unreadBadgeCount(n, c, userId);
+  const unread = unreadBadgeCount(n, c, userId);
+  if (unread === 0) return null;
+  return (
+    <span className="badge" aria-label={`${unread} unread`} data-testid="unread-badge">
+      {unread}
+    </span>
+  );
 }
 
-/** The signed-in layout: the nav bar (SPEC.md §2), the sync status, and writes the server refused. */
+/**
+ * The signed-in layout: the nav bar (SPEC.md §2), the sync status, and writes the server refused.
+ * The nav paints before the database opens; the parts that read it appear once it is open.
+ */
 export function SignedInLayout({ children }: { children: ReactNode }) {
   const { logout } = useSession();
   const navigate = useNavigate();
-  const unread = useUnreadCount();
+  const data = useOptionalData();
   const links: [string, string][] = [
     ['/landing', 'Home'],
     ['/create-gig', 'Create Gig'],
@@ -40,11 +50,7 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
           ))}
           <NavLink to="/notifications">
             Notifications
-            {unread > 0 && (
-              <span className="badge" aria-label={`${unread} unread`} data-testid="unread-badge">
-                {unread}
-              </span>
-            )}
+            {data && <UnreadBadge />}
           </NavLink>
           <NavLink to="/profile">Profile</NavLink>
           <NavLink to="/settings">Settings</NavLink>
@@ -58,9 +64,9 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
             Logout
           </button>
         </nav>
-        <SyncStatusIndicator />
+        {data ? <SyncStatusIndicator /> : <SyncStatusOpening />}
       </header>
-      <SyncProblems />
+      {data && <SyncProblems />}
       {children}
     </div>
   );

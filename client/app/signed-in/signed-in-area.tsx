@@ -1,7 +1,8 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { screen } from '../lazy-screen';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
-import { DataProvider, loadDataModules } from '../../data/data-provider';
+import { DataProvider, loadDataModules, RequireData } from '../../data/data-provider';
+import { BoardSkeleton } from '../../features/landing/board-controls';
 import { Loading } from '../app';
 import { useSession } from '../session';
 import { SignedInLayout } from './layout';
@@ -72,24 +73,26 @@ export default function SignedInArea() {
   const onUnauthorized = useCallback(() => signOutLocally(), [signOutLocally]);
   if (!user) return <Loading />;
   return (
-    <DataProvider userId={user.id} ready={screenReady} onUnauthorized={onUnauthorized} fallback={<Loading label="Opening your data…" />}>
+    <DataProvider userId={user.id} onUnauthorized={onUnauthorized}>
       <SignedInLayout>
-        <Suspense fallback={<Loading />}>
-          <Routes>
-            <Route path="/landing" element={<LandingPage />} />
-            <Route path="/create-gig" element={<CreateGigPage />} />
-            <Route path="/profile" element={<ProfilePage />} />
-            <Route path="/setup-portfolio" element={<SetupPortfolioPage />} />
-            <Route path="/applications" element={<ApplicationsPage />} />
-            <Route path="/exchange/:userId" element={<ExchangePage />} />
-            <Route path="/notifications" element={<NotificationsPage />} />
-            <Route path="/basket" element={<BasketPage />} />
-            <Route path="/payment/success" element={<PaymentSuccessPage />} />
-            <Route path="/settings" element={<SettingsPage />} />
-            <Route path="/gig/:gigId" element={<GigPage />} />
-            <Route path="*" element={<NotFound />} />
-          </Routes>
-        </Suspense>
+        <RequireData ready={screenReady} fallback={pathname === '/landing' ? <BoardSkeleton /> : <Loading label="Opening your data…" />}>
+          <Suspense fallback={<Loading />}>
+            <Routes>
+              <Route path="/landing" element={<LandingPage />} />
+              <Route path="/create-gig" element={<CreateGigPage />} />
+              <Route path="/profile" element={<ProfilePage />} />
+              <Route path="/setup-portfolio" element={<SetupPortfolioPage />} />
+              <Route path="/applications" element={<ApplicationsPage />} />
+              <Route path="/exchange/:userId" element={<ExchangePage />} />
+              <Route path="/notifications" element={<NotificationsPage />} />
+              <Route path="/basket" element={<BasketPage />} />
+              <Route path="/payment/success" element={<PaymentSuccessPage />} />
+              <Route path="/settings" element={<SettingsPage />} />
+              <Route path="/gig/:gigId" element={<GigPage />} />
+              <Route path="*" element={<NotFound />} />
+            </Routes>
+          </Suspense>
+        </RequireData>
       </SignedInLayout>
     </DataProvider>
   );

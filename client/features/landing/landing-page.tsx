@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
-import { NICHES } from '../../../shared/constants';
+import { useSearchParams } from 'react-router-dom';
 import { budgetLabel, countriesInGigs, EMPTY_STATES, filterGigs, NO_FILTERS, skillPreview, type GigFilters } from '../../../shared/display';
 import type { Gig } from '../../../shared/schemas/gig';
 import { useData } from '../../data/data-provider';
@@ -9,17 +8,12 @@ import { useOutbox } from '../../ui/hooks';
 import { Modal } from '../../ui/modal';
 import { CreateGigPanel } from '../create-gig/create-gig-page';
 import { GigDetails } from '../gigs/gig-details';
+import { BoardControls, type BoardTab } from './board-controls';
 import { useGigBoard } from './use-gig-board';
 import { VirtualGrid } from './virtual-grid';
 
 /** Card geometry shared with the stylesheet (.gig-card has a fixed height for the windowed grid). */
 const CARD = { rowHeight: 216, minColumn: 260, gap: 16 };
-
-type Tab = 'all' | 'applied';
-
-function toggle<T>(list: T[], value: T): T[] {
-  return list.includes(value) ? list.filter((x) => x !== value) : [...list, value];
-}
 
 /**
  * The gig board (SPEC.md §2 "Landing board"): tabs All Gigs and Applied To, filters for niches,
@@ -30,7 +24,7 @@ export default function LandingPage() {
   const { db, outbox, userId } = useData();
   const isWaiting = useOutbox(outbox);
   const [params, setParams] = useSearchParams();
-  const [tab, setTab] = useState<Tab>('all');
+  const [tab, setTab] = useState<BoardTab>('all');
   const [filters, setFilters] = useState<GigFilters>(NO_FILTERS);
   const [openGigId, setOpenGigId] = useState<string | null>(null);
   const board = useGigBoard(db);
@@ -47,90 +41,10 @@ export default function LandingPage() {
     next.delete('openModal');
     setParams(next, { replace: true });
   };
-  const filtered = filters.niches.length + filters.locationTypes.length + filters.countries.length > 0 || filters.search.trim() !== '';
 
   return (
     <main className="page">
-      <div className="page-head">
-        <h1>Gigs</h1>
-        <div className="row">
-          <Link className="button" to="/landing?openModal=true">
-            Create Gig
-          </Link>
-        </div>
-      </div>
-
-      <div className="tabs" role="tablist" aria-label="Gig lists">
-        {(
-          [
-            ['all', 'All Gigs'],
-            ['applied', 'Applied To'],
-          ] as const
-        ).map(([id, label]) => (
-          <button key={id} type="button" role="tab" className="tab" aria-selected={tab === id} onClick={() => setTab(id)}>
-            {label}
-          </button>
-        ))}
-      </div>
-
-      <input
-        type="search"
-        className="search"
-        placeholder="Search gigs by title, description, skills or category"
-        aria-label="Search gigs"
-        value={filters.search}
-        onChange={(e) => setFilters((f) => ({ ...f, search: e.target.value }))}
-      />
-
-      <div className="filters">
-        <fieldset>
-          <legend>Niches</legend>
-          {NICHES.map((n) => (
-            <label key={n.id}>
-              <input type="checkbox" checked={filters.niches.includes(n.name)} onChange={() => setFilters((f) => ({ ...f, niches: toggle(f.niches, n.name) }))} />
-              {n.name}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset>
-          <legend>Location</legend>
-          {(
-            [
-              ['remote', 'Remote'],
-              ['in-person', 'In person'],
-            ] as const
-          ).map(([value, label]) => (
-            <label key={value}>
-              <input
-                type="checkbox"
-                checked={filters.locationTypes.includes(value)}
-                onChange={() =>
-                  setFilters((f) => {
-                    const locationTypes = toggle(f.locationTypes, value);
-                    return { ...f, locationTypes, countries: locationTypes.includes('in-person') ? f.countries : [] };
-                  })
-                }
-              />
-              {label}
-            </label>
-          ))}
-        </fieldset>
-        {filters.locationTypes.includes('in-person') && (
-          <fieldset>
-            <legend>Countries</legend>
-            {countries.length === 0 && <span className="field-state">No in-person gigs loaded</span>}
-            {countries.map((c) => (
-              <label key={c.code}>
-                <input type="checkbox" checked={filters.countries.includes(c.code)} onChange={() => setFilters((f) => ({ ...f, countries: toggle(f.countries, c.code) }))} />
-                {c.name}
-              </label>
-            ))}
-          </fieldset>
-        )}
-        <button type="button" className="button button--quiet button--small" onClick={() => setFilters(NO_FILTERS)} disabled={!filtered}>
-          Reset Filters
-        </button>
-      </div>
+      <BoardControls tab={tab} onTab={setTab} filters={filters} onFilters={setFilters} countries={countries} />
 
       {board.loading ? (
         <p role="status">Loading gigs…</p>

@@ -26,3 +26,13 @@ export function SyncStatusIndicator() {
     </p>
   );
 }
+
+/** Holds the indicator's place while the database opens, so nothing moves when it appears. */
+export function SyncStatusOpening() {
+  return (
+    <p className="sync-status sync-status--busy" role="status" aria-live="polite" data-testid="sync-status">
+      <span className="sync-status__dot" aria-hidden="true" />
+      Opening your data…
+    </p>
+  );
+}

@@ -1,0 +1,124 @@
+import type { Dispatch, SetStateAction } from 'react';
+import { Link } from 'react-router-dom';
+import { NICHES } from '../../../shared/constants';
+import { NO_FILTERS, type GigFilters } from '../../../shared/display';
+
+export type BoardTab = 'all' | 'applied';
+
+function toggle<T>(list: T[], value: T): T[] {
+  return list.includes(value) ? list.filter((x) => x !== value) : [...list, value];
+}
+
+type Props = {
+  tab: BoardTab;
+  onTab: (tab: BoardTab) => void;
+  filters: GigFilters;
+  onFilters: Dispatch<SetStateAction<GigFilters>>;
+  countries: { code: string; name: string }[];
+  /** While the database opens: drawn in place, not yet usable. */
+  disabled?: boolean;
+};
+
+/** The board's heading, tabs, search and filters (SPEC.md §2 "Landing board"). */
+export function BoardControls({ tab, onTab, filters, onFilters, countries, disabled = false }: Props) {
+  const filtered = filters.niches.length + filters.locationTypes.length + filters.countries.length > 0 || filters.search.trim() !== '';
+  return (
+    <>
+      <div className="page-head">
+        <h1>Gigs</h1>
+        <div className="row">
+          <Link className="button" to="/landing?openModal=true">
+            Create Gig
+          </Link>
+        </div>
+      </div>
+
+      <div className="tabs" role="tablist" aria-label="Gig lists">
+        {(
+          [
+            ['all', 'All Gigs'],
+            ['applied', 'Applied To'],
+          ] as const
+        ).map(([id, label]) => (
+          <button key={id} type="button" role="tab" className="tab" aria-selected={tab === id} onClick={() => onTab(id)} disabled={disabled}>
+            {label}
+          </button>
+        ))}
+      </div>
+
+      <input
+        type="search"
+        className="search"
+        placeholder="Search gigs by title, description, skills or category"
+        aria-label="Search gigs"
+        value={filters.search}
+        onChange={(e) => onFilters((f) => ({ ...f, search: e.target.value }))}
+        disabled={disabled}
+      />
+
+      <div className="filters">
+        <fieldset>
+          <legend>Niches</legend>
+          {NICHES.map((n) => (
+            <label key={n.id}>
+              <input type="checkbox" disabled={disabled} checked={filters.niches.includes(n.name)} onChange={() => onFilters((f) => ({ ...f, niches: toggle(f.niches, n.name) }))} />
+              {n.name}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Location</legend>
+          {(
+            [
+              ['remote', 'Remote'],
+              ['in-person', 'In person'],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value}>
+              <input
+                type="checkbox"
+                disabled={disabled}
+                checked={filters.locationTypes.includes(value)}
+                onChange={() =>
+                  onFilters((f) => {
+                    const locationTypes = toggle(f.locationTypes, value);
+                    return { ...f, locationTypes, countries: locationTypes.includes('in-person') ? f.countries : [] };
+                  })
+                }
+              />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        {filters.locationTypes.includes('in-person') && (
+          <fieldset>
+            <legend>Countries</legend>
+            {countries.length === 0 && <span className="field-state">No in-person gigs loaded</span>}
+            {countries.map((c) => (
+              <label key={c.code}>
+                <input type="checkbox" disabled={disabled} checked={filters.countries.includes(c.code)} onChange={() => onFilters((f) => ({ ...f, countries: toggle(f.countries, c.code) }))} />
+                {c.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <button type="button" className="button button--quiet button--small" onClick={() => onFilters(NO_FILTERS)} disabled={disabled || !filtered}>
+          Reset Filters
+        </button>
+      </div>
+    </>
+  );
+}
+
+/**
+ * The board as it first paints, before the database is open: the same controls in the same
+ * places, so the page's largest element is drawn at once and nothing moves when the gigs arrive.
+ */
+export function BoardSkeleton() {
+  return (
+    <main className="page">
+      <BoardControls tab="all" onTab={() => undefined} filters={NO_FILTERS} onFilters={() => undefined} countries={[]} disabled />
+      <p role="status">Loading gigs…</p>
+    </main>
+  );
+}
