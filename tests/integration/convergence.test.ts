@@ -15,6 +15,8 @@ import { runSeed, type SeedResult } from '../support/convergence/scenario';
  *   CONVERGENCE_SEED=<n>      replays one seed (the same script of decisions; network timing varies)
  *   CONVERGENCE_SEEDS=<count> how many seeds (default 3), starting at a random one that is printed
  *   CONVERGENCE_OPS=<count>   operations per seed (default 60)
+ *   CONVERGENCE_SETTLE_MS=<ms> how long to wait for convergence at the end of a seed (default 60000)
+ *   CONVERGENCE_DEBUG=1 / CONVERGENCE_TRACE=1  print each operation / the devices' pushes and chat sockets
  */
 
 const single = process.env.CONVERGENCE_SEED;
@@ -22,7 +24,7 @@ const count = single ? 1 : Math.max(1, Number(process.env.CONVERGENCE_SEEDS ?? 3
 const operations = Math.max(1, Number(process.env.CONVERGENCE_OPS ?? 60));
 const first = single ? Number(single) : Math.floor(Math.random() * 1_000_000);
 const seeds = Array.from({ length: count }, (_, i) => first + i);
-const SETTLE_TIMEOUT_MS = 60_000;
+const SETTLE_TIMEOUT_MS = Number(process.env.CONVERGENCE_SETTLE_MS ?? 60_000);
 /** Six users, each on a device of its own (a worker thread: its own RxDB realm). */
 const DEVICES = 6;
 

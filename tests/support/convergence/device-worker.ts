@@ -46,8 +46,8 @@ class Network {
     this.open.add(controller);
     try {
       const res = await fetch(input, { ...init, signal: controller.signal });
-      if (TRACE && String(input).includes('/users/push')) {
-        void res.clone().text().then((t) => trace(`push users ${String(init?.body)} -> ${t}`), () => trace(`push users ${String(init?.body)} -> (answer lost)`));
+      if (TRACE && String(input).includes('/push')) {
+        void res.clone().text().then((t) => trace(`push ${String(input).split('/').at(-2)} ${String(init?.body).slice(0, 400)} -> ${t.slice(0, 300)}`), () => trace(`push ${String(input).split('/').at(-2)} ${String(init?.body).slice(0, 400)} -> (answer lost)`));
       }
       return res;
     } catch (err) {

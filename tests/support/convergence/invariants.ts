@@ -154,6 +154,16 @@ export async function checkInvariants(input: { server: TestServer; devices: Devi
         );
       }
     }
+    // The last edit of each profile field this device made is the server's value now (unless refused).
+    const lastEdit = new Map<string, WriteRecord>();
+    for (const w of writes) if (w.device === d && w.kind === 'profile') lastEdit.set(Object.keys(w.fields)[0]!, w);
+    const stored = store.get('users', d.userId);
+    for (const [field, w] of lastEdit) {
+      const refusedHere = problemsOf.some((p) => p.collectionName === 'users' && p.docId === d.userId && same((JSON.parse(p.content) as Record<string, unknown>)[field], w.fields[field]));
+      if (!refusedHere && !same(stored?.[field], w.fields[field])) {
+        problems.push(`${d.label}: profile ${field} is ${JSON.stringify(stored?.[field])} on the server, the last edit set ${JSON.stringify(w.fields[field])}`);
+      }
+    }
     if (snap.unauthorized) problems.push(`${d.label}: the session was reported gone`);
     for (const [room, c] of d.openChats()) {
       const ids = c.messages.toArray().map((m) => m.id);

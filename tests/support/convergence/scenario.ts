@@ -41,16 +41,16 @@ const think = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Op = 'createGig' | 'apply' | 'offer' | 'accept' | 'decline' | 'deleteGig' | 'profile' | 'chat' | 'pay' | 'complete' | 'offline' | 'restart';
 
 const WEIGHTS: Record<Op, number> = {
-  createGig: 10,
-  apply: 16,
-  offer: 12,
-  accept: 8,
+  createGig: 7,
+  apply: 12,
+  offer: 14,
+  accept: 12,
   decline: 4,
   deleteGig: 3,
   profile: 7,
-  chat: 12,
-  pay: 5,
-  complete: 2,
+  chat: 10,
+  pay: 12,
+  complete: 3,
   offline: 6,
   restart: 3,
 };
