@@ -3,12 +3,12 @@ import { conversationIdFor } from '../../../shared/ids';
 import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
 import { EMPTY_GIG_FORM, type GigFormValues } from '../../../shared/validation/gig';
-import { viewFor } from '../../../sync-server/replication/visibility';
+import { linkedByApplication, viewFor } from '../../../sync-server/replication/visibility';
 import type { StoredDoc } from '../../../sync-server/store/store';
 import { isoDay, signUpWithProfile } from '../fixtures';
 import { TestClient } from '../http-client';
 import { startTestServer, type TestServer } from '../server';
-import { chatMessage, storedRoom } from '../yjs-client';
+import { chatMessage, storedRoom, tryChatSocket } from '../yjs-client';
 import { Device, type DeviceWorker } from './device';
 import { checkInvariants, type ChatRecord, type History, type WriteRecord } from './invariants';
 import { Rng } from './rng';
@@ -242,7 +242,8 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
       if (last.length === 0) break;
       if (process.env.CONVERGENCE_DEBUG) console.log(`settling: ${last.length} difference(s), first: ${last[0]}`);
       if (Date.now() - settleStart > options.settleTimeoutMs) {
-        return { seed, stats, problems: [`not converged after ${options.settleTimeoutMs} ms:`, ...last.slice(0, 20)] };
+        const also = await checkInvariants({ server, devices, history, writes, chats });
+        return { seed, stats, problems: [`not converged after ${options.settleTimeoutMs} ms:`, ...last.slice(0, 20), ...also] };
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -307,7 +308,9 @@ export async function divergences(server: TestServer, devices: Device[]): Promis
         const closed = c.closedWith();
         out.push(
           `${d.label}: chat ${room} holds ${have.length} message(s), the server ${want.length}` +
-            ` (socket ${c.provider.wsconnected ? 'open' : 'not open'}, synced ${String(c.provider.synced)}${closed ? `, closed ${closed.code} ${closed.reason}` : ''})`,
+            ` (socket ${c.provider.wsconnected ? 'open' : 'not open'}, synced ${String(c.provider.synced)}${closed ? `, closed ${closed.code} ${closed.reason}` : ''}` +
+            `, linked on the server: ${String(linkedByApplication(server.ctx.store, room.split('_')[0]!, room.split('_')[1]!))}` +
+            `, upgrade now: ${JSON.stringify(await tryChatSocket(server.url, room, { cookie: d.http.cookieHeader(), origin: server.url }).then((r) => ('socket' in r ? (r.socket.close(), 101) : r)))})`,
         );
       }
       const unstamped = have.filter((id) => !c.stamps.has(id));
