@@ -144,13 +144,15 @@ export type Route = {
  * The lazily loaded page of each `<Route path="…" element={<X />} />` in a routes file. `X` is
  * declared as `const X = EXPR;` where EXPR holds the `import('…')` itself
  * (`lazy(() => import('…'))`) or names a table entry that does (`lazy(screens['/landing'])` with
- * `'/landing': () => import('…')`, or `pages.waitlist.Screen` with `waitlist: screen(() => import('…'))`).
+ * `'/landing': () => import('…')`, or `pages.waitlist.Screen` with `waitlist: screen(() => import('…'))`),
+ * the table possibly in another file (`tables`).
  * Routes whose element is not lazy (the not-found page) are left out.
  */
-function lazyRoutes(file: string): { path: string; module: string }[] {
+function lazyRoutes(file: string, tables: string[] = []): { path: string; module: string }[] {
   const source = fs.readFileSync(file, 'utf8');
+  const tableSource = [source, ...tables.map((t) => fs.readFileSync(t, 'utf8'))].join('\n');
   const keyed = new Map<string, string>();
-  for (const m of source.matchAll(/(['"]?)([\w/:-]+)\1\s*:[^\n]*?\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) keyed.set(m[2]!, m[3]!);
+  for (const m of tableSource.matchAll(/(['"]?)([\w/:-]+)\1\s*:[^\n]*?\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) keyed.set(m[2]!, m[3]!);
   const moduleOf = (component: string): string | undefined => {
     const expr = new RegExp(`const\\s+${component}\\s*=\\s*([^;]*);`).exec(source)?.[1];
     if (!expr) return undefined;
@@ -175,7 +177,8 @@ export function clientRoutes(root = process.cwd()): Route[] {
   const appRoutes = lazyRoutes(path.join(root, 'client/app/app.tsx'));
   const area = appRoutes.find((r) => r.module.endsWith(SIGNED_IN_AREA));
   if (!area) throw new Error(`client/app/app.tsx has no lazy route to ${SIGNED_IN_AREA}`);
-  const inner = lazyRoutes(path.join(root, 'client/app', `${SIGNED_IN_AREA}.tsx`));
+  // The signed-in screens' table lives beside the area (app.tsx preloads from it too).
+  const inner = lazyRoutes(path.join(root, 'client/app', `${SIGNED_IN_AREA}.tsx`), [path.join(root, 'client/app/signed-in/screens.ts')]);
   return [
     ...appRoutes.filter((r) => r !== area).map((r): Route => ({ path: r.path, area: 'public', pages: [r.module] })),
     ...inner.map((r): Route => ({ path: r.path, area: 'signed-in', pages: [area.module, r.module] })),

@@ -255,6 +255,7 @@ describe('the marketplace, two users in two browsers', () => {
 
     // The bakery gig has accepted work: it can no longer be edited.
     dialog = await openGig(page, 'Bakery window sign');
+    await dialog.getByRole('button', { name: 'Delete gig' }).waitFor(); // the owner's actions are drawn
     expect(await dialog.getByRole('button', { name: 'Edit gig' }).count()).toBe(0);
     await page.keyboard.press('Escape');
 

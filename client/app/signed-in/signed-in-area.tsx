@@ -1,35 +1,11 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
-import { screen } from '../lazy-screen';
+import { preloadScreen, screens } from './screens';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
-import { DataProvider, loadDataModules, RequireData } from '../../data/data-provider';
+import { DataProvider, RequireData } from '../../data/data-provider';
 import { BoardSkeleton } from '../../features/landing/board-controls';
 import { Loading } from '../app';
 import { useSession } from '../session';
 import { SignedInLayout } from './layout';
-
-/** Each screen; the current route's chunk is fetched while the database opens, not after. */
-const screens = {
-  '/landing': screen(() => import('../../features/landing/landing-page')),
-  '/create-gig': screen(() => import('../../features/create-gig/create-gig-page')),
-  '/profile': screen(() => import('../../features/profile/profile-page')),
-  '/setup-portfolio': screen(() => import('../../features/setup-portfolio/setup-portfolio-page')),
-  '/applications': screen(() => import('../../features/applications/applications-page')),
-  '/notifications': screen(() => import('../../features/notifications/notifications-page')),
-  '/basket': screen(() => import('../../features/basket/basket-page')),
-  '/settings': screen(() => import('../../features/settings/settings-page')),
-  '/gig': screen(() => import('../../features/gigs/gig-page')),
-  '/exchange': screen(() => import('../../features/chat/exchange-page')),
-  '/payment': screen(() => import('../../features/payments/payment-success-page')),
-} as const;
-
-/** Fetches the chunk of the screen at `pathname`; resolves either way (the screen reports a failure when it renders). */
-function preloadScreen(pathname: string): Promise<unknown> {
-  const key = ('/' + (pathname.split('/')[1] ?? '')) as keyof typeof screens;
-  return key in screens ? screens[key].preload().catch(() => undefined) : Promise.resolve();
-}
-
-// The database code loads while React renders the first frame.
-void loadDataModules().catch(() => undefined);
 
 const LandingPage = screens['/landing'].Screen;
 const CreateGigPage = screens['/create-gig'].Screen;

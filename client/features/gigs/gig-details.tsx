@@ -174,16 +174,19 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
               {deleteError}
             </p>
           )}
-          <div className="row">
-            {!accepted && (
-              <button type="button" className="button button--quiet" onClick={() => setEditing(true)}>
-                Edit gig
+          {/* Shown once the gig's applications are read: accepted work locks editing. */}
+          {!gigApps.loading && (
+            <div className="row">
+              {!accepted && (
+                <button type="button" className="button button--quiet" onClick={() => setEditing(true)}>
+                  Edit gig
+                </button>
+              )}
+              <button type="button" className="button button--danger" onClick={() => setConfirmDelete(true)}>
+                Delete gig
               </button>
-            )}
-            <button type="button" className="button button--danger" onClick={() => setConfirmDelete(true)}>
-              Delete gig
-            </button>
-          </div>
+            </div>
+          )}
         </div>
       ) : (
         <div className="apply">
