@@ -41,3 +41,19 @@ export function completionError(serverMessage: string | undefined): string {
   const text = serverMessage?.trim() ?? '';
   return COMPLETION_TEXTS.has(text) ? text : COMPLETION_MESSAGES.completeError;
 }
+
+/** What `POST /api/payments/confirm` answers: the payment as the server recorded it. */
+export type PaymentConfirmation = {
+  confirmed: true;
+  applicationId: string;
+  gigId: string;
+  gigTitle: string;
+  sessionId: string;
+  status: string;
+  /** What the buyer paid: the final budget plus the 3% service fee, in minor units. */
+  amount: number;
+  base: number;
+  fee: number;
+  currency: string;
+  paymentConfirmedAt: number;
+};

@@ -1,4 +1,5 @@
 import { api, ApiError } from './api';
+import type { PaymentConfirmation } from '../../shared/payment-messages';
 
 /**
  * The payment endpoints of the sync server (README "The server's API"), typed for the screens:
@@ -14,20 +15,7 @@ export type PayoutStatus = { state: PayoutState; accountId: string | null; relea
 export type ConnectAccountResult = { accountId: string; accountLink: string };
 export type CheckoutStart = { url: string; sessionId: string };
 
-export type PaymentConfirmation = {
-  confirmed: true;
-  applicationId: string;
-  gigId: string;
-  gigTitle: string;
-  sessionId: string;
-  status: string;
-  /** What the buyer paid: the final budget plus the 3% service fee. */
-  amount: number;
-  base: number;
-  fee: number;
-  currency: string;
-  paymentConfirmedAt: number;
-};
+export type { PaymentConfirmation };
 
 export type CompletionResult = {
   success: true;

@@ -1,6 +1,7 @@
 import { normalizeStatus, transition } from '../../shared/application-machine';
 import { FEES } from '../../shared/constants';
 import { buyerCheckout, formatMinorPlain } from '../../shared/money';
+import type { PaymentConfirmation } from '../../shared/payment-messages';
 import type { Application } from '../../shared/schemas/application';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors';
 import { notificationWrites } from '../policies/notify';
@@ -11,20 +12,7 @@ import { PAYMENT_MESSAGES as M } from './messages';
 import { lockKey, viaProvider, type Payments } from './payments';
 import { idempotencyKeys, type CheckoutSession } from './provider';
 
-export type Confirmation = {
-  confirmed: true;
-  applicationId: string;
-  gigId: string;
-  gigTitle: string;
-  sessionId: string;
-  status: string;
-  /** What the buyer paid (base + fee), minor units. */
-  amount: number;
-  base: number;
-  fee: number;
-  currency: string;
-  paymentConfirmedAt: number;
-};
+export type Confirmation = PaymentConfirmation;
 
 const asApplication = (doc: StoredDoc) => doc as unknown as Application;
 

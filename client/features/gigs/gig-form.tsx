@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { COUNTRIES, LIMITS, NICHES } from '../../../shared/constants';
+import { LIMITS } from '../../../shared/constants';
 import type { Gig } from '../../../shared/schemas/gig';
 import {
   changeCountry, changeLocationType, EMPTY_GIG_FORM, localIsoDay, normalizeGigForm, setPassionDriven, validateGigForm,
   type GigFormValues, type GigFormVariant,
 } from '../../../shared/validation/gig';
+import { CountryOptions, NicheOptions } from '../../ui/options';
 
 type Errors = Partial<Record<keyof GigFormValues, string>>;
 
@@ -114,11 +115,7 @@ export function GigForm({
         Category
         <select {...aria('category')} value={values.category} onChange={(e) => set('category', e.target.value)}>
           <option value="">Choose a category</option>
-          {NICHES.map((n) => (
-            <option key={n.id} value={n.name}>
-              {n.name}
-            </option>
-          ))}
+          <NicheOptions valueBy="name" />
         </select>
       </label>
       {err('category')}
@@ -152,11 +149,7 @@ export function GigForm({
             Country
             <select {...aria('country')} value={values.country} onChange={(e) => setValues((v) => changeCountry(v, e.target.value))}>
               <option value="">Choose a country</option>
-              {COUNTRIES.map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name}
-                </option>
-              ))}
+              <CountryOptions />
             </select>
           </label>
           {err('country')}

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { COUNTRIES, LIMITS, NICHES } from '../../../shared/constants';
+import { LIMITS, NICHES } from '../../../shared/constants';
 import type { User } from '../../../shared/schemas/user';
 import { validateProfileField, type ProfileField, type ProfileValues } from '../../../shared/validation/profile';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { useOutbox } from '../../ui/hooks';
+import { CountryOptions, NicheOptions } from '../../ui/options';
 
 const UPDATED = 'Profile updated successfully!';
 const SAVE_FAILED = 'Failed to save changes. Please try again.';
@@ -185,11 +186,7 @@ export default function ProfilePage() {
           Location
           <select value={draft.location} onChange={(e) => edit('location', e.target.value, true)}>
             <option value="">Select your location</option>
-            {COUNTRIES.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
+            <CountryOptions />
           </select>
         </label>
         {stateLine('location')}
@@ -197,11 +194,7 @@ export default function ProfilePage() {
           Creative niche
           <select value={draft.creativeNiche} onChange={(e) => changeNiche(e.target.value)}>
             <option value="">Select your creative niche</option>
-            {NICHES.map((n) => (
-              <option key={n.id} value={n.id}>
-                {n.name}
-              </option>
-            ))}
+            <NicheOptions valueBy="id" />
           </select>
         </label>
         {stateLine('creativeNiche')}

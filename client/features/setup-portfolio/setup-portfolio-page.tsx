@@ -1,10 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
-import { COUNTRIES, NICHES, REDIRECT_DELAYS_MS } from '../../../shared/constants';
+import { NICHES, REDIRECT_DELAYS_MS } from '../../../shared/constants';
 import { isProfileComplete, type User } from '../../../shared/schemas/user';
 import { changeNiche, validatePortfolioSetup, type PortfolioSetupValues } from '../../../shared/validation/portfolio';
 import { useData, useSyncStatus } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
+import { CountryOptions, NicheOptions } from '../../ui/options';
 
 const SUCCESS = 'Profile setup complete! Redirecting to landing page...';
 const EMPTY: PortfolioSetupValues = { username: '', location: '', creativeNiche: '', subcategory: '', portfolioLink: '' };
@@ -71,11 +72,7 @@ export default function SetupPortfolioPage() {
           Location
           <select value={values.location} onChange={(e) => setValues((v) => ({ ...v, location: e.target.value }))}>
             <option value="">Choose your country</option>
-            {COUNTRIES.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
+            <CountryOptions />
           </select>
         </label>
         {err('location')}
@@ -83,11 +80,7 @@ export default function SetupPortfolioPage() {
           Creative niche
           <select value={values.creativeNiche} onChange={(e) => setValues((v) => changeNiche(v, e.target.value))}>
             <option value="">Choose your niche</option>
-            {NICHES.map((n) => (
-              <option key={n.id} value={n.id}>
-                {n.name}
-              </option>
-            ))}
+            <NicheOptions valueBy="id" />
           </select>
         </label>
         {err('creativeNiche')}

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { COUNTRIES } from '../../../shared/constants';
 import { validateWaitlist } from '../../../shared/validation/waitlist';
 import { api } from '../../lib/api';
+import { CountryOptions } from '../../ui/options';
 
 const SUCCESS = "Thank you for signing up..we'll be in touch!";
 const FAILURE = 'Oops! Something went wrong. Please try again.';
@@ -74,11 +74,7 @@ export default function WaitlistPage() {
               Country
               <select value={values.location} onChange={(e) => setValues((v) => ({ ...v, location: e.target.value }))} aria-invalid={Boolean(errors.location)}>
                 <option value="">Choose your country</option>
-                {COUNTRIES.map((c) => (
-                  <option key={c.code} value={c.code}>
-                    {c.name}
-                  </option>
-                ))}
+                <CountryOptions />
               </select>
             </label>
             {errors.location && (
