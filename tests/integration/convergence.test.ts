@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceWorker } from '../support/convergence/device';
+import { applicationIdFor, conversationIdFor } from '../../shared/ids';
+import { EMPTY_GIG_FORM, type GigFormValues } from '../../shared/validation/gig';
+import { Device, DeviceWorker } from '../support/convergence/device';
+import { linkRefused } from '../support/convergence/invariants';
 import { runSeed, type SeedResult } from '../support/convergence/scenario';
+import { isoDay, signUpWithProfile } from '../support/fixtures';
+import { TestClient } from '../support/http-client';
+import { eventually } from '../support/node-client';
+import { startTestServer, type TestServer } from '../support/server';
+import { chatMessage, storedRoom, tryChatSocket } from '../support/yjs-client';
 
 /**
  * Convergence under partitions (issue 9, suite 4). Each seed starts a real server, six users on
@@ -69,4 +77,112 @@ describe('convergence under partitions', () => {
     },
     count * (SETTLE_TIMEOUT_MS + 60_000),
   );
+});
+
+/**
+ * The two paths behind seed 54266's failure, played out on purpose: a user (Ada) applies to
+ * Ben's gig offline, restarts the app twice while still offline, then comes back online.
+ */
+describe('an offline application across restarts', () => {
+  let server: TestServer;
+  let ada: Device;
+  let ben: Device;
+  let gigId: string;
+  let applicationId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await server.cleanup();
+  });
+
+  async function setUp(): Promise<void> {
+    const devices: Device[] = [];
+    for (const [i, name] of ['Ada Offline', 'Ben Owner'].entries()) {
+      const http = new TestClient(server.url);
+      const user = await signUpWithProfile(http, { name });
+      const device = new Device(`${name.split(' ')[0]!}#${i}`, http, user.id, workers[i]!);
+      await device.open();
+      devices.push(device);
+    }
+    [ada, ben] = devices as [Device, Device];
+    const values: GigFormValues = {
+      ...EMPTY_GIG_FORM,
+      title: 'Restart poster',
+      description: 'A poster for a project, delivered as a print-ready file.',
+      category: 'Visual Art',
+      locationType: 'remote',
+      budget: '500-1000',
+      skills: 'Illustration',
+      projectDeadline: isoDay(30),
+    };
+    gigId = await ben.write<string>({ type: 'createGig', values });
+    applicationId = applicationIdFor(gigId, ada.userId);
+    await eventually(async () => (await ada.snapshot()).docs.gigs.some((g) => g.id === gigId), 15_000);
+  }
+
+  async function applyOfflineAndRestartTwice(): Promise<void> {
+    await ada.goOffline();
+    expect(await ada.write<string>({ type: 'apply', gigId, rate: 600_00 })).toBe(applicationId);
+    await ada.restart();
+    await ada.restart();
+    const held = await ada.snapshot();
+    expect(held.docs.applications.map((a) => [a.id, a.status])).toEqual([[applicationId, 'PENDING']]);
+    expect(held.outbox).toBe(1);
+  }
+
+  it('is pushed once the device is back online', async () => {
+    await setUp();
+    try {
+      await applyOfflineAndRestartTwice();
+      await ada.goOnline();
+      const stored = await eventually(() => server.ctx.store.get('applications', applicationId), 20_000);
+      expect(stored).toMatchObject({ applicantId: ada.userId, creatorId: ben.userId, budget: 600_00, status: 'PENDING' });
+      const after = await eventually(async () => {
+        const s = await ada.snapshot();
+        return s.outbox === 0 ? s : undefined;
+      }, 20_000);
+      expect(after.syncproblems).toEqual([]);
+      expect(after.docs.applications.map((a) => [a.id, a.status])).toEqual([[applicationId, 'PENDING']]);
+    } finally {
+      await ada.dispose();
+      await ben.dispose();
+    }
+  }, 60_000);
+
+  it('is refused and kept as a sync problem when the gig was deleted meanwhile; chat over that link is refused, never delivered', async () => {
+    await setUp();
+    try {
+      await applyOfflineAndRestartTwice();
+      // While Ada's device holds the application, it links her to Ben locally: she writes to him.
+      const room = conversationIdFor(ada.userId, ben.userId);
+      const message = chatMessage(ada.userId, ben.userId, 'Sent while the local application linked us');
+      ada.sendChat(room, message);
+      // Ben deletes the gig before Ada's application arrives.
+      await ben.write({ type: 'deleteGig', gigId });
+      await eventually(() => server.ctx.store.get('gigs', gigId)?._deleted === true, 15_000);
+      await ada.goOnline();
+
+      const after = await eventually(async () => {
+        const s = await ada.snapshot();
+        return s.outbox === 0 && s.syncproblems.length > 0 ? s : undefined;
+      }, 20_000);
+      expect(server.ctx.store.get('applications', applicationId)).toBeUndefined();
+      expect(after.syncproblems).toHaveLength(1);
+      const problem = after.syncproblems[0]!;
+      expect(problem).toMatchObject({ collectionName: 'applications', docId: applicationId, reason: 'Unable to process application: Gig data is missing' });
+      expect(JSON.parse(problem.content)).toMatchObject({ id: applicationId, applicantId: ada.userId, creatorId: ben.userId, budget: 600_00, status: 'PENDING' });
+      // The refused application is no longer shown as live; what Ada wrote is in the problem.
+      expect(after.docs.applications).toEqual([]);
+      expect(linkRefused(server.ctx.store, ada.userId, after.syncproblems, room)).toBe(true);
+      const upgrade = await tryChatSocket(server.url, room, { cookie: ada.http.cookieHeader(), origin: server.url });
+      if ('socket' in upgrade) upgrade.socket.close();
+      expect(upgrade.status).toBe(403);
+      expect(storedRoom(server.ctx.store.chatUpdates(room)).messages).toEqual([]);
+    } finally {
+      await ada.dispose();
+      await ben.dispose();
+    }
+  }, 60_000);
 });

@@ -23,7 +23,21 @@ import type { DeviceCommand, DeviceSnapshot } from './protocol';
  * document, the replication checkpoints and the local writes not pushed yet, like a page reload
  * over IndexedDB. The outbox keys live here across a restart as localStorage keeps them; the
  * refused set, the pushed states and the rest of the app's memory start empty, as after a reload.
+ *
+ * The browser's network signals: the data layer and RxDB's retry read `navigator.onLine` and
+ * listen for the window's `online`/`offline` events (a push waiting to retry goes out as soon as
+ * the network is back, not after its back-off). The worker has no window, so it gets a minimal one
+ * that the device's network drives, as the browser drives the real one.
  */
+const browserNavigator = { onLine: true };
+const browserWindow = new EventTarget();
+Object.defineProperty(globalThis, 'navigator', { value: browserNavigator, configurable: true, writable: true });
+Object.defineProperty(globalThis, 'window', { value: browserWindow, configurable: true, writable: true });
+function setBrowserOnline(online: boolean): void {
+  if (browserNavigator.onLine === online) return;
+  browserNavigator.onLine = online;
+  browserWindow.dispatchEvent(new Event(online ? 'online' : 'offline'));
+}
 
 /**
  * The device's network: every request of the data layer goes through `fetch` here. Offline, a
@@ -47,7 +61,18 @@ class Network {
     try {
       const res = await fetch(input, { ...init, signal: controller.signal });
       if (TRACE && String(input).includes('/push')) {
-        void res.clone().text().then((t) => trace(`push ${String(input).split('/').at(-2)} ${String(init?.body).slice(0, 400)} -> ${t.slice(0, 300)}`), () => trace(`push ${String(input).split('/').at(-2)} ${String(init?.body).slice(0, 400)} -> (answer lost)`));
+        // Every row's id and status (a long batch is not cut off), then the server's answer.
+        const rows = (JSON.parse(String(init?.body)) as { newDocumentState: { id: string; status?: string; _deleted?: boolean } }[])
+          .map((r) => `${r.newDocumentState.id}${r.newDocumentState.status ? `:${r.newDocumentState.status}` : ''}${r.newDocumentState._deleted ? ':deleted' : ''}`)
+          .join(' ');
+        const what = `push ${String(input).split('/').at(-2)} [${rows}]`;
+        void res.clone().text().then(
+          (t) => {
+            const answer = res.ok ? (JSON.parse(t) as { conflicts: { id: string }[]; refused: { id: string; reason: string }[] }) : undefined;
+            trace(`${what} -> ${answer ? `conflicts [${answer.conflicts.map((c) => c.id).join(' ')}] refused ${JSON.stringify(answer.refused)}` : `${res.status} ${t.slice(0, 200)}`}`);
+          },
+          () => trace(`${what} -> (answer lost)`),
+        );
       }
       return res;
     } catch (err) {
@@ -123,18 +148,22 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
     case 'open':
       identity = cmd.identity;
       network = new Network();
+      setBrowserOnline(true);
       outboxKeys = [];
       unauthorized = false;
       return start();
     case 'start':
       trace('restart');
-      return start();
+      await start();
+      if (TRACE) trace(`restarted holding applications [${(await data!.db.applications.find().exec()).map((a) => `${a.id}:${a.status}`).join(' ')}], outbox ${data!.outbox.count}`);
+      return undefined;
     case 'stop':
       return stop();
     case 'online':
       trace(cmd.online ? 'online' : 'offline');
       if (cmd.online) network.online = true;
       else network.cut();
+      setBrowserOnline(cmd.online);
       return undefined;
     case 'snapshot':
       return snapshot();

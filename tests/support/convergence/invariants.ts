@@ -2,10 +2,12 @@ import type { ReplicatedName } from '../../../client/data/collections';
 import { normalizeStatus, transition, type ApplicationEvent } from '../../../shared/application-machine';
 import type { ChatDocMessage } from '../../../shared/chat-doc';
 import type { Application } from '../../../shared/schemas/application';
-import type { StoredDoc } from '../../../sync-server/store/store';
+import { linkedByApplication } from '../../../sync-server/replication/visibility';
+import type { Store, StoredDoc } from '../../../sync-server/store/store';
 import type { TestServer } from '../server';
-import { storedRoom } from '../yjs-client';
+import { storedRoom, tryChatSocket } from '../yjs-client';
 import type { Device } from './device';
+import type { DeviceSnapshot } from './protocol';
 
 /** Every durable version of each gig, application and user, in commit order, keyed `collection:id`. */
 export type History = Map<string, StoredDoc[]>;
@@ -23,6 +25,24 @@ export type WriteRecord = {
 };
 
 export type ChatRecord = { device: Device; room: string; message: ChatDocMessage; offline: boolean };
+
+/**
+ * Whether a chat room's only link was an application this device wrote (offline, say) and the
+ * server then refused, e.g. because the gig's owner had deleted the gig before it arrived: the
+ * two users were never linked on the server, so the room is refused (403) and what this device
+ * wrote in it cannot be delivered. The refusal is kept in the device's sync problems, which is
+ * what the user is shown; the messages must then never reach the server's room.
+ */
+export function linkRefused(store: Store, userId: string, problems: DeviceSnapshot['syncproblems'], room: string): boolean {
+  const [a, b] = room.split('_');
+  if (!a || !b || linkedByApplication(store, a, b)) return false;
+  const other = a === userId ? b : a;
+  return problems.some((p) => {
+    if (p.collectionName !== 'applications') return false;
+    const c = JSON.parse(p.content) as { applicantId?: unknown; creatorId?: unknown };
+    return (c.applicantId === userId && c.creatorId === other) || (c.applicantId === other && c.creatorId === userId);
+  });
+}
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -87,7 +107,9 @@ function landed(w: WriteRecord, versions: StoredDoc[], writes: WriteRecord[]): b
  * - no duplicates: one notification per application move, one unread message notice per
  *   conversation, each chat message once in the server's room and in every device's copy;
  * - every write a device made either landed on the server or is in that device's sync problems
- *   with its content; every chat message sent reached the server, stamped;
+ *   with its content; every chat message sent reached the server, stamped, except in a room whose
+ *   only link was an application the server refused (`linkRefused`): there the refusal is kept,
+ *   the server answers the room with 403 and the message is not in its room;
  * - no session was reported gone, no chat socket was closed by the server.
  */
 export async function checkInvariants(input: { server: TestServer; devices: Device[]; history: History; writes: WriteRecord[]; chats: ChatRecord[] }): Promise<string[]> {
@@ -174,6 +196,8 @@ export async function checkInvariants(input: { server: TestServer; devices: Devi
   }
 
   const rooms = new Map<string, ReturnType<typeof storedRoom>>();
+  const problemsOf = new Map<Device, DeviceSnapshot['syncproblems']>();
+  const refusedRooms = new Map<string, number>();
   for (const c of chats) {
     let room = rooms.get(c.room);
     if (!room) {
@@ -181,6 +205,23 @@ export async function checkInvariants(input: { server: TestServer; devices: Devi
       rooms.set(c.room, room);
     }
     const copies = room.messages.filter((m) => m.id === c.message.id);
+    let kept = problemsOf.get(c.device);
+    if (!kept) {
+      kept = (await c.device.snapshot()).syncproblems;
+      problemsOf.set(c.device, kept);
+    }
+    if (linkRefused(store, c.device.userId, kept, c.room)) {
+      if (copies.length !== 0) problems.push(`${c.device.label}: chat message ${c.message.id} reached room ${c.room}, which no application links on the server`);
+      let status = refusedRooms.get(c.room);
+      if (status === undefined) {
+        const r = await tryChatSocket(server.url, c.room, { cookie: c.device.http.cookieHeader(), origin: server.url });
+        if ('socket' in r) r.socket.close();
+        status = r.status;
+        refusedRooms.set(c.room, status);
+      }
+      if (status !== 403) problems.push(`${c.device.label}: room ${c.room} is linked by no application on the server, yet its upgrade answers ${status}`);
+      continue;
+    }
     if (copies.length !== 1) problems.push(`${c.device.label}: ${c.offline ? 'offline ' : ''}chat message ${c.message.id} is on the server ${copies.length} time(s)`);
     else if (!same(copies[0], c.message)) problems.push(`chat message ${c.message.id} changed on the way: ${JSON.stringify(copies[0])}`);
     if (!room.stamps.has(c.message.id)) problems.push(`chat message ${c.message.id} has no server stamp`);
