@@ -25,15 +25,6 @@ export class RateLimiter {
     }
   }
 
-  /** Throws when the key is already over its limit, without counting a hit. */
-  check(key: string, message: string): void {
-    if (!this.enabled) return;
-    const w = this.current(key);
-    if (w.count >= this.limit) {
-      throw tooManyRequests(message, Math.ceil((w.start + this.windowMs - this.now()) / 1000));
-    }
-  }
-
   reset(key: string): void {
     this.windows.delete(key);
   }
