@@ -38,10 +38,27 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 export type PushRow = { assumedMasterState?: Record<string, unknown> | null; newDocumentState: Record<string, unknown> };
 export type Refusal = { id: string; reason: string };
 
-function sameVersion(assumed: Record<string, unknown> | null | undefined, master: Record<string, unknown> | undefined): boolean {
+/**
+ * Whether the client's assumed master state is the server's. A tombstone assumed where the server
+ * has no document is the same "nothing here": it is the tombstone this server answered when it
+ * refused an earlier write of that id, and a new write of it (the user applying again to a gig
+ * they do not know is deleted) must be judged by the policy, then landed or refused, not answered
+ * as a conflict with the tombstone, which the client takes as the server's state and so drops
+ * the write without a sync problem (convergence seed 848465).
+ */
+function sameVersion(assumed: Record<string, unknown> | null | undefined, master: Record<string, unknown> | undefined, deleting: boolean): boolean {
   if (!assumed) return master === undefined;
-  if (!master) return false;
+  // (Deleting what neither side has stays a conflict answered with the tombstone, as before.)
+  if (!master) return assumed._deleted === true && !deleting;
   return assumed.updatedAt === master.updatedAt && Boolean(assumed._deleted) === Boolean(master._deleted);
+}
+
+/** A document answered as it is once the commits are durable; `otherwise` if it is then out of view. */
+class Later {
+  constructor(
+    readonly id: string,
+    readonly otherwise?: Record<string, unknown>,
+  ) {}
 }
 
 /**
@@ -49,9 +66,20 @@ function sameVersion(assumed: Record<string, unknown> | null | undefined, master
  * and answered with the server's resulting document (so server-set fields reach the client at
  * once); a conflicting row is answered with the master state; a refused row with the master state
  * (a tombstone of the pushed content when the server has none) plus the reason.
+ *
+ * The answer shows each document as it is once the commits are durable, not as it was when the
+ * row was applied: another request may change it while this one waits for its commit (a gig's
+ * deletion marking the application `gigDeleted`), and that change's stream event can reach the
+ * client first. The client's replication skips a stream event for a document whose push is under
+ * way and takes this answer as the server's state, so an answer older than the event would
+ * undo the newer state on the device for good (convergence seed 848419).
  */
 export async function applyPush(ctx: AppContext, auth: Auth, collection: ReplicatedCollection, rows: PushRow[]) {
-  const conflicts: Record<string, unknown>[] = [];
+  /**
+   * The answer for each row: a document id to show as it is once the commits are durable (with
+   * what to show if it is then out of this user's view), or a fixed document.
+   */
+  const conflicts: (Later | Record<string, unknown>)[] = [];
   const refused: Refusal[] = [];
   const commits: Promise<number>[] = [];
   const userId = auth.user.id;
@@ -69,7 +97,7 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
     const master = current ? viewFor(ctx.store, userId, collection, current) : undefined;
     const tombstone = { ...incoming, id, _deleted: true };
     const refuse = (reason: string) => {
-      conflicts.push(master ?? tombstone);
+      conflicts.push(master ? new Later(id, master) : tombstone);
       refused.push({ id, reason });
     };
 
@@ -87,9 +115,9 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
       refused.push({ id, reason: 'You do not have access to this document.' });
       continue;
     }
-    if (!sameVersion(row.assumedMasterState, master)) {
+    if (!sameVersion(row.assumedMasterState, master, deleting)) {
       // Somebody changed it first (or a retried push already landed): the client gets the master state.
-      conflicts.push(master ?? tombstone);
+      conflicts.push(master ? new Later(id, master) : tombstone);
       continue;
     }
     const shape = SHAPES[collection].safeParse(incoming);
@@ -105,13 +133,22 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
       continue;
     }
     if (result.writes.length) commits.push(ctx.store.commit(result.writes));
-    const after = ctx.store.get(collection, id);
-    const view = after ? viewFor(ctx.store, userId, collection, after) : undefined;
-    if (view) conflicts.push(view);
+    conflicts.push(new Later(id));
   }
   await Promise.all(commits);
-  // The answer may show other requests' writes (a conflict's master state): answer only once
-  // they are durable too, or a crash could take back what this client was shown.
+  // Each document as it is now (see above).
+  const answer: Record<string, unknown>[] = [];
+  for (const c of conflicts) {
+    if (!(c instanceof Later)) {
+      answer.push(c);
+      continue;
+    }
+    const now = ctx.store.get(collection, c.id);
+    const view = (now ? viewFor(ctx.store, userId, collection, now) : undefined) ?? c.otherwise;
+    if (view) answer.push(view);
+  }
+  // The answer may show other requests' writes: answer only once they are durable too, or a
+  // crash could take back what this client was shown.
   await ctx.store.commit([]);
-  return { conflicts, refused };
+  return { conflicts: answer, refused };
 }

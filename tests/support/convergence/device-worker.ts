@@ -62,14 +62,28 @@ class Network {
       const res = await fetch(input, { ...init, signal: controller.signal });
       if (TRACE && String(input).includes('/push')) {
         // Every row's id and status (a long batch is not cut off), then the server's answer.
-        const rows = (JSON.parse(String(init?.body)) as { newDocumentState: { id: string; status?: string; _deleted?: boolean } }[])
-          .map((r) => `${r.newDocumentState.id}${r.newDocumentState.status ? `:${r.newDocumentState.status}` : ''}${r.newDocumentState._deleted ? ':deleted' : ''}`)
+        // Each row: id, status, deletion, then its version and the version it assumes the server holds.
+        type Row = { id: string; status?: string; _deleted?: boolean; gigDeleted?: boolean; updatedAt?: number };
+        const brief = (d: Row) =>
+          `${d.id}${d.status ? `:${d.status}` : ''}${d._deleted ? ':deleted' : ''}${d.gigDeleted ? ':gigDeleted' : ''}@${String(d.updatedAt ?? '-')}`;
+        const rows = (JSON.parse(String(init?.body)) as { assumedMasterState?: Row | null; newDocumentState: Row }[])
+          .map((r) => `${brief(r.newDocumentState)}(assumed @${String(r.assumedMasterState?.updatedAt ?? '-')})`)
           .join(' ');
         const what = `push ${String(input).split('/').at(-2)} [${rows}]`;
         void res.clone().text().then(
           (t) => {
-            const answer = res.ok ? (JSON.parse(t) as { conflicts: { id: string }[]; refused: { id: string; reason: string }[] }) : undefined;
-            trace(`${what} -> ${answer ? `conflicts [${answer.conflicts.map((c) => c.id).join(' ')}] refused ${JSON.stringify(answer.refused)}` : `${res.status} ${t.slice(0, 200)}`}`);
+            const answer = res.ok ? (JSON.parse(t) as { conflicts: Row[]; refused: { id: string; reason: string }[] }) : undefined;
+            trace(`${what} -> ${answer ? `conflicts [${answer.conflicts.map(brief).join(' ')}] refused ${JSON.stringify(answer.refused)}` : `${res.status} ${t.slice(0, 200)}`}`);
+          },
+          () => trace(`${what} -> (answer lost)`),
+        );
+      }
+      if (TRACE && String(input).includes('/pull')) {
+        const what = `pull ${String(input).split('/').at(-2)} ${String(input).split('?').at(-1)}`;
+        void res.clone().text().then(
+          (t) => {
+            const body = res.ok ? (JSON.parse(t) as { documents: { id: string; status?: string; updatedAt?: number }[]; checkpoint: unknown }) : undefined;
+            trace(`${what} -> ${body ? `[${body.documents.map((d) => `${d.id}${d.status ? `:${d.status}` : ''}@${String(d.updatedAt ?? '-')}`).join(' ')}] ${JSON.stringify(body.checkpoint)}` : res.status}`);
           },
           () => trace(`${what} -> (answer lost)`),
         );
