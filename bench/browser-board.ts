@@ -1,31 +1,23 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { NICHES, COUNTRIES } from '../shared/constants';
-import { readConfig } from '../sync-server/config';
-import { startServer } from '../sync-server/server';
 import type { DocWrite } from '../sync-server/store/store';
-import { percentile, Report, type Row } from './report';
+import { launchBrowser } from '../tests/support/browser';
+import { signUp } from '../tests/support/fixtures';
+import { TestClient } from '../tests/support/http-client';
+import { startTestServer } from '../tests/support/server';
+import { runStandalone } from './support/cli';
+import { percentile, type Report, type Row } from './report';
 
 /**
  * Issue 8, item 6: headless Chromium with 10k gigs in IndexedDB.
  * - Offline reload to the first 50 gigs drawn (the app's `board:first-50` mark), target ≤ 300 ms,
  *   and to the whole board usable (`board:complete`), target ≤ 1 s; median and p95 of 7 reloads.
  * - Filter and tab changes until the next frame is drawn, p95 of 40, target ≤ 50 ms.
- * The browser flags are DEVELOPERS.md's; CHROMIUM_PATH overrides the path.
+ * The browser is the tests' (tests/support/browser.ts: DEVELOPERS.md's flags, CHROMIUM_PATH
+ * overrides the path), the server the integration tests' (tests/support/server.ts).
  */
 const GIGS = Number(process.env.BENCH_BOARD_GIGS ?? 10_000);
 const RELOADS = 7;
 const CHANGES = 40;
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-async function post(url: string, body: unknown, cookie = ''): Promise<{ status: number; json: Record<string, unknown>; cookie: string }> {
-  const origin = new URL(url).origin;
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', origin, cookie }, body: JSON.stringify(body) });
-  const set = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  return { status: res.status, json: (await res.json()) as Record<string, unknown>, cookie: set || cookie };
-}
 
 function gigWrites(creator: { id: string; name: string }, count: number, now: number): DocWrite[] {
   const writes: DocWrite[] = [];
@@ -62,21 +54,18 @@ function gigWrites(creator: { id: string; name: string }, count: number, now: nu
 
 export async function benchBrowserBoard(report: Report): Promise<void> {
   const push = (row: Row) => report.add(row);
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-bench-board-'));
-  const server = await startServer(
-    readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DIST_DIR: path.resolve('dist'), LOG_LEVEL: 'error', RATE_LIMITS: 'off', SCRYPT_LOG_N: '12' }),
-  );
-  const url = `http://127.0.0.1:${server.port}`;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
+  // The test server: scrypt cheaper than in production, rate limits off, the built client.
+  const server = await startTestServer();
+  const url = server.url;
+  const browser = await launchBrowser();
   try {
-    const signup = await post(`${url}/api/auth/signup`, { name: 'Bench Buyer', email: 'bench@example.com', password: 'Str0ngPassword', confirmPassword: 'Str0ngPassword', termsAccepted: true });
-    if (signup.status !== 201) throw new Error(`signup failed: ${JSON.stringify(signup.json)}`);
-    const user = signup.json.user as { id: string; name: string };
+    const http = new TestClient(url);
+    const user = await signUp(http, { name: 'Bench Buyer', email: 'bench@example.com' });
     const writes = gigWrites(user, GIGS, Date.now());
     for (let i = 0; i < writes.length; i += 1000) await server.ctx.store.commit(writes.slice(i, i + 1000));
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const sid = signup.cookie.split('; ').find((c) => c.startsWith('sid='))!.slice(4);
+    const sid = http.cookieHeader().split('; ').find((c) => c.startsWith('sid='))!.slice(4);
     await context.addCookies([{ name: 'sid', value: sid, url }]);
     const page = await context.newPage();
     const syncStart = Date.now();
@@ -129,15 +118,10 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
     await context.close();
   } finally {
     await browser.close();
-    await server.close();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await server.cleanup();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { printReport } = await import('./report');
-  const report = new Report();
-  const started = performance.now();
-  await benchBrowserBoard(report);
-  printReport('Browser board benchmark', report, (performance.now() - started) / 1000);
+  await runStandalone('Browser board benchmark', (report) => benchBrowserBoard(report));
 }

@@ -1,20 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
+import { ensureBuilt } from './support/build';
 import { BUDGETS, clientRoutes, readBundle, routeLoad, type RouteLoad } from './support/bundle-graph';
-import { printReport, Report } from './report';
+import { runStandalone } from './support/cli';
+import type { Report } from './report';
 
 const KB = 1000;
-
-/** The built client (DIST_DIR, default dist/), built with `npm run build` when it holds no build. */
-export function ensureBuilt(dist = path.resolve(process.env.DIST_DIR ?? 'dist')): string {
-  if (fs.existsSync(path.join(dist, 'index.html'))) return dist;
-  if (path.resolve(dist) !== path.resolve('dist')) throw new Error(`${dist} holds no build`);
-  console.log('  dist/ is missing: npm run build');
-  const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`npm run build failed (${result.status})`);
-  return dist;
-}
 
 /**
  * What each route downloads, gzip (the entry with its modulepreloads and stylesheet, the route's
@@ -50,8 +39,5 @@ export async function benchBundle(report: Report): Promise<RouteLoad[]> {
 
 // `node --import tsx bench/bundle.ts`
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const report = new Report();
-  const started = performance.now();
-  await benchBundle(report);
-  printReport('Creative Gigs bundle sizes', report, (performance.now() - started) / 1000);
+  await runStandalone('Creative Gigs bundle sizes', (report) => benchBundle(report));
 }

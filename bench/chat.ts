@@ -1,13 +1,13 @@
-import { fork } from 'node:child_process';
 import path from 'node:path';
 import * as Y from 'yjs';
 import type { ChatDocMessage } from '../shared/chat-doc';
+import { LOAD_ENV, startChildServer, type ChildServer } from '../tests/support/child-server';
 import { TestClient } from '../tests/support/http-client';
 import { openChat, waitFor, type ChatClient } from '../tests/support/yjs-client';
 import { CHAT_LINES } from './data/content';
-import { printReport, percentile, Report } from './report';
-import { copyOf, dataset, removeDatasets } from './support/datasets';
-import { startServerProcess } from './support/server-process';
+import { percentile, type Report } from './report';
+import { numFlag, runStandalone } from './support/cli';
+import { copyOf, dataset } from './support/datasets';
 
 /**
  * Chat, ours against the reference: our validating room server (the real server in its own
@@ -49,47 +49,6 @@ const WARM_UP_MS = 2_000;
 const CONNECT_BATCH = 50;
 const DRAIN_TIMEOUT_MS = 20_000;
 const REFERENCE_ENTRY = path.resolve('bench/support/reference-chat-server.ts');
-
-type Proc = { url: string; cpuMicros(): Promise<number>; stop(): Promise<void> };
-
-/** The reference server in its own process, started and stopped like ours (tests/support/server-child.ts). */
-async function startReferenceProcess(): Promise<Proc> {
-  const child = fork(REFERENCE_ENTRY, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /serving on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    void exited.then(() => reject(new Error(`the reference server exited early: ${stderr}`)));
-  });
-  let nextId = 1;
-  const waiting = new Map<number, (m: { cpuMicros: number }) => void>();
-  child.on('message', (m: { id: number; cpuMicros: number }) => {
-    waiting.get(m.id)?.(m);
-    waiting.delete(m.id);
-  });
-  return {
-    url,
-    cpuMicros: () =>
-      new Promise((resolve) => {
-        const id = nextId++;
-        waiting.set(id, (m) => resolve(m.cpuMicros));
-        child.send({ id, op: 'cpu' });
-      }),
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.send({ id: 0, op: 'close' });
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
 
 type Client = {
   chat: ChatClient;
@@ -141,7 +100,7 @@ class Side {
 
   constructor(
     readonly label: string,
-    readonly proc: Proc,
+    readonly proc: ChildServer,
     private readonly tag: string,
   ) {}
 
@@ -283,17 +242,11 @@ export async function benchChat(report: Report, options: ChatBenchOptions = {}):
   const results = new Map<string, { steady: PhaseResult; saturation: PhaseResult; closed: number }>();
 
   for (const label of o.only ? [o.only] : (['ours', 'reference'] as const)) {
-    let proc: Proc;
-    if (label === 'ours') {
-      const dir = await copyOf(data, 'chat');
-      const server = await startServerProcess({
-        dataDir: dir,
-        nodeArgs: o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`] : [],
-      });
-      proc = { url: server.url, cpuMicros: async () => (await server.ask<{ cpuMicros: number }>('cpu')).cpuMicros, stop: () => server.stop() };
-    } else {
-      proc = await startReferenceProcess();
-    }
+    // The reference runs in its own process too, started and stopped like ours.
+    const proc =
+      label === 'ours'
+        ? await startChildServer({ dataDir: await copyOf(data, 'chat'), env: LOAD_ENV, profileDir: o.profileDir })
+        : await startChildServer({ entry: REFERENCE_ENTRY, stopTimeoutMs: 10_000 });
     const side = new Side(label, proc, `${label === 'ours' ? 'o' : 'r'}${Date.now().toString(36)}`);
     try {
       await side.connect(pairs, label === 'ours');
@@ -341,27 +294,16 @@ function fmtRate(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
-/** `--name=value` from the command line. */
-function flag(name: string): number | undefined {
-  const text = process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  return text === undefined ? undefined : Number(text);
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const report = new Report();
-  const started = performance.now();
-  try {
-    await benchChat(report, {
-      rooms: flag('rooms'),
-      intervalMs: flag('interval'),
-      steadySeconds: flag('seconds'),
-      saturationSeconds: flag('saturation-seconds'),
-      window: flag('window'),
+  await runStandalone('Chat, ours against the reference', (report) =>
+    benchChat(report, {
+      rooms: numFlag('rooms'),
+      intervalMs: numFlag('interval'),
+      steadySeconds: numFlag('seconds'),
+      saturationSeconds: numFlag('saturation-seconds'),
+      window: numFlag('window'),
       profileDir: process.argv.includes('--profile') ? 'bench/results/profiles' : undefined,
       only: process.argv.includes('--ours') ? 'ours' : process.argv.includes('--reference') ? 'reference' : undefined,
-    });
-  } finally {
-    await removeDatasets();
-  }
-  printReport('Chat, ours against the reference', report, (performance.now() - started) / 1000);
+    }),
+  );
 }

@@ -1,9 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { COUNTRIES, NICHES } from '../shared/constants';
-import { INDEXES } from '../sync-server/indexes';
-import { openJournalStore } from '../sync-server/store/journal-store';
-import { generateDataDir, parseSize, type DemoAccount } from './data/generate';
+import { generateDataDir, openDataDirStore, parseSize, type DemoAccount } from './data/generate';
 
 /**
  * `npm run demo [-- --force] [-- --gigs=300]`: fills a fresh DATA_DIR (default ./data) with a
@@ -59,7 +57,7 @@ async function main(): Promise<number> {
   );
 
   // What each demo account finds when it signs in.
-  const store = await openJournalStore({ dataDir, indexes: INDEXES, snapshotIntervalMs: 2 ** 31 - 1, snapshotEveryCommits: 1e9 });
+  const store = await openDataDirStore(dataDir);
   const rows: string[][] = [['Email', 'Password', 'Name', 'Country', 'Niche', 'Gigs posted', 'Applications', 'Chats']];
   try {
     const users = [...store.all('users')];

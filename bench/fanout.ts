@@ -1,10 +1,11 @@
-import http from 'node:http';
 import { gigDoc } from '../tests/support/fixtures';
 import { parseSize } from './data/generate';
+import { LOAD_ENV, startChildServer } from '../tests/support/child-server';
+import { flag, runStandalone } from './support/cli';
 import { copyOf, dataset } from './support/datasets';
 import { LoadClient, pushNew } from './support/http';
-import { startServerProcess } from './support/server-process';
-import { percentile, printReport, Report } from './report';
+import { openStreams } from './support/sse';
+import { percentile, type Report } from './report';
 
 export type FanoutOptions = { gigs?: number; streams?: number[]; writes?: number };
 
@@ -13,76 +14,6 @@ const WARM_UP = 3;
 const TARGET_P95_MS = 100;
 const TARGET_AT = 500;
 const ARRIVAL_TIMEOUT_MS = 30_000;
-
-/**
- * One signed-in `GET /api/sync/stream` on its own connection, read with node:http: it only looks
- * for the id of the document being waited for, so the reading side costs little per stream.
- */
-export class RawSseStream {
-  private buffer = '';
-  private waitingFor: { id: string; resolve: (at: number) => void } | undefined;
-  readonly opened: Promise<void>;
-  readonly ended: Promise<void>;
-  private req: http.ClientRequest;
-
-  constructor(baseUrl: string, token: string) {
-    const u = new URL('/api/sync/stream', baseUrl);
-    let markEnded!: () => void;
-    this.ended = new Promise((resolve) => (markEnded = resolve));
-    let hello!: () => void;
-    let failed!: (err: Error) => void;
-    this.opened = new Promise((resolve, reject) => ((hello = resolve), (failed = reject)));
-    this.req = http.get(
-      { host: u.hostname, port: Number(u.port), path: u.pathname, agent: false, headers: { cookie: `sid=${token}`, accept: 'text/event-stream' } },
-      (res) => {
-        if (res.statusCode !== 200) {
-          failed(new Error(`stream answered ${res.statusCode}`));
-          res.resume();
-          return;
-        }
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          const at = performance.now();
-          this.buffer += chunk;
-          if (this.buffer.includes('event: hello')) hello();
-          const waiting = this.waitingFor;
-          if (waiting && this.buffer.includes(waiting.id)) {
-            this.waitingFor = undefined;
-            waiting.resolve(at);
-          }
-          // Keep only the unfinished event: what came before was looked at already.
-          const end = this.buffer.lastIndexOf('\n\n');
-          if (end >= 0) this.buffer = this.buffer.slice(end + 2);
-        });
-        res.on('close', markEnded);
-      },
-    );
-    this.req.on('error', (err) => {
-      failed(err);
-      markEnded();
-    });
-  }
-
-  /** Resolves with the time (performance.now()) the event naming `id` arrived. */
-  arrival(id: string): Promise<number> {
-    return new Promise((resolve) => (this.waitingFor = { id, resolve }));
-  }
-
-  close(): void {
-    this.req.destroy();
-  }
-}
-
-/** Opens `count` streams, a few dozen at a time, and waits for each one's `hello`. */
-export async function openStreams(baseUrl: string, tokens: string[]): Promise<RawSseStream[]> {
-  const streams: RawSseStream[] = [];
-  for (let i = 0; i < tokens.length; i += 50) {
-    const batch = tokens.slice(i, i + 50).map((t) => new RawSseStream(baseUrl, t));
-    await Promise.all(batch.map((s) => s.opened));
-    streams.push(...batch);
-  }
-  return streams;
-}
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -104,7 +35,7 @@ export async function benchFanout(report: Report, options: FanoutOptions = {}): 
   const data = await dataset({ gigs, sessions: 500, chatPairs: 200 });
   if (Math.max(...sizes) > data.sessions.length) throw new Error(`${data.sessions.length} sessions for ${Math.max(...sizes)} streams`);
   const dir = await copyOf(data, 'fanout');
-  const server = await startServerProcess({ dataDir: dir });
+  const server = await startChildServer({ dataDir: dir, env: LOAD_ENV });
   try {
     const writer = new LoadClient(server.url, data.sessions[0]!.token, 1);
     for (const count of sizes) {
@@ -115,7 +46,7 @@ export async function benchFanout(report: Report, options: FanoutOptions = {}): 
       const label = `fan-out, ${count} streams`;
       const latencies: number[] = [];
       const everyStream: number[] = [];
-      const cpuBefore = (await server.ask<{ cpuMicros: number }>('cpu')).cpuMicros;
+      const cpuBefore = await server.cpuMicros();
       for (let i = 0; i < WARM_UP + writes; i++) {
         const doc = gigDoc();
         const id = String(doc.id);
@@ -128,7 +59,7 @@ export async function benchFanout(report: Report, options: FanoutOptions = {}): 
         latencies.push(...each);
         everyStream.push(Math.max(...each));
       }
-      const cpuPerWrite = ((await server.ask<{ cpuMicros: number }>('cpu')).cpuMicros - cpuBefore) / (WARM_UP + writes);
+      const cpuPerWrite = ((await server.cpuMicros()) - cpuBefore) / (WARM_UP + writes);
       for (const s of streams) s.close();
       await Promise.all(streams.map((s) => s.ended));
       report.info(label, 'p50', percentile(latencies, 50), 'ms');
@@ -145,16 +76,6 @@ export async function benchFanout(report: Report, options: FanoutOptions = {}): 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const gigs = flag('gigs');
-  const streams = flag('streams');
-  const report = new Report();
-  const started = performance.now();
-  try {
-    await benchFanout(report, { gigs: gigs ? parseSize(gigs) : undefined, streams: streams?.split(',').map(Number) });
-  } finally {
-    const { removeDatasets } = await import('./support/datasets');
-    await removeDatasets();
-  }
-  printReport('Fan-out benchmark', report, (performance.now() - started) / 1000);
+  await runStandalone('Fan-out benchmark', (report) => benchFanout(report, { gigs: gigs ? parseSize(gigs) : undefined, streams: flag('streams')?.split(',').map(Number) }));
 }

@@ -1,10 +1,11 @@
 import { fork } from 'node:child_process';
+import { LOAD_ENV, startChildServer } from '../tests/support/child-server';
 import { TestClient } from '../tests/support/http-client';
 import { startNodeClient } from '../tests/support/node-client';
 import { parseSize } from './data/generate';
+import { flag, runStandalone } from './support/cli';
 import { copyOf, dataset } from './support/datasets';
-import { startServerProcess } from './support/server-process';
-import { median, printReport, Report } from './report';
+import { median, type Report } from './report';
 
 export type InitialSyncOptions = { gigs?: number; runs?: number };
 
@@ -58,7 +59,7 @@ export async function benchInitialSync(report: Report, options: InitialSyncOptio
   // The same dataset as the fan-out and memory benchmarks (and server push at 10k): generated once a run.
   const data = await dataset({ gigs, sessions: 500, chatPairs: 200 });
   const dir = await copyOf(data, `initial-sync-${gigs}`);
-  const server = await startServerProcess({ dataDir: dir });
+  const server = await startChildServer({ dataDir: dir, env: LOAD_ENV });
   const label = `initial sync, ${gigs / 1000}k gigs`;
   try {
     const user = data.sessions[0]!;
@@ -86,14 +87,6 @@ if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === '--cl
   const answer = await syncOnce(baseUrl, token, userId, Number(expected)).catch((err: unknown) => ({ error: String(err) }));
   process.send!(answer, () => process.exit(0));
 } else if (import.meta.url === `file://${process.argv[1]}`) {
-  const gigs = process.argv.find((a) => a.startsWith('--gigs='))?.slice(7);
-  const report = new Report();
-  const started = performance.now();
-  try {
-    await benchInitialSync(report, { gigs: gigs ? parseSize(gigs) : undefined });
-  } finally {
-    const { removeDatasets } = await import('./support/datasets');
-    await removeDatasets();
-  }
-  printReport('Initial sync benchmark', report, (performance.now() - started) / 1000);
+  const gigs = flag('gigs');
+  await runStandalone('Initial sync benchmark', (report) => benchInitialSync(report, { gigs: gigs ? parseSize(gigs) : undefined }));
 }

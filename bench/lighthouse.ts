@@ -1,12 +1,14 @@
 import fs from 'node:fs/promises';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/browser';
+import { LOAD_ENV, startChildServer } from '../tests/support/child-server';
 import { TestClient } from '../tests/support/http-client';
 import { signUpWithProfile, uniqueEmail } from '../tests/support/fixtures';
-import { ensureBuilt } from './bundle';
-import { copyOf, dataset, removeDatasets } from './support/datasets';
-import { startServerProcess, tempDataDir } from './support/server-process';
-import { median, printReport, Report } from './report';
+import { ensureBuilt } from './support/build';
+import { numFlag, runStandalone } from './support/cli';
+import { copyOf, dataset, tempDataDir } from './support/datasets';
+import { median, type Report } from './report';
 
 export type LighthouseOptions = {
   /** Lighthouse runs per page; the rows show the median (2 cores shared with other work skew single runs). */
@@ -14,17 +16,6 @@ export type LighthouseOptions = {
   /** Gigs in the marketplace the signed-in user opens (0: an empty board). */
   gigs?: number;
 };
-
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 type Run = { score: number; lcp: number; cls: number; tbt: number; fcp: number; transfer: number; lcpElement: string };
 
@@ -46,8 +37,8 @@ export async function benchLighthouse(report: Report, options: LighthouseOptions
   const gigs = options.gigs ?? 1_000;
   const distDir = ensureBuilt();
   const dataDir = gigs > 0 ? await copyOf(await dataset({ gigs }), 'lighthouse') : await tempDataDir('lighthouse');
-  const server = await startServerProcess({ dataDir, env: { DIST_DIR: distDir } });
-  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+  const server = await startChildServer({ dataDir, env: { ...LOAD_ENV, DIST_DIR: distDir } });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS, logLevel: 'silent' });
   try {
     const client = new TestClient(server.url);
     await signUpWithProfile(client, { name: 'Lighthouse Reader', email: uniqueEmail('lighthouse') });
@@ -108,13 +99,5 @@ export async function benchLighthouse(report: Report, options: LighthouseOptions
 
 // `node --import tsx bench/lighthouse.ts [--runs=3] [--gigs=1000]`
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const report = new Report();
-  const started = performance.now();
-  try {
-    const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-    await benchLighthouse(report, { runs: flag('runs') ? Number(flag('runs')) : undefined, gigs: flag('gigs') ? Number(flag('gigs')) : undefined });
-  } finally {
-    await removeDatasets();
-  }
-  printReport('Creative Gigs Lighthouse', report, (performance.now() - started) / 1000);
+  await runStandalone('Creative Gigs Lighthouse', (report) => benchLighthouse(report, { runs: numFlag('runs'), gigs: numFlag('gigs') }));
 }

@@ -1,10 +1,11 @@
+import { LOAD_ENV, startChildServer, type ChildServer } from '../tests/support/child-server';
 import { TestClient } from '../tests/support/http-client';
 import { openChat, waitFor, type ChatClient } from '../tests/support/yjs-client';
 import { parseSize } from './data/generate';
+import { flag, numFlag, runStandalone } from './support/cli';
 import { copyOf, dataset } from './support/datasets';
-import { startServerProcess, type ServerProcess } from './support/server-process';
-import { openStreams } from './fanout';
-import { printReport, Report } from './report';
+import { openStreams } from './support/sse';
+import type { Report } from './report';
 
 export type MemoryOptions = { gigs?: number; streams?: number; rooms?: number; rounds?: number };
 
@@ -17,10 +18,10 @@ const ROOM_IDLE_MS = 200;
 type Memory = { rss: number; heapUsed: number; external: number; arrayBuffers: number };
 
 /** The server's memory after a full GC (the child runs with --expose-gc). */
-const memory = (server: ServerProcess) => server.ask<Memory>('memory');
-const loadedRooms = async (server: ServerProcess) => (await server.ask<{ rooms: number }>('stats')).rooms;
+const memory = (server: ChildServer) => server.ask<Memory>('memory');
+const loadedRooms = async (server: ChildServer) => (await server.ask<{ rooms: number }>('stats')).rooms;
 /** Lines in the store's journal so far: what a round wrote stays in the store, by design. */
-const journalLines = async (server: ServerProcess) => (await server.ask<{ store: { journalLines: number } }>('stats')).store.journalLines;
+const journalLines = async (server: ChildServer) => (await server.ask<{ store: { journalLines: number } }>('stats')).store.journalLines;
 
 /** Opens both sides of each room with y-websocket and waits until every client is synced. */
 async function openRooms(baseUrl: string, pairs: { room: string; a: { token: string }; b: { token: string } }[]): Promise<ChatClient[]> {
@@ -53,7 +54,7 @@ export async function benchMemory(report: Report, options: MemoryOptions = {}): 
   const rounds = options.rounds ?? ROUNDS;
   const data = await dataset({ gigs, sessions: 500, chatPairs: 200 });
   const dir = await copyOf(data, 'memory');
-  const server = await startServerProcess({ dataDir: dir, nodeArgs: ['--expose-gc'], env: { CHAT_ROOM_IDLE_MS: String(ROOM_IDLE_MS) } });
+  const server = await startChildServer({ dataDir: dir, nodeArgs: ['--expose-gc'], env: { ...LOAD_ENV, CHAT_ROOM_IDLE_MS: String(ROOM_IDLE_MS) } });
   const label = `server memory, ${streamCount} streams + ${roomCount} rooms`;
   try {
     const baseline = await memory(server);
@@ -96,20 +97,8 @@ export async function benchMemory(report: Report, options: MemoryOptions = {}): 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const gigs = flag('gigs');
-  const report = new Report();
-  const started = performance.now();
-  try {
-    await benchMemory(report, {
-      gigs: gigs ? parseSize(gigs) : undefined,
-      streams: flag('streams') ? Number(flag('streams')) : undefined,
-      rooms: flag('rooms') ? Number(flag('rooms')) : undefined,
-      rounds: flag('rounds') ? Number(flag('rounds')) : undefined,
-    });
-  } finally {
-    const { removeDatasets } = await import('./support/datasets');
-    await removeDatasets();
-  }
-  printReport('Server memory benchmark', report, (performance.now() - started) / 1000);
+  await runStandalone('Server memory benchmark', (report) =>
+    benchMemory(report, { gigs: gigs ? parseSize(gigs) : undefined, streams: numFlag('streams'), rooms: numFlag('rooms'), rounds: numFlag('rounds') }),
+  );
 }

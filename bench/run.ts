@@ -8,6 +8,7 @@ import { benchLighthouse } from './lighthouse';
 import { benchMemory } from './memory';
 import { printReport, Report } from './report';
 import { benchServerPush } from './server-push';
+import { flag } from './support/cli';
 import { removeDatasets } from './support/datasets';
 
 /**
@@ -15,10 +16,6 @@ import { removeDatasets } from './support/datasets';
  * or only the named ones: bundle, push, initial-sync, fanout, chat, browser, lighthouse, memory.
  * The generated datasets are shared between benchmarks and removed at the end.
  */
-function flag(name: string): string | undefined {
-  return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-}
-
 const report = new Report();
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const profileDir = process.argv.includes('--profile') ? 'bench/results/profiles' : undefined;

@@ -1,7 +1,7 @@
+import { LOAD_ENV, startChildServer } from '../tests/support/child-server';
 import { gigDoc } from '../tests/support/fixtures';
 import { copyOf, dataset } from './support/datasets';
 import { LoadClient, pushNew } from './support/http';
-import { startServerProcess, type ServerProcess } from './support/server-process';
 import { percentile, type Report } from './report';
 
 export type PushOptions = { sizes?: number[]; profileDir?: string };
@@ -10,8 +10,6 @@ const WARM_UP = 200;
 const SAMPLES = 1000;
 const WRITERS = 50;
 const THROUGHPUT_SECONDS = 5;
-
-const cpuMicros = async (server: ServerProcess) => (await server.ask<{ cpuMicros: number }>('cpu')).cpuMicros;
 
 /**
  * Latency of one pushed write (a new gig, through the route, policy, journal fsync and fan-out)
@@ -23,21 +21,20 @@ export async function benchServerPush(report: Report, options: PushOptions = {})
   for (const size of options.sizes ?? [1_000, 10_000, 50_000]) {
     const data = await dataset({ gigs: size, sessions: size === 10_000 ? 500 : WRITERS, chatPairs: size === 10_000 ? 200 : 0 });
     const dir = await copyOf(data, `push-${size}`);
-    const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
-    const server = await startServerProcess({ dataDir: dir, nodeArgs });
+    const server = await startChildServer({ dataDir: dir, env: LOAD_ENV, profileDir: options.profileDir });
     const label = `push, ${size / 1000}k gigs`;
     try {
       const client = new LoadClient(server.url, data.sessions[0]!.token, 1);
       for (let i = 0; i < WARM_UP; i++) await pushNew(client, 'gigs', gigDoc());
       const latencies: number[] = [];
-      const cpuBefore = await cpuMicros(server);
+      const cpuBefore = await server.cpuMicros();
       for (let i = 0; i < SAMPLES; i++) {
         const doc = gigDoc();
         const t = performance.now();
         await pushNew(client, 'gigs', doc);
         latencies.push(performance.now() - t);
       }
-      const cpuPerWrite = ((await cpuMicros(server)) - cpuBefore) / SAMPLES;
+      const cpuPerWrite = ((await server.cpuMicros()) - cpuBefore) / SAMPLES;
       client.close();
       report.info(label, 'p50', percentile(latencies, 50), 'ms');
       report.atMost(label, 'p95', percentile(latencies, 95), 'ms', 5);
@@ -47,7 +44,7 @@ export async function benchServerPush(report: Report, options: PushOptions = {})
       const writers = data.sessions.slice(0, WRITERS).map((s) => new LoadClient(server.url, s.token, 1));
       const before = (await server.ask<{ store: { journalSyncs: number } }>('stats')).store.journalSyncs;
       let writes = 0;
-      const cpuStart = await cpuMicros(server);
+      const cpuStart = await server.cpuMicros();
       const end = performance.now() + THROUGHPUT_SECONDS * 1000;
       const started = performance.now();
       await Promise.all(
@@ -59,7 +56,7 @@ export async function benchServerPush(report: Report, options: PushOptions = {})
         }),
       );
       const seconds = (performance.now() - started) / 1000;
-      const cpuUsed = (await cpuMicros(server)) - cpuStart;
+      const cpuUsed = (await server.cpuMicros()) - cpuStart;
       const syncs = (await server.ask<{ store: { journalSyncs: number } }>('stats')).store.journalSyncs - before;
       for (const w of writers) w.close();
       report.atLeast(`${label}, ${WRITERS} writers`, 'throughput', writes / seconds, 'writes/s', 2000, '≥ 2,000 writes/s');

@@ -1,4 +1,5 @@
 import { STATUS_ALIASES, type ApplicationStatus, type CurrencyCode, type NotificationType } from './constants';
+import { applicationIdFor } from './ids';
 import type { Application } from './schemas/application';
 
 /**
@@ -230,6 +231,47 @@ export function eventFromChange(before: Application, after: Application): { ok: 
   if (from === 'PENDING_ACCEPTANCE' && (to === 'IN_PROGRESS' || to === 'PENDING_PAYMENT')) return { ok: true, event: { type: 'ACCEPT' } };
   if (to === 'REJECTED') return { ok: true, event: { type: 'DECLINE' } };
   return { ok: false, error: `An application cannot move from ${from ?? before.status} to ${to} here.` };
+}
+
+/** Who applies, as their profile says (SPEC.md §3 User). */
+export type Applicant = { id: string; name: string; email?: string; portfolioLink?: string; location?: Application['applicantCountry'] };
+
+/**
+ * A new application in its first state, PENDING (SPEC.md §3 Application): written by the device
+ * that applies and rebuilt by the server from its own records, so both hold the same document.
+ * `budget` is the applicant's rate in minor units; its id is the one per gig and applicant.
+ */
+export function newApplication(input: {
+  gig: { id: string; title: string; category: string; currency: Application['currency'] };
+  creator: { id: string; name: string; email: string };
+  applicant: Applicant;
+  budget: number;
+  now: number;
+}): Application {
+  const { gig, creator, applicant, budget, now } = input;
+  return {
+    id: applicationIdFor(gig.id, applicant.id),
+    gigId: gig.id,
+    gigTitle: gig.title,
+    gigCategory: gig.category,
+    creatorId: creator.id,
+    creatorName: creator.name,
+    creatorEmail: creator.email,
+    applicantId: applicant.id,
+    applicantName: applicant.name,
+    applicantEmail: applicant.email ?? '',
+    applicantPortfolioLink: applicant.portfolioLink ?? '',
+    ...(applicant.location ? { applicantCountry: applicant.location } : {}),
+    budget,
+    currency: gig.currency,
+    status: 'PENDING',
+    appliedAt: now,
+    finalBudget: null,
+    startedAt: null,
+    completedAt: null,
+    paymentConfirmedAt: null,
+    updatedAt: now,
+  };
 }
 
 /** The gig creator hears about each new application. */

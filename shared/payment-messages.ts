@@ -21,26 +21,29 @@ export const PAYOUT_SETUP_MESSAGES = {
   connectFailed: 'Failed to connect with Stripe',
 } as const;
 
+/** Not in SPEC.md: the server could not open the provider's checkout (the buyer may try again). */
+export const PAYMENT_START_FAILED = 'The payment could not be started. Please try again.';
+
 /** Not in SPEC.md: what a money action says while the device is offline, instead of failing later. */
 export const NEEDS_NETWORK = 'You are offline. Payments need a connection: please reconnect and try again.';
 
-const SUCCESS_PAGE_TEXTS = new Set<string>(Object.values(PAYMENT_SUCCESS_MESSAGES));
-const COMPLETION_TEXTS = new Set<string>(Object.values(COMPLETION_MESSAGES));
+/** The server's message when it is one of `texts` (it may add nothing else), otherwise `fallback`. */
+function oneOf(texts: Record<string, string>, fallback: string): (serverMessage: string | undefined) => string {
+  const known = new Set(Object.values(texts));
+  return (serverMessage) => {
+    const text = serverMessage?.trim() ?? '';
+    return known.has(text) ? text : fallback;
+  };
+}
 
 /**
- * The success page shows one of its four SPEC texts: the server's when it is one of them (it may add
- * nothing else), otherwise 'Failed to update payment status. Please contact support.'.
+ * The success page shows one of its four SPEC texts: the server's when it is one of them,
+ * otherwise 'Failed to update payment status. Please contact support.'.
  */
-export function paymentSuccessError(serverMessage: string | undefined): string {
-  const text = serverMessage?.trim() ?? '';
-  return SUCCESS_PAGE_TEXTS.has(text) ? text : PAYMENT_SUCCESS_MESSAGES.updateFailed;
-}
+export const paymentSuccessError = oneOf(PAYMENT_SUCCESS_MESSAGES, PAYMENT_SUCCESS_MESSAGES.updateFailed);
 
 /** Mark as Complete shows one of its three SPEC texts: the server's when it is one, else the generic retry text. */
-export function completionError(serverMessage: string | undefined): string {
-  const text = serverMessage?.trim() ?? '';
-  return COMPLETION_TEXTS.has(text) ? text : COMPLETION_MESSAGES.completeError;
-}
+export const completionError = oneOf(COMPLETION_MESSAGES, COMPLETION_MESSAGES.completeError);
 
 /** What `POST /api/payments/confirm` answers: the payment as the server recorded it. */
 export type PaymentConfirmation = {

@@ -14,10 +14,10 @@ import { applicationPolicy } from '../../sync-server/policies/applications';
 import { gigPolicy } from '../../sync-server/policies/gigs';
 import { notificationWrites } from '../../sync-server/policies/notify';
 import { stamp } from '../../sync-server/policies/types';
-import { openJournalStore } from '../../sync-server/store/journal-store';
+import { openJournalStore, type JournalStore } from '../../sync-server/store/journal-store';
 import type { DocWrite, Store, StoredDoc } from '../../sync-server/store/store';
+import { Rng } from '../../tests/support/rng';
 import { BIOS, CHAT_LINES, CITIES, DETAILS, FIRST_NAMES, LAST_NAMES, OPENERS, WORDING } from './content';
-import { Random } from './random';
 
 /**
  * Deterministic marketplace data: users with complete profiles in every country and niche, gigs
@@ -70,7 +70,7 @@ export function parseSize(text: string): number {
 }
 
 export class DataGenerator {
-  private readonly rng: Random;
+  private readonly rng: Rng;
   private readonly now: number;
   private readonly ctx: AppContext;
   private commits: Promise<unknown>[] = [];
@@ -80,7 +80,7 @@ export class DataGenerator {
   readonly counts: Generated['counts'] = { users: 0, gigs: 0, applications: 0, notifications: 0, conversations: 0, chatMessages: 0 };
 
   constructor(private readonly store: Store, options: { seed?: number; now?: number }) {
-    this.rng = new Random(options.seed ?? 20_260_101);
+    this.rng = new Rng(options.seed ?? 20_260_101);
     this.now = options.now ?? startOfUtcDay();
     // The policies read only the store from their context.
     this.ctx = { store } as AppContext;
@@ -407,9 +407,14 @@ export async function generateInto(store: Store, options: GenerateOptions): Prom
   return { counts: generator.counts, sessions, chatPairs };
 }
 
+/** A data folder's store, opened outside a server: no snapshots while it is open (closing takes one). */
+export function openDataDirStore(dataDir: string): Promise<JournalStore> {
+  return openJournalStore({ dataDir, indexes: INDEXES, snapshotIntervalMs: 2 ** 31 - 1, snapshotEveryCommits: 1e9 });
+}
+
 /** Fills a data folder (created if missing) and closes it, so a server can open it next. */
 export async function generateDataDir(dataDir: string, options: GenerateOptions): Promise<Generated> {
-  const store = await openJournalStore({ dataDir, indexes: INDEXES, snapshotIntervalMs: 2 ** 31 - 1, snapshotEveryCommits: 1e9 });
+  const store = await openDataDirStore(dataDir);
   try {
     return await generateInto(store, options);
   } finally {

@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { generateDataDir, type Generated, type GenerateOptions } from '../data/generate';
-import { tempDataDir } from './server-process';
 
 /**
  * Generated data folders, made once per run and copied for each benchmark that writes to one.
@@ -29,6 +28,13 @@ export function dataset(options: GenerateOptions): Promise<Dataset> {
     made.set(key, entry);
   }
   return entry;
+}
+
+/** A fresh temporary folder; `copyFrom` fills it with a generated data folder's files. */
+export async function tempDataDir(label: string, copyFrom?: string): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `gigs-bench-${label}-`));
+  if (copyFrom) await fs.cp(copyFrom, dir, { recursive: true });
+  return dir;
 }
 
 /** A private, writable copy of a dataset's folder. */

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { docs, setupWSConnection } from '@y/websocket-server/utils';
+import { setupWSConnection } from '@y/websocket-server/utils';
 import { WebSocketServer } from 'ws';
 
 /**
@@ -8,9 +8,9 @@ import { WebSocketServer } from 'ws';
  * no persistence), behind a plain HTTP server with `ws`, as its own `server.js` runs it: no
  * authentication, no checks, every update relayed (and echoed to its sender) as it arrives.
  *
- * A child process for bench/chat.ts, so it gets the same treatment as our server (see
- * tests/support/server-child.ts): it prints `serving on http://…` and answers `{ id, op }` over IPC
- * with `cpu` (process CPU time in µs), `stats` (rooms held) and `close` (exits).
+ * A child process for bench/chat.ts, started and stopped like our server (tests/support/child-server.ts):
+ * it prints `serving on http://…` and answers `{ id, op }` over IPC with `cpu` (process CPU time
+ * in µs) and `close` (exits).
  */
 const wss = new WebSocketServer({ noServer: true });
 const server = http.createServer((_req, res) => {
@@ -34,20 +34,14 @@ function shutdown(): void {
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, shutdown);
 
-type Request = { id: number; op: 'memory' | 'cpu' | 'stats' | 'close' };
+type Request = { id: number; op: 'cpu' | 'close' };
 
 function answer(op: Request['op']): Record<string, unknown> {
   switch (op) {
-    case 'memory': {
-      const m = process.memoryUsage();
-      return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
-    }
     case 'cpu': {
       const { user, system } = process.cpuUsage();
       return { cpuMicros: user + system, elu: performance.eventLoopUtilization() };
     }
-    case 'stats':
-      return { rooms: docs.size };
     case 'close':
       shutdown();
       return {};

@@ -1,7 +1,7 @@
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { createConflictHandler, type PushedStates } from './conflict-handler';
-import { gigSortKey, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type SyncProblem } from './collections';
+import { gigSortKey, REPLICATED_COLLECTIONS, REPLICATED_NAMES, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
 
@@ -37,12 +37,9 @@ export async function createAppDatabase(
     eventReduce: true,
     closeDuplicates: true,
   });
+  const replicated = REPLICATED_NAMES.map((name) => [name, { schema: REPLICATED_COLLECTIONS[name] as never, conflictHandler: createConflictHandler(name, refused, pushed) }]);
   await db.addCollections({
-    users: { schema: REPLICATED_COLLECTIONS.users as never, conflictHandler: createConflictHandler('users', refused, pushed) },
-    gigs: { schema: REPLICATED_COLLECTIONS.gigs as never, conflictHandler: createConflictHandler('gigs', refused, pushed) },
-    applications: { schema: REPLICATED_COLLECTIONS.applications as never, conflictHandler: createConflictHandler('applications', refused, pushed) },
-    notifications: { schema: REPLICATED_COLLECTIONS.notifications as never, conflictHandler: createConflictHandler('notifications', refused, pushed) },
-    conversations: { schema: REPLICATED_COLLECTIONS.conversations as never, conflictHandler: createConflictHandler('conversations', refused, pushed) },
+    ...(Object.fromEntries(replicated) as Record<ReplicatedName, { schema: never }>),
     syncproblems: { schema: syncProblemRxSchema as never },
   });
   // Gigs written on this device get their local sort key (pulled ones get it in replication).

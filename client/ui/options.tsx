@@ -25,3 +25,16 @@ export function NicheOptions({ valueBy }: { valueBy: 'id' | 'name' }) {
     </>
   );
 }
+
+/** A niche's subcategories as `<option>`s (none until a niche is chosen). */
+export function SubcategoryOptions({ niche }: { niche: { subcategories: readonly string[] } | undefined }) {
+  return (
+    <>
+      {niche?.subcategories.map((s) => (
+        <option key={s} value={s}>
+          {s}
+        </option>
+      ))}
+    </>
+  );
+}

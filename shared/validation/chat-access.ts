@@ -1,4 +1,5 @@
-import { participantsOf } from '../ids';
+import { conversationIdFor, participantsOf } from '../ids';
+import type { Conversation } from '../schemas/conversation';
 
 /** SPEC.md §8 Conversation and messages, word for word. */
 export const CHAT_MESSAGES = {
@@ -21,6 +22,32 @@ export function checkConversationStart(v: { actorId: string | null; otherId: str
   if (v.actorId === v.otherId) return { ok: false, error: CHAT_MESSAGES.withSelf };
   if (!v.otherId || !v.linkedByApplication) return { ok: false, redirectTo: '/applications' };
   return { ok: true };
+}
+
+/** The application that links two users, as far as a conversation record cares: its gig and creator. */
+export type ConversationLink = { gigTitle: string; gigId: string; creatorId: string };
+
+/**
+ * A new conversation record (SPEC.md §3 Conversation) started by `starterId` with `otherId`, named
+ * after the application that links them (the most recent one), read and without messages yet.
+ * Written by the device that starts it and by the server when it creates one, so both agree.
+ */
+export function newConversation(input: { starterId: string; otherId: string; link: ConversationLink | undefined; now: number }): Conversation {
+  const { starterId, otherId, link, now } = input;
+  return {
+    id: conversationIdFor(starterId, otherId),
+    participants: [starterId, otherId].sort(),
+    createdAt: now,
+    lastMessage: '',
+    lastMessageTimestamp: null,
+    lastSenderId: null,
+    lastMessageRead: true,
+    gigTitle: link?.gigTitle ?? '',
+    gigId: link?.gigId ?? null,
+    creatorId: link?.creatorId ?? null,
+    isCreatorInitiated: link !== undefined && starterId === link.creatorId,
+    updatedAt: now,
+  };
 }
 
 /** "Only the participants of a conversation may read it": the two ids its id is made of. */

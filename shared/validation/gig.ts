@@ -5,6 +5,12 @@ import { collectErrors, type FieldErrors } from './types';
 export { budgetTextError, parseBudgetText, type BudgetRange } from './budget-text';
 
 /** SPEC.md §5 Create gig, word for word, in SPEC order. */
+/** SPEC.md §8 Gigs, "Create gig": who may create one. */
+export const CREATE_GIG_MESSAGES = {
+  loggedOut: 'You must be logged in to create a gig',
+  profileMissing: 'Please complete your profile before creating a gig',
+} as const;
+
 export const GIG_MESSAGES = {
   titleRequired: 'Title is required',
   descriptionRequired: 'Description is required',

@@ -1,30 +1,15 @@
 import { newMessageNotice, type ChatDocMessage } from '../../shared/chat-doc';
-import { linkingApplication } from '../policies/conversations';
+import { newConversation } from '../../shared/validation/chat-access';
+import { conversationLink } from '../policies/conversations';
 import { notificationWrites } from '../policies/notify';
 import { stamp, str } from '../policies/types';
 import type { DocWrite, Store, StoredDoc } from '../store/store';
 
 export type StampedMessage = ChatDocMessage & { timestamp: number };
 
-/** SPEC.md §3 Conversation, as the conversation policy creates it, for a room that has none yet. */
-function newConversation(store: Store, id: string, firstSenderId: string, receiverId: string, now: number): Omit<StoredDoc, '_seq'> {
-  const app = linkingApplication(store, firstSenderId, receiverId);
-  const creatorId = app ? str(app.creatorId) : null;
-  return {
-    id,
-    participants: [firstSenderId, receiverId].sort(),
-    createdAt: now,
-    lastMessage: '',
-    lastMessageTimestamp: null,
-    lastSenderId: null,
-    lastMessageRead: true,
-    gigTitle: app ? str(app.gigTitle) : '',
-    gigId: app ? str(app.gigId) : null,
-    creatorId,
-    isCreatorInitiated: firstSenderId === creatorId,
-    updatedAt: now,
-    _deleted: false,
-  };
+/** The conversation record for a room that has none yet, as the conversation policy creates it. */
+function firstConversation(store: Store, firstSenderId: string, receiverId: string, now: number): Omit<StoredDoc, '_seq'> {
+  return { ...newConversation({ starterId: firstSenderId, otherId: receiverId, link: conversationLink(store, firstSenderId, receiverId), now }), _deleted: false };
 }
 
 /**
@@ -39,7 +24,7 @@ export function messageRecordWrites(store: Store, room: string, messages: Stampe
   const writes: DocWrite[] = [];
 
   const current = store.get('conversations', room);
-  const base = current && !current._deleted ? current : newConversation(store, room, last.senderId, last.receiverId, now);
+  const base = current && !current._deleted ? current : firstConversation(store, last.senderId, last.receiverId, now);
   const previousStamp = typeof base.lastMessageTimestamp === 'number' ? base.lastMessageTimestamp : -1;
   if (last.timestamp >= previousStamp) {
     writes.push({

@@ -3,34 +3,17 @@ import { FEES } from '../../shared/constants';
 import { buyerCheckout, formatMinorPlain } from '../../shared/money';
 import type { PaymentConfirmation } from '../../shared/payment-messages';
 import type { Application } from '../../shared/schemas/application';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors';
+import { badRequest, conflict, HttpError } from '../http/errors';
+import { asApplication, gigRefOf } from '../policies/applications';
 import { notificationWrites } from '../policies/notify';
 import { stamp, str } from '../policies/types';
 import type { DocWrite, StoredDoc } from '../store/store';
 import { ledger, ledgerId, ledgerWrite, type ChargeEntry, type CheckoutEntry } from './ledger';
 import { PAYMENT_MESSAGES as M } from './messages';
-import { lockKey, viaProvider, type Payments } from './payments';
+import { buyersApplication, lockKey, viaProvider, type Payments } from './payments';
 import { idempotencyKeys, type CheckoutSession } from './provider';
 
 export type Confirmation = PaymentConfirmation;
-
-const asApplication = (doc: StoredDoc) => doc as unknown as Application;
-
-function liveGig(p: Payments, gigId: string) {
-  const gig = p.ctx.store.get('gigs', gigId);
-  return gig && !gig._deleted ? { id: gig.id, createdBy: str(gig.createdBy), title: str(gig.title) } : undefined;
-}
-
-/** The application, if `buyerId` is its gig's creator; 404 for users who cannot see it, 403 for the freelancer. */
-function buyersApplication(p: Payments, applicationId: string, buyerId: string | undefined): StoredDoc {
-  const app = p.ctx.store.get('applications', applicationId);
-  if (!app || app._deleted) throw notFound(M.applicationNotFound);
-  if (buyerId === undefined) return app;
-  if (app.applicantId === buyerId) throw forbidden(M.onlyBuyerPays);
-  const gig = liveGig(p, str(app.gigId));
-  if (app.creatorId !== buyerId || (gig && gig.createdBy !== buyerId)) throw notFound(M.applicationNotFound);
-  return app;
-}
 
 /** The success page's display-only query (SPEC.md §2); Stripe fills in {CHECKOUT_SESSION_ID}. */
 export function successUrl(origin: string, app: Application, total: number): string {
@@ -63,7 +46,7 @@ export async function startCheckout(p: Payments, buyer: StoredDoc, applicationId
         return { url: success.replace('{CHECKOUT_SESSION_ID}', session.id), sessionId: session.id };
       }
       if (session && session.status === 'open' && session.amountTotal === amounts.total) return { url: session.url || last.url, sessionId: session.id };
-      await store.commit([ledgerWrite({ ...last, status: 'expired', updatedAt: stamp(p.ctx.now(), last as unknown as StoredDoc) })]);
+      await store.commit([ledgerWrite({ ...last, status: 'expired', updatedAt: stamp(p.ctx.now(), last) })]);
     }
 
     const attempt = previous.length;
@@ -160,7 +143,7 @@ export async function confirmPayment(p: Payments, applicationId: string, session
 
 async function confirmLocked(p: Payments, applicationId: string, sessionId: string, by: ChargeEntry['confirmedBy']): Promise<Confirmation> {
   const { store } = p.ctx;
-  const app = buyersApplication(p, applicationId, undefined);
+  const app = buyersApplication(p, applicationId);
   const charge = ledger.charge(store, applicationId);
   if (charge) {
     if (charge.sessionId === sessionId) return confirmationOf(app, charge);
@@ -181,7 +164,7 @@ async function confirmLocked(p: Payments, applicationId: string, sessionId: stri
   const result = transition({
     actor: { id: str(current.creatorId), name: str(buyer?.name) },
     application: asApplication(current),
-    gig: liveGig(p, str(current.gigId)),
+    gig: gigRefOf(store, str(current.gigId)),
     event: { type: 'CONFIRM_PAYMENT' },
     now,
   });
@@ -206,7 +189,7 @@ async function confirmLocked(p: Payments, applicationId: string, sessionId: stri
   const writes: DocWrite[] = [
     { collection: 'applications', doc: updated as DocWrite['doc'] },
     ...notificationWrites(result.notifications, now),
-    ledgerWrite({ ...entry, status: 'paid', updatedAt: Math.max(now, entry.updatedAt + 1) }),
+    ledgerWrite({ ...entry, status: 'paid', updatedAt: stamp(now, entry) }),
     ledgerWrite(confirmed),
     ledgerWrite({ id: ledgerId.buyerFee(applicationId), kind: 'buyer_fee', applicationId, amount: entry.fee, currency: entry.currency, createdAt: now, updatedAt: now }),
   ];

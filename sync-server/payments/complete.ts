@@ -1,14 +1,14 @@
 import { MESSAGES, normalizeStatus, transition } from '../../shared/application-machine';
 import { payoutSplit } from '../../shared/money';
-import type { Application } from '../../shared/schemas/application';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors';
+import { badRequest, conflict, forbidden, HttpError } from '../http/errors';
+import { asApplication, gigRefOf } from '../policies/applications';
 import { notificationWrites } from '../policies/notify';
 import { stamp, str } from '../policies/types';
 import type { DocWrite, StoredDoc } from '../store/store';
 import { ledger, ledgerId, ledgerWrite, type TransferEntry } from './ledger';
 import { PAYMENT_MESSAGES as M } from './messages';
-import { lockKey, usableAccountId, viaProvider, type Payments } from './payments';
-import { sendTransfer } from './payouts';
+import { buyersApplication, lockKey, usableAccountId, viaProvider, type Payments } from './payments';
+import { failedTransferWrite, sendTransfer } from './payouts';
 
 export type CompletionResult = {
   success: true;
@@ -17,8 +17,6 @@ export type CompletionResult = {
   amount: number;
   alreadyCompleted?: true;
 };
-
-const asApplication = (doc: StoredDoc) => doc as unknown as Application;
 
 /**
  * POST /api/gigs/complete-gig (ARCHITECTURE.md "Mark as Complete"): the gig's creator completes
@@ -30,14 +28,8 @@ const asApplication = (doc: StoredDoc) => doc as unknown as Application;
 export async function completeGig(p: Payments, actor: StoredDoc, gigId: string, applicationId: string): Promise<CompletionResult> {
   return p.lock.run(lockKey.application(applicationId), async () => {
     const { store } = p.ctx;
-    const app = store.get('applications', applicationId);
-    if (!app || app._deleted) throw notFound(M.applicationNotFound);
-    const gigDoc = store.get('gigs', str(app.gigId));
-    const gig = gigDoc && !gigDoc._deleted ? { id: gigDoc.id, createdBy: str(gigDoc.createdBy), title: str(gigDoc.title) } : undefined;
-    if (app.creatorId !== actor.id || (gig && gig.createdBy !== actor.id)) {
-      if (app.applicantId === actor.id) throw forbidden(M.onlyBuyerCompletes);
-      throw notFound(M.applicationNotFound);
-    }
+    const app = buyersApplication(p, applicationId, actor.id, M.onlyBuyerCompletes);
+    const gig = gigRefOf(store, str(app.gigId));
     if (app.gigId !== gigId) throw badRequest(M.wrongGig);
     const base = typeof app.finalBudget === 'number' ? app.finalBudget : 0;
     const split = payoutSplit(base);
@@ -83,9 +75,7 @@ export async function completeGig(p: Payments, actor: StoredDoc, gigId: string, 
         if (!outcome.ok) {
           // Not completed: the buyer may try again. A refusal moves the next try to a new key.
           const now = p.ctx.now();
-          await store.commit([
-            ledgerWrite({ ...transfer, refusedAttempts: transfer.refusedAttempts + (outcome.definitive ? 1 : 0), lastError: outcome.error, updatedAt: Math.max(now, (previous?.updatedAt ?? 0) + 1) }),
-          ]);
+          await store.commit([failedTransferWrite(transfer, outcome, now, previous)]);
           throw new HttpError(502, M.transferFailed);
         }
         Object.assign(transfer, { status: 'sent', destination, transferId: outcome.transferId, sentAt: p.ctx.now() });
@@ -108,7 +98,7 @@ export async function completeGig(p: Payments, actor: StoredDoc, gigId: string, 
     ];
     if (base > 0) {
       writes.push(
-        ledgerWrite({ ...transfer, updatedAt: Math.max(now, (previous?.updatedAt ?? 0) + 1) }),
+        ledgerWrite({ ...transfer, updatedAt: stamp(now, previous) }),
         ledgerWrite({ id: ledgerId.platformFee(applicationId), kind: 'platform_fee', applicationId, amount: split.platformFee, currency, createdAt: now, updatedAt: now }),
       );
     }

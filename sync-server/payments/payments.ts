@@ -1,6 +1,10 @@
 import type { AppContext } from '../context';
-import { HttpError } from '../http/errors';
+import { forbidden, HttpError, notFound } from '../http/errors';
+import { gigRefOf } from '../policies/applications';
+import { str } from '../policies/types';
+import type { StoredDoc } from '../store/store';
 import { KeyedLock } from './lock';
+import { PAYMENT_MESSAGES as M } from './messages';
 import { ProviderError, type PaymentsProvider } from './provider';
 import { createSimulatedProvider, type SimulatedProvider } from './simulated-provider';
 import { createStripeProvider } from './stripe-provider';
@@ -39,6 +43,20 @@ export const lockKey = {
 export function usableAccountId(p: Payments, id: unknown): string | undefined {
   if (typeof id !== 'string' || !id) return undefined;
   return id.startsWith('acct_sim_') === (p.provider.mode === 'simulated') ? id : undefined;
+}
+
+/**
+ * The application, if `buyerId` is its gig's creator: 404 for users who cannot see it, 403 with
+ * `notBuyer` (by default the Pay step's) for its freelancer. With no `buyerId` (a webhook) only its existence is checked.
+ */
+export function buyersApplication(p: Payments, applicationId: string, buyerId?: string, notBuyer: string = M.onlyBuyerPays): StoredDoc {
+  const app = p.ctx.store.get('applications', applicationId);
+  if (!app || app._deleted) throw notFound(M.applicationNotFound);
+  if (buyerId === undefined) return app;
+  if (app.applicantId === buyerId) throw forbidden(notBuyer);
+  const gig = gigRefOf(p.ctx.store, str(app.gigId));
+  if (app.creatorId !== buyerId || (gig && gig.createdBy !== buyerId)) throw notFound(M.applicationNotFound);
+  return app;
 }
 
 /** Runs a provider call; a failure becomes a 502 with the message the user should see (the cause is logged). */

@@ -1,10 +1,22 @@
 import type { NotificationDraft } from '../../shared/application-machine';
 import { notificationWrites } from '../policies/notify';
+import { stamp } from '../policies/types';
+import type { DocWrite } from '../store/store';
 import { ledger, ledgerWrite, type TransferEntry } from './ledger';
 import { lockKey, type Payments } from './payments';
 import { idempotencyKeys, ProviderError } from './provider';
 
 export type TransferOutcome = { ok: true; transferId: string } | { ok: false; definitive: boolean; error: string };
+
+/** The transfer entry after a failed attempt: a refusal moves the next try to a new idempotency key. */
+export function failedTransferWrite(entry: TransferEntry, outcome: { definitive: boolean; error: string }, now: number, previous: TransferEntry | undefined = entry): DocWrite {
+  return ledgerWrite({
+    ...entry,
+    refusedAttempts: entry.refusedAttempts + (outcome.definitive ? 1 : 0),
+    lastError: outcome.error,
+    updatedAt: stamp(now, previous),
+  });
+}
 
 /**
  * Sends the freelancer's share of one application. The idempotency key is the application's
@@ -50,14 +62,7 @@ export async function releaseHeldPayouts(p: Payments, freelancerId: string, dest
       const now = p.ctx.now();
       const latest = ledger.transfer(p.ctx.store, held.applicationId)!;
       if (!outcome.ok) {
-        await p.ctx.store.commit([
-          ledgerWrite({
-            ...latest,
-            refusedAttempts: latest.refusedAttempts + (outcome.definitive ? 1 : 0),
-            lastError: outcome.error,
-            updatedAt: Math.max(now, latest.updatedAt + 1),
-          }),
-        ]);
+        await p.ctx.store.commit([failedTransferWrite(latest, outcome, now)]);
         return false;
       }
       const application = p.ctx.store.get('applications', held.applicationId);
@@ -73,7 +78,7 @@ export async function releaseHeldPayouts(p: Payments, freelancerId: string, dest
         currency: latest.currency,
       };
       await p.ctx.store.commit([
-        ledgerWrite({ ...latest, status: 'sent', destination, transferId: outcome.transferId, sentAt: now, lastError: null, updatedAt: Math.max(now, latest.updatedAt + 1) }),
+        ledgerWrite({ ...latest, status: 'sent', destination, transferId: outcome.transferId, sentAt: now, lastError: null, updatedAt: stamp(now, latest) }),
         ...notificationWrites([note], now),
       ]);
       return true;

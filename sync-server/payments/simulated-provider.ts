@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { DocWrite, Store, StoredDoc } from '../store/store';
+import { stamp } from '../policies/types';
+import type { DocWrite, Store } from '../store/store';
 import { ProviderError, type CheckoutInput, type CheckoutSession, type PaymentsProvider, type ProviderAccount, type TransferInput } from './provider';
 
 /**
@@ -62,7 +63,6 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
   /** What an idempotency key produced the first time, if it was used before. */
   const replayed = (key: string) => get<{ resultId: string }>(simId.idempotency(key))?.resultId;
   const remember = (key: string, resultId: string) => write({ id: simId.idempotency(key), kind: 'sim_idempotency', resultId, createdAt: now() });
-  const stamp = (doc: StoredDoc | undefined) => Math.max(now(), (Number(doc?.updatedAt) || 0) + 1);
 
   const accountOf = (a: SimAccount): ProviderAccount => ({ id: a.accountId, state: a.enabled ? 'connected' : 'details_due' });
   const sessionOf = (s: SimSession): CheckoutSession => ({
@@ -157,7 +157,7 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
       const doc = store.get('ledger', simId.account(accountId));
       if (!doc || doc._deleted) throw new ProviderError(`No such account: ${accountId}`, 404, true);
       if (doc.enabled === true) return;
-      await store.commit([write({ ...doc, enabled: true, updatedAt: stamp(doc) })]);
+      await store.commit([write({ ...doc, enabled: true, updatedAt: stamp(now(), doc) })]);
     },
 
     async paySession(sessionId) {
@@ -167,7 +167,7 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
       if (s.paid) return s;
       if (s.expiresAt <= now()) throw new ProviderError('This checkout session has expired', 400, true);
       const paid: SimSession = { ...s, paid: true, paymentIntentId: random('pi_sim'), chargeId: random('ch_sim') };
-      await store.commit([write({ ...doc, ...paid, updatedAt: stamp(doc) })]);
+      await store.commit([write({ ...doc, ...paid, updatedAt: stamp(now(), doc) })]);
       return paid;
     },
   };

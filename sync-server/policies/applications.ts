@@ -1,30 +1,35 @@
-import { eventFromChange, newApplicationNotification, transition } from '../../shared/application-machine';
+import { eventFromChange, newApplication, newApplicationNotification, transition, type GigRef } from '../../shared/application-machine';
 import { applicationIdFor } from '../../shared/ids';
 import type { Application } from '../../shared/schemas/application';
 import { isProfileComplete } from '../../shared/schemas/user';
 import { validateApplication } from '../../shared/validation/apply';
-import type { DocWrite, StoredDoc } from '../store/store';
+import type { DocWrite, Store, StoredDoc } from '../store/store';
 import { notificationWrites } from './notify';
 import { refuse, stamp, str, type Policy, type PolicyResult } from './types';
 
 const MAX_BUDGET_MINOR = 1_000_000_000_00;
 
 /** The stored application as the domain type (the store keeps the same fields plus bookkeeping). */
-const asApplication = (doc: StoredDoc) => doc as unknown as Application;
+export const asApplication = (doc: StoredDoc) => doc as unknown as Application;
+
+/** The gig as the application machine sees it, or undefined once it is deleted. */
+export function gigRefOf(store: Store, gigId: string): GigRef | undefined {
+  const gig = store.get('gigs', gigId);
+  return gig && !gig._deleted ? { id: gig.id, createdBy: str(gig.createdBy), title: str(gig.title) } : undefined;
+}
 
 export const applicationPolicy: Policy = (input): PolicyResult => {
   const { ctx, actor, current, incoming, deleting, now } = input;
   if (deleting) return refuse('Applications cannot be deleted.');
   if (!current) return create(input);
 
-  const gig = ctx.store.get('gigs', str(current.gigId));
   const next = { ...current, ...incoming } as unknown as Application;
   const inferred = eventFromChange(asApplication(current), next);
   if (!inferred.ok) return refuse(inferred.error);
   const result = transition({
     actor: { id: actor.id, name: str(actor.name) },
     application: asApplication(current),
-    gig: gig && !gig._deleted ? { id: gig.id, createdBy: str(gig.createdBy), title: str(gig.title) } : undefined,
+    gig: gigRefOf(ctx.store, str(current.gigId)),
     event: inferred.event,
     now,
   });
@@ -56,29 +61,19 @@ function create({ ctx, actor, incoming, now }: Parameters<Policy>[0]): PolicyRes
   const creator = ctx.store.get('users', str(gig!.createdBy));
   if (!creator) return refuse('Unable to process application: Invalid gig data (missing creator)');
 
-  const application: Application = {
-    id: applicationIdFor(gigId, actor.id),
-    gigId,
-    gigTitle: str(gig!.title),
-    gigCategory: str(gig!.category),
-    creatorId: creator.id,
-    creatorName: str(creator.name),
-    creatorEmail: str(creator.email),
-    applicantId: actor.id,
-    applicantName: str(actor.name),
-    applicantEmail: str(actor.email),
-    applicantPortfolioLink: str(actor.portfolioLink),
-    ...(actor.location ? { applicantCountry: actor.location as Application['applicantCountry'] } : {}),
+  const application = newApplication({
+    gig: { id: gigId, title: str(gig!.title), category: str(gig!.category), currency: gig!.currency as Application['currency'] },
+    creator: { id: creator.id, name: str(creator.name), email: str(creator.email) },
+    applicant: {
+      id: actor.id,
+      name: str(actor.name),
+      email: str(actor.email),
+      portfolioLink: str(actor.portfolioLink),
+      location: (str(actor.location) || undefined) as Application['applicantCountry'],
+    },
     budget,
-    currency: gig!.currency as Application['currency'],
-    status: 'PENDING',
-    appliedAt: now,
-    finalBudget: null,
-    startedAt: null,
-    completedAt: null,
-    paymentConfirmedAt: null,
-    updatedAt: now,
-  };
+    now,
+  });
   return {
     ok: true,
     writes: [

@@ -1,17 +1,18 @@
 import { conversationIdFor } from '../../shared/ids';
-import { checkConversationStart } from '../../shared/validation/chat-access';
-import type { DocWrite, Store, StoredDoc } from '../store/store';
+import { checkConversationStart, newConversation, type ConversationLink } from '../../shared/validation/chat-access';
+import type { DocWrite, Store } from '../store/store';
 import { linkedByApplication } from '../replication/visibility';
 import { notificationWrites } from './notify';
 import { refuse, stamp, str, type Policy } from './types';
 
 /** The most recent application linking the two users: it names the conversation's gig. */
-export function linkingApplication(store: Store, a: string, b: string): StoredDoc | undefined {
+export function conversationLink(store: Store, a: string, b: string): ConversationLink | undefined {
   const candidates = [
     ...store.byIndex('applications', 'applicantId', a).filter((x) => x.creatorId === b),
     ...store.byIndex('applications', 'applicantId', b).filter((x) => x.creatorId === a),
   ];
-  return candidates.sort((x, y) => Number(y.appliedAt) - Number(x.appliedAt))[0];
+  const app = candidates.sort((x, y) => Number(y.appliedAt) - Number(x.appliedAt))[0];
+  return app && { gigTitle: str(app.gigTitle), gigId: str(app.gigId), creatorId: str(app.creatorId) };
 }
 
 /**
@@ -39,23 +40,8 @@ export const conversationPolicy: Policy = ({ ctx, actor, current, incoming, dele
   if (!check.ok) return refuse(check.error ?? 'A conversation needs an application linking the two users.');
   const id = conversationIdFor(actor.id, otherId);
   if (str(incoming.id) !== id) return refuse('Invalid conversation id');
-  const app = linkingApplication(ctx.store, actor.id, otherId)!;
-  const creatorId = str(app.creatorId);
-  const conversation = {
-    id,
-    participants: [actor.id, otherId].sort(),
-    createdAt: now,
-    lastMessage: '',
-    lastMessageTimestamp: null,
-    lastSenderId: null,
-    lastMessageRead: true,
-    gigTitle: str(app.gigTitle),
-    gigId: str(app.gigId),
-    creatorId,
-    isCreatorInitiated: actor.id === creatorId,
-    updatedAt: now,
-    _deleted: false,
-  };
+  const link = conversationLink(ctx.store, actor.id, otherId)!;
+  const conversation = { ...newConversation({ starterId: actor.id, otherId, link, now }), _deleted: false };
   const writes: DocWrite[] = [
     { collection: 'conversations', doc: conversation },
     ...notificationWrites(
@@ -63,11 +49,11 @@ export const conversationPolicy: Policy = ({ ctx, actor, current, incoming, dele
         {
           userId: otherId,
           type: 'new_conversation',
-          message: `${str(actor.name)} started a conversation about "${str(app.gigTitle)}"`,
+          message: `${str(actor.name)} started a conversation about "${link.gigTitle}"`,
           senderId: actor.id,
           senderName: str(actor.name),
-          gigId: str(app.gigId),
-          gigTitle: str(app.gigTitle),
+          gigId: link.gigId,
+          gigTitle: link.gigTitle,
           conversationId: id,
         },
       ],

@@ -20,8 +20,8 @@ export type Policy = (input: PolicyInput) => PolicyResult;
 
 export const refuse = (reason: string): PolicyResult => ({ ok: false, reason });
 
-/** A server timestamp that is also a version: strictly after the document's previous one. */
-export function stamp(now: number, previous?: StoredDoc): number {
+/** A server timestamp that is also a version: strictly after the document's (or ledger entry's) previous one. */
+export function stamp(now: number, previous?: StoredDoc | { updatedAt: number }): number {
   const prev = typeof previous?.updatedAt === 'number' ? previous.updatedAt : 0;
   return Math.max(now, prev + 1);
 }

@@ -46,11 +46,13 @@ export interface JournalStore extends Store {
   stats(): JournalStoreStats;
 }
 
+/** A file's size in bytes, or `missing` when it cannot be read. */
+const fileSize = (file: string, missing = 0) => fs.stat(file).then((st) => st.size, () => missing);
+
 /** Bytes of the snapshot and of the journal files beside it, as found at start. */
 async function fileSizes(dir: string): Promise<{ snapshot: number; journal: number }> {
-  const size = (file: string) => fs.stat(file).then((st) => st.size, () => 0);
-  const journal = await Promise.all((await listJournalFiles(dir)).map(({ file }) => size(file)));
-  return { snapshot: await size(path.join(dir, SNAPSHOT_FILE)), journal: journal.reduce((a, b) => a + b, 0) };
+  const journal = await Promise.all((await listJournalFiles(dir)).map(({ file }) => fileSize(file)));
+  return { snapshot: await fileSize(path.join(dir, SNAPSHOT_FILE)), journal: journal.reduce((a, b) => a + b, 0) };
 }
 
 /** What a journal line carries to the moment it is durable. */
@@ -274,7 +276,7 @@ class JournalStoreImpl implements JournalStore {
     await db.write();
     this.snapshotLsn = lsn;
     this.journalBytes -= bytesCovered;
-    this.snapshotBytes = await fs.stat(path.join(this.dir, SNAPSHOT_FILE)).then((st) => st.size, () => this.snapshotBytes);
+    this.snapshotBytes = await fileSize(path.join(this.dir, SNAPSHOT_FILE), this.snapshotBytes);
     this.snapshotsTaken++;
     for (const { file, firstLsn } of await listJournalFiles(this.dir)) {
       if (firstLsn <= lsn) await fs.rm(file, { force: true });

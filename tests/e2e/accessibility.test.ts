@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInContext } from '../support/browser';
 import { applicationDoc, gigDoc, signUp, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
@@ -144,21 +144,22 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
-async function signedIn(http: TestClient, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
-  const { context, page } = await signedInContext(browser, server.url, http);
-  await page.setViewportSize(viewport);
-  return { context, page };
+const signedIn = (http: TestClient, viewport: { width: number; height: number }) => signedInContext(browser, server.url, http, { viewport });
+
+/** Opens the gig's modal from the board with the keyboard alone: focus on its card, then Enter. */
+async function openGigWithKeyboard(page: Page) {
+  await page.goto(server.url + '/landing');
+  const open = page.getByRole('button', { name: 'Accessible poster' });
+  await open.waitFor({ timeout: 20_000 });
+  await open.focus();
+  await page.keyboard.press('Enter');
+  return { open, dialog: page.getByRole('dialog', { name: 'Accessible poster' }) };
 }
 
 describe('the keyboard alone', () => {
   it('opens a gig from the board, keeps focus in the modal, closes with Escape and returns focus to the card', async () => {
     const { context, page } = await signedIn(applicant.http, VIEWPORTS[0]);
-    await page.goto(server.url + '/landing');
-    const open = page.getByRole('button', { name: 'Accessible poster' });
-    await open.waitFor({ timeout: 20_000 });
-    await open.focus();
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Accessible poster' });
+    const { open, dialog } = await openGigWithKeyboard(page);
     await dialog.waitFor();
     for (let i = 0; i < 12; i += 1) {
       await page.keyboard.press('Tab');
@@ -174,12 +175,7 @@ describe('the keyboard alone', () => {
     const http = new TestClient(server.url);
     await signUpWithProfile(http, { name: 'Kim Keys' });
     const { context, page } = await signedIn(http, VIEWPORTS[1]);
-    await page.goto(server.url + '/landing');
-    const open = page.getByRole('button', { name: 'Accessible poster' });
-    await open.waitFor({ timeout: 20_000 });
-    await open.focus();
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Accessible poster' });
+    const { dialog } = await openGigWithKeyboard(page);
     const rate = dialog.getByLabel(/Your rate/);
     // Tab until the rate field has focus, as a keyboard user would.
     for (let i = 0; i < 20 && !(await rate.evaluate((el) => el === document.activeElement)); i += 1) await page.keyboard.press('Tab');

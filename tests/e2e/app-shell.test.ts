@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, waitForServiceWorker } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 
 describe('the served app in Chromium', () => {
@@ -66,7 +66,7 @@ describe('a new version of the app', () => {
   it("is announced with 'A new version is available' and a Reload button, never by a silent reload that loses a form", async () => {
     const page = await browser.newPage();
     await page.goto(server.url + '/waitlist-signup');
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await waitForServiceWorker(page);
     await page.getByLabel('Name').fill('Typed before the update');
 
     // Deploy a new version: a changed service worker script.

@@ -1,27 +1,20 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInContext, waitUpToDate } from '../support/browser';
-import { applicationDoc, gigDoc, pullAll, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
-import { TestClient } from '../support/http-client';
+import { launchBrowser, signedInActor, waitForServiceWorker, waitUpToDate, type Actor } from '../support/browser';
+import { applicationDoc, gigDoc, pullAll, write } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 
 /** Chat in real Chromium: two users, live both ways, typing, offline writes, the unread badge. */
 
 let server: TestServer;
 let browser: Browser;
-type Actor = { http: TestClient; user: SignedUpUser; context: BrowserContext; page: Page };
 let ada: Actor; // gig creator
 let ben: Actor; // applicant
 
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  const make = async (name: string): Promise<Actor> => {
-    const http = new TestClient(server.url);
-    const user = await signUpWithProfile(http, { name });
-    return { http, user, ...(await signedInContext(browser, server.url, http)) };
-  };
-  [ada, ben] = await Promise.all([make('Ada Creator'), make('Ben Applicant')]);
+  [ada, ben] = await Promise.all([signedInActor(browser, server.url, { name: 'Ada Creator' }), signedInActor(browser, server.url, { name: 'Ben Applicant' })]);
   const gig = gigDoc({ title: 'Mural for a bike shop' });
   expect((await write(ada.http, 'gigs', gig)).refusal).toBeUndefined();
   expect((await write(ben.http, 'applications', applicationDoc(String(gig.id), ben.user.id))).refusal).toBeUndefined();
@@ -69,7 +62,7 @@ describe('chat between two users in two browsers', () => {
   });
 
   it('B goes offline, writes two messages, reloads, comes back online, and A receives both once, in order', async () => {
-    await ben.page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await waitForServiceWorker(ben.page);
     await waitUpToDate(ben.page);
     await ben.context.setOffline(true);
     await send(ben.page, 'Offline one.');

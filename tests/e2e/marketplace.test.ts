@@ -1,8 +1,7 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInContext, waitUpToDate } from '../support/browser';
-import { applicationDoc, gigDoc, isoDay, pullAll, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
-import { TestClient } from '../support/http-client';
+import { launchBrowser, signedInActor, waitForServiceWorker, waitUpToDate, type Actor } from '../support/browser';
+import { applicationDoc, gigDoc, isoDay, pullAll, write } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 
 /**
@@ -13,22 +12,18 @@ import { startTestServer, type TestServer } from '../support/server';
 
 let server: TestServer;
 let browser: Browser;
-type Actor = { http: TestClient; user: SignedUpUser; context: BrowserContext; page: Page };
 let ada: Actor; // buyer
 let ben: Actor; // freelancer
 let cleo: Actor; // another freelancer
 
-async function actor(name: string, overrides: { username?: string } = {}): Promise<Actor> {
-  const http = new TestClient(server.url);
-  const user = await signUpWithProfile(http, { name, ...overrides });
-  const { context, page } = await signedInContext(browser, server.url, http);
-  return { http, user, context, page };
-}
-
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  [ada, ben, cleo] = await Promise.all([actor('Ada Buyer'), actor('Ben Freelancer', { username: 'benmakes' }), actor('Cleo Freelancer')]);
+  [ada, ben, cleo] = await Promise.all([
+    signedInActor(browser, server.url, { name: 'Ada Buyer' }),
+    signedInActor(browser, server.url, { name: 'Ben Freelancer', username: 'benmakes' }),
+    signedInActor(browser, server.url, { name: 'Cleo Freelancer' }),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -277,7 +272,7 @@ describe('the marketplace, two users in two browsers', () => {
     await page.goto(server.url + '/landing');
     await card(page, 'Zine cover, offline apply').waitFor({ timeout: 20_000 });
     await waitUpToDate(page);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await waitForServiceWorker(page);
     await context.setOffline(true);
     const dialog = await openGig(page, 'Zine cover, offline apply');
     await dialog.getByLabel(/Your rate/).fill('99.99');

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInContext } from '../support/browser';
+import { launchBrowser, signedInContext, waitForServiceWorker } from '../support/browser';
 import { TestClient } from '../support/http-client';
 import { gigDoc, isoDay, signUpWithProfile, write } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
@@ -19,10 +19,6 @@ afterAll(async () => {
 
 /** A browser context signed in as a user made through the API (the sign-up UI has its own test). */
 const signedIn = (http: TestClient) => signedInContext(browser, server.url, http);
-
-async function waitForServiceWorker(page: Page) {
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-}
 
 async function fillGigForm(page: Page, title: string, deadline: string) {
   await page.getByLabel('Title').fill(title);
@@ -84,9 +80,7 @@ describe('offline-first data in the browser', () => {
   it('a write the server refuses shows its reason and its content can be restored into the form', async () => {
     const http = new TestClient(server.url);
     await signUpWithProfile(http, { name: 'Cleo' });
-    const context = await browser.newContext();
-    await context.addCookies([{ name: 'sid', value: http.cookieHeader().replace('sid=', ''), url: server.url }]);
-    const page = await context.newPage();
+    const { context, page } = await signedIn(http);
     // A device whose clock is ten days behind: its "today" is already in the past for the server.
     const tenDaysAgo = Date.now() - 10 * 86_400_000;
     await page.clock.install({ time: tenDaysAgo });

@@ -1,15 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInContext, waitUpToDate } from '../support/browser';
-import { applicationDoc, gigDoc, pullAll, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
-import { TestClient } from '../support/http-client';
+import { launchBrowser, signedInActor, waitUpToDate, type Actor } from '../support/browser';
+import { applicationDoc, gigDoc, pullAll, write } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 
 /** The money path in Chromium with the simulated provider (the default when no Stripe key is set). */
 
 let server: TestServer;
 let browser: Browser;
-type Actor = { http: TestClient; user: SignedUpUser; context: BrowserContext; page: Page };
 let ada: Actor; // buyer
 let ben: Actor; // freelancer
 let applicationId: string;
@@ -17,12 +15,7 @@ let applicationId: string;
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  const make = async (name: string): Promise<Actor> => {
-    const http = new TestClient(server.url);
-    const user = await signUpWithProfile(http, { name });
-    return { http, user, ...(await signedInContext(browser, server.url, http)) };
-  };
-  [ada, ben] = await Promise.all([make('Ada Buyer'), make('Ben Maker')]);
+  [ada, ben] = await Promise.all([signedInActor(browser, server.url, { name: 'Ada Buyer' }), signedInActor(browser, server.url, { name: 'Ben Maker' })]);
   const gig = gigDoc({ title: 'Poster series' });
   expect((await write(ada.http, 'gigs', gig)).refusal).toBeUndefined();
   const application = applicationDoc(String(gig.id), ben.user.id, { budget: 9_000 });

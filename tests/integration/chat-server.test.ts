@@ -4,10 +4,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { conversationIdFor } from '../../shared/ids';
-import { applicationDoc, gigDoc, pullAll, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
+import { applicationDoc, gigDoc, person, pullAll, write } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/server';
-import { chatMessage, openChat, storedRoom, tryChatSocket, updateFrame, waitFor, type ChatClient } from '../support/yjs-client';
+import { waitFor } from '../support/wait';
+import { chatMessage, openChat, storedRoom, tryChatSocket, updateFrame, type ChatClient } from '../support/yjs-client';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -27,19 +28,14 @@ function chat(http: TestClient, room: string, headers?: Parameters<typeof openCh
   return c;
 }
 
-type Person = { http: TestClient; user: SignedUpUser };
-
 /** A buyer with a gig and a seller who applied to it (an application links them), and a stranger. */
 async function scene(on: TestServer = server) {
-  const buyer: Person = { http: new TestClient(on.url), user: undefined! };
-  buyer.user = await signUpWithProfile(buyer.http, { name: 'Bea Buyer' });
+  const buyer = await person(on.url, { name: 'Bea Buyer' });
   const gig = (await write(buyer.http, 'gigs', gigDoc({ title: 'Poster design' }))).master!;
-  const seller: Person = { http: new TestClient(on.url), user: undefined! };
-  seller.user = await signUpWithProfile(seller.http, { name: 'Sam Seller' });
+  const seller = await person(on.url, { name: 'Sam Seller' });
   const applied = await write(seller.http, 'applications', applicationDoc(gig.id as string, seller.user.id));
   expect(applied.refusal).toBeUndefined();
-  const stranger: Person = { http: new TestClient(on.url), user: undefined! };
-  stranger.user = await signUpWithProfile(stranger.http, { name: 'Stan Stranger' });
+  const stranger = await person(on.url, { name: 'Stan Stranger' });
   const room = conversationIdFor(buyer.user.id, seller.user.id);
   return { buyer, seller, stranger, gig, room };
 }
@@ -302,8 +298,7 @@ describe('persistence', () => {
 
       second = await startTestServer({}, dir);
       // The same browser session, now talking to the restarted server on its new port.
-      const sellerAgain = new TestClient(second.url);
-      sellerAgain.setCookie('sid', seller.http.cookieHeader().replace(/^sid=/, ''));
+      const sellerAgain = TestClient.withSession(second.url, seller.http.sessionToken());
       const b = chat(sellerAgain, room);
       await waitFor('history after restart', () => stampedContents(b).length === 1);
       expect(b.shown()[0]).toMatchObject({ content: 'Written before the restart', timestamp: stampBefore });

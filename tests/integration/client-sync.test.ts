@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { gigDoc, signUp, signUpWithProfile } from '../support/fixtures';
-import { eventually, startNodeClient } from '../support/node-client';
+import { startNodeClient } from '../support/node-client';
 import { startTestServer, type TestServer } from '../support/server';
+import { waitFor } from '../support/wait';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -27,15 +28,15 @@ describe('the client data layer against the real server', () => {
       await clientA.db.gigs.insert(gig as never);
       expect(clientA.sync.status.pending).toBe(1);
 
-      await eventually(() => server.ctx.store.get('gigs', gig.id as string));
-      await eventually(() => clientA.outbox.count === 0);
+      await waitFor('the gig on the server', () => server.ctx.store.get('gigs', gig.id as string), 10_000);
+      await waitFor("A's outbox emptied", () => clientA.outbox.count === 0, 10_000);
       // The server's stamped fields come back to the writer.
-      const mine = await eventually(async () => {
+      const mine = await waitFor("the server's fields back at A", async () => {
         const d = await clientA.db.gigs.findOne(gig.id as string).exec();
         return d?.createdBy === a.id ? d : undefined;
-      });
+      }, 10_000);
       expect(mine.creatorName).toBe('Ada');
-      const seen = await eventually(() => clientB.db.gigs.findOne(gig.id as string).exec());
+      const seen = await waitFor('the gig at B', () => clientB.db.gigs.findOne(gig.id as string).exec(), 10_000);
       expect(seen.title).toBe('Written offline-first');
     } finally {
       await clientA.close();
@@ -51,10 +52,10 @@ describe('the client data layer against the real server', () => {
       const gig = gigDoc({ title: 'Refused gig' });
       client.outbox.track('gigs', gig.id as string);
       await client.db.gigs.insert(gig as never);
-      const problem = await eventually(() => client.db.syncproblems.findOne().exec());
+      const problem = await waitFor('a sync problem', () => client.db.syncproblems.findOne().exec(), 10_000);
       expect(problem.reason).toBe('Please complete your profile before creating a gig');
       expect(JSON.parse(problem.content)).toMatchObject({ title: 'Refused gig' });
-      await eventually(async () => (await client.db.gigs.findOne(gig.id as string).exec()) === null);
+      await waitFor('the refused gig gone locally', async () => (await client.db.gigs.findOne(gig.id as string).exec()) === null, 10_000);
       expect(client.outbox.count).toBe(0);
     } finally {
       await client.close();

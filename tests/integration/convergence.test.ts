@@ -4,12 +4,10 @@ import { EMPTY_GIG_FORM, type GigFormValues } from '../../shared/validation/gig'
 import { Device, DeviceWorker } from '../support/convergence/device';
 import { linkRefused } from '../support/convergence/invariants';
 import { runSeed, type SeedResult } from '../support/convergence/scenario';
-import { applyPush } from '../../sync-server/replication/push';
-import type { StoredDoc } from '../../sync-server/store/store';
-import { applicationDoc, gigDoc, isoDay, signUpWithProfile, write } from '../support/fixtures';
+import { isoDay, signUpWithProfile } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
-import { eventually } from '../support/node-client';
 import { startTestServer, type TestServer } from '../support/server';
+import { waitFor } from '../support/wait';
 import { chatMessage, storedRoom, tryChatSocket } from '../support/yjs-client';
 
 /**
@@ -121,7 +119,7 @@ describe('an offline application across restarts', () => {
     };
     gigId = await ben.write<string>({ type: 'createGig', values });
     applicationId = applicationIdFor(gigId, ada.userId);
-    await eventually(async () => (await ada.snapshot()).docs.gigs.some((g) => g.id === gigId), 15_000);
+    await waitFor("Ben's gig on Ada's device", async () => (await ada.snapshot()).docs.gigs.some((g) => g.id === gigId), 15_000);
   }
 
   async function applyOfflineAndRestartTwice(): Promise<void> {
@@ -139,9 +137,9 @@ describe('an offline application across restarts', () => {
     try {
       await applyOfflineAndRestartTwice();
       await ada.goOnline();
-      const stored = await eventually(() => server.ctx.store.get('applications', applicationId), 20_000);
+      const stored = await waitFor('the application on the server', () => server.ctx.store.get('applications', applicationId), 20_000);
       expect(stored).toMatchObject({ applicantId: ada.userId, creatorId: ben.userId, budget: 600_00, status: 'PENDING' });
-      const after = await eventually(async () => {
+      const after = await waitFor("Ada's outbox emptied", async () => {
         const s = await ada.snapshot();
         return s.outbox === 0 ? s : undefined;
       }, 20_000);
@@ -163,10 +161,10 @@ describe('an offline application across restarts', () => {
       ada.sendChat(room, message);
       // Ben deletes the gig before Ada's application arrives.
       await ben.write({ type: 'deleteGig', gigId });
-      await eventually(() => server.ctx.store.get('gigs', gigId)?._deleted === true, 15_000);
+      await waitFor("Ben's deletion on the server", () => server.ctx.store.get('gigs', gigId)?._deleted === true, 15_000);
       await ada.goOnline();
 
-      const after = await eventually(async () => {
+      const after = await waitFor("Ada's outbox emptied, with a sync problem", async () => {
         const s = await ada.snapshot();
         return s.outbox === 0 && s.syncproblems.length > 0 ? s : undefined;
       }, 20_000);
@@ -187,89 +185,4 @@ describe('an offline application across restarts', () => {
       await ben.dispose();
     }
   }, 60_000);
-});
-
-/**
- * Seed 848419: Cleo's offer (sent offline) and her deletion of the gig went out together. The
- * server applied the offer, then, while the offer's push waited for its commit, the deletion
- * marked the application `gigDeleted`; the deletion's stream event reached Cleo's device first
- * and was skipped there (the offer's push was under way), then the offer's answer showed the
- * application as it was before the deletion. Her device kept that older state for good. The
- * answer must show each document as it is once the commits are durable.
- */
-describe('a push answer and a write that lands while the push waits for its commit', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ LOG_LEVEL: 'silent' });
-  });
-  afterAll(async () => {
-    await server.cleanup();
-  });
-
-  it("answers the offer with the application as the gig's deletion left it (gigDeleted), not as the offer left it", async () => {
-    const cleo = new TestClient(server.url);
-    const cleoUser = await signUpWithProfile(cleo, { name: 'Cleo Owner' });
-    const gig = (await write(cleo, 'gigs', gigDoc({ title: 'Race poster' }))).master!;
-    const ben = new TestClient(server.url);
-    const benUser = await signUpWithProfile(ben, { name: 'Ben Applicant' });
-    const applied = await write(ben, 'applications', applicationDoc(String(gig.id), benUser.id, { budget: 60_000 }));
-    expect(applied.refusal).toBeUndefined();
-    const application = applied.master!;
-
-    const store = server.ctx.store;
-    const auth = { session: {} as never, user: store.get('users', cleoUser.id) as StoredDoc };
-    // Both requests as the server runs them: the offer is applied and waits for its commit, the
-    // deletion is applied meanwhile; then the offer is answered.
-    const offer = applyPush(server.ctx, auth, 'applications', [
-      { assumedMasterState: application, newDocumentState: { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 40_000, updatedAt: Date.now() } },
-    ]);
-    const deletion = applyPush(server.ctx, auth, 'gigs', [{ assumedMasterState: gig, newDocumentState: { ...gig, _deleted: true } }]);
-    const [offered, deleted] = await Promise.all([offer, deletion]);
-    expect(deleted.refused).toEqual([]);
-    expect(offered.refused).toEqual([]);
-
-    const stored = store.get('applications', String(application.id))!;
-    expect(stored).toMatchObject({ status: 'PENDING_ACCEPTANCE', finalBudget: 40_000, gigDeleted: true });
-    expect(offered.conflicts).toHaveLength(1);
-    expect(offered.conflicts[0]).toMatchObject({ id: application.id, status: 'PENDING_ACCEPTANCE', gigDeleted: true, updatedAt: stored.updatedAt });
-  });
-});
-
-/**
- * Seed 848465: Cleo applied offline to a gig its owner had deleted; on reconnect the application
- * was refused ("Gig data is missing"), kept as a sync problem, and answered with a tombstone.
- * Before her device pulled the deletion she applied again (same application id): the push assumed
- * that tombstone, the server holds no such document, and it answered the push as a conflict with
- * the tombstone, without a refusal: the device took the tombstone as the server's state and the
- * second application vanished without a sync problem. The server must judge it instead.
- */
-describe('a write over the tombstone of a refused write', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ LOG_LEVEL: 'silent' });
-  });
-  afterAll(async () => {
-    await server.cleanup();
-  });
-
-  async function deletedGigAndRefusedApplication() {
-    const owner = new TestClient(server.url);
-    await signUpWithProfile(owner, { name: 'Wes Owner' });
-    const gig = (await write(owner, 'gigs', gigDoc({ title: 'Gone poster' }))).master!;
-    expect((await write(owner, 'gigs', { ...gig, _deleted: true }, gig)).refusal).toBeUndefined();
-    const cleo = new TestClient(server.url);
-    const cleoUser = await signUpWithProfile(cleo, { name: 'Cleo Applicant' });
-    const first = await write(cleo, 'applications', applicationDoc(String(gig.id), cleoUser.id, { budget: 50_000 }));
-    expect(first.refusal).toBe('Unable to process application: Gig data is missing');
-    expect(first.master).toMatchObject({ _deleted: true, budget: 50_000 });
-    return { cleo, cleoUser, gig, tombstone: first.master! };
-  }
-
-  it('is judged again and refused with its reason, not answered as a conflict with the tombstone', async () => {
-    const { cleo, cleoUser, gig, tombstone } = await deletedGigAndRefusedApplication();
-    const again = await write(cleo, 'applications', applicationDoc(String(gig.id), cleoUser.id, { budget: 81_400 }), tombstone);
-    expect(again.refusal).toBe('Unable to process application: Gig data is missing');
-    expect(again.master).toMatchObject({ _deleted: true, budget: 81_400 });
-    expect(server.ctx.store.get('applications', `${String(gig.id)}.${cleoUser.id}`)).toBeUndefined();
-  });
 });

@@ -12,6 +12,7 @@ import { verifyStore } from '../support/crash/verify';
 import { CrashUser, runWriters, type Stop } from '../support/crash/writers';
 import { applicationDoc, gigDoc, signUpWithProfile, write } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
+import { waitFor } from '../support/wait';
 
 /**
  * Issue 9 §3, crash safety: the real server in a child process, under hundreds of concurrent
@@ -40,16 +41,6 @@ const dirs: string[] = [];
 afterAll(async () => {
   await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
 });
-
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Checks the folder the killed server left, on a copy, so the next server starts on exactly what it left. */
 async function verifyFolder(dir: string, ledger: Ledger): Promise<string[]> {
@@ -113,11 +104,11 @@ describe('crash safety: the server killed with SIGKILL under load', () => {
           if (!(await u.pull())) throw new Error(`round ${round}: pull failed after restart`);
         }
         // Messages sent just before the kill went out again and are stamped now.
-        await until(`round ${round}: chat clients back in sync, every message stamped`, () => {
+        await waitFor(`round ${round}: chat clients back in sync, every message stamped`, () => {
           const refused = chats.find((c) => c.refused());
           if (refused) throw new Error(`round ${round}: the server refused a chat client that stayed open: ${JSON.stringify(refused.refused())}`);
           return chats.every((c) => c.inSync() && c.messages.toArray().every((m) => c.stamps.has(m.id)));
-        });
+        }, 15_000);
 
         const stop: Stop = { stopped: false };
         const writing = runWriters(users, ledger, WRITERS_PER_USER, stop);

@@ -1,9 +1,9 @@
-import crypto from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { conversationIdFor } from '../../shared/ids';
-import { applicationDoc, gigDoc, pullAll, signUpWithProfile, uniqueEmail, write, PASSWORD, type SignedUpUser } from '../support/fixtures';
+import { REPLICATED, type ReplicatedCollection } from '../../sync-server/replication/visibility';
+import { applicationDoc, applyTo, createPayoutAccount, gigDoc, offerAndAccept, person, pullAll, signUpWithProfile, uniqueEmail, write, PASSWORD, type Person } from '../support/fixtures';
 import {
   hostileChatFrame,
   hostileRequests,
@@ -24,8 +24,9 @@ import {
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/server';
 import { snapshotStore, storeDifference, type StoreState } from '../support/store-snapshot';
-import { signedEvent, startStripeMock, type StripeMock } from '../support/stripe-mock';
-import { chatMessage, chatSocketBase, openChat, waitFor } from '../support/yjs-client';
+import { signedEvent, startStripeMock, stripeSignature, type StripeMock } from '../support/stripe-mock';
+import { waitFor } from '../support/wait';
+import { chatMessage, chatSocketBase, openChat } from '../support/yjs-client';
 
 /**
  * Issue 9, suite 1: for every HTTP endpoint and the chat socket, HOSTILE_PAYLOADS (200 here, thousands
@@ -45,7 +46,6 @@ let server: TestServer;
 let stripeServer: TestServer;
 let stripe: StripeMock;
 
-type Person = { http: TestClient; user: SignedUpUser };
 type Doc = Record<string, unknown>;
 
 /**
@@ -57,41 +57,25 @@ type Doc = Record<string, unknown>;
 type World = Awaited<ReturnType<typeof buildWorld>>;
 let w: World;
 
-async function person(on: TestServer, name: string): Promise<Person> {
-  const http = new TestClient(on.url);
-  return { http, user: await signUpWithProfile(http, { name }) };
-}
-
-async function apply(p: Person, gig: Doc): Promise<Doc> {
-  const res = await write(p.http, 'applications', applicationDoc(gig.id as string, p.user.id));
-  if (res.refusal) throw new Error(res.refusal);
-  return res.master!;
-}
-
-async function offerAndAccept(buyer: Person, seller: Person, app: Doc, finalBudget: number): Promise<Doc> {
-  const offered = (await write(buyer.http, 'applications', { ...app, status: 'PENDING_ACCEPTANCE', finalBudget }, app)).master!;
-  return (await write(seller.http, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered)).master!;
-}
-
 async function connectPayouts(p: Person): Promise<string> {
-  const res = await p.http.post<{ accountLink: string }>('/api/stripe/create-connect-account', { email: p.user.email, userId: p.user.id, hostname: 'localhost' });
+  const res = await createPayoutAccount(p.http, p.user);
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   return res.body.accountLink.split('/').pop()!;
 }
 
 async function buildWorld(on: TestServer) {
-  const attacker = await person(on, 'Mal Attacker');
-  const s1 = await person(on, 'Sid One');
-  const s2 = await person(on, 'Sid Two');
-  const s3 = await person(on, 'Sid Three');
-  const vb = await person(on, 'Vic Buyer');
-  const vs = await person(on, 'Val Seller');
-  const loner = await person(on, 'Lou Loner');
+  const attacker = await person(on.url, { name: 'Mal Attacker' });
+  const s1 = await person(on.url, { name: 'Sid One' });
+  const s2 = await person(on.url, { name: 'Sid Two' });
+  const s3 = await person(on.url, { name: 'Sid Three' });
+  const vb = await person(on.url, { name: 'Vic Buyer' });
+  const vs = await person(on.url, { name: 'Val Seller' });
+  const loner = await person(on.url, { name: 'Lou Loner' });
 
   const gigA = (await write(attacker.http, 'gigs', gigDoc({ title: 'Mural' }))).master!;
-  const a1 = await offerAndAccept(attacker, s1, await apply(s1, gigA), 30_000);
-  const a2 = await offerAndAccept(attacker, s2, await apply(s2, gigA), 20_000);
-  const a3 = await apply(s3, gigA);
+  const a1 = await offerAndAccept(attacker.http, s1.http, await applyTo(s1, gigA.id as string), 30_000);
+  const a2 = await offerAndAccept(attacker.http, s2.http, await applyTo(s2, gigA.id as string), 20_000);
+  const a3 = await applyTo(s3, gigA.id as string);
   const open = await attacker.http.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: a1.id });
   const paid = await attacker.http.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: a2.id });
   await attacker.http.post(`/api/payments/simulated/checkout/${paid.body.sessionId}/pay`, {});
@@ -99,10 +83,10 @@ async function buildWorld(on: TestServer) {
 
   const gigV = (await write(vb.http, 'gigs', gigDoc({ title: 'Victim poster' }))).master!;
   const gigV2 = (await write(vb.http, 'gigs', gigDoc({ title: 'Victim logo' }))).master!;
-  const av = await offerAndAccept(vb, vs, await apply(vs, gigV), 40_000);
+  const av = await offerAndAccept(vb.http, vs.http, await applyTo(vs, gigV.id as string), 40_000);
   const victimCheckout = await vb.http.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: av.id });
   const victimLink = await connectPayouts(vs);
-  const mine = await apply(attacker, gigV);
+  const mine = await applyTo(attacker, gigV.id as string);
   const victimRoom = conversationIdFor(vb.user.id, vs.user.id);
   const victimConversation = await write(vb.http, 'conversations', { id: victimRoom, participants: [vb.user.id, vs.user.id].sort(), lastMessageRead: true });
   if (victimConversation.refusal) throw new Error(victimConversation.refusal);
@@ -263,7 +247,6 @@ async function runEndpoint(on: TestServer, spec: EndpointSpec, attacker: Attacke
 // ---------------------------------------------------------------------------------------------
 // The endpoints
 
-const COLLECTIONS = ['users', 'gigs', 'applications', 'notifications', 'conversations'] as const;
 const UNKNOWN_COLLECTIONS = ['credentials', 'sessions', 'waitlist', 'ledger', 'meta', 'portfolios', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'USERS', 'users%00', '%2e%2e', 'gigs.json'];
 
 function badCollectionPath(r: Rng, tail: string): string {
@@ -290,7 +273,7 @@ function badQuery(r: Rng): string {
 
 const now = () => Date.now();
 
-function rowContexts(): Record<(typeof COLLECTIONS)[number], RowContext> {
+function rowContexts(): Record<ReplicatedCollection, RowContext> {
   const { attacker, s3, vb, loner, gigV, gigV2, a1, a2, a3, mine, av, own, vbPublic, unread, victimNotification, victimRoom, ownConversation } = w;
   const me = attacker.user.id;
   const update = (label: string, current: Doc, next: Doc) => () => ({ label, row: { assumedMasterState: current, newDocumentState: next } });
@@ -397,8 +380,8 @@ function specs(): EndpointSpec[] {
       auth: false,
     },
     { name: 'GET /api/public-config', method: 'GET', path: '/api/public-config', auth: false, public: true, badQuery: (r) => badQuery(r) },
-    ...COLLECTIONS.map((c): EndpointSpec => ({ name: `GET /api/sync/${c}/pull`, method: 'GET', path: `/api/sync/${c}/pull`, auth: true, badQuery, badPath: (r) => badCollectionPath(r, 'pull') })),
-    ...COLLECTIONS.map((c): EndpointSpec => ({
+    ...REPLICATED.map((c): EndpointSpec => ({ name: `GET /api/sync/${c}/pull`, method: 'GET', path: `/api/sync/${c}/pull`, auth: true, badQuery, badPath: (r) => badCollectionPath(r, 'pull') })),
+    ...REPLICATED.map((c): EndpointSpec => ({
       name: `POST /api/sync/${c}/push`,
       method: 'POST',
       path: `/api/sync/${c}/push`,
@@ -527,8 +510,8 @@ describe(`hostile HTTP payloads (${N} per endpoint)`, () => {
     'GET /api/auth/session',
     'POST /api/waitlist',
     'GET /api/public-config',
-    ...COLLECTIONS.map((c) => `GET /api/sync/${c}/pull`),
-    ...COLLECTIONS.map((c) => `POST /api/sync/${c}/push`),
+    ...REPLICATED.map((c) => `GET /api/sync/${c}/pull`),
+    ...REPLICATED.map((c) => `POST /api/sync/${c}/push`),
     'GET /api/sync/stream',
     'POST /api/stripe/create-connect-account',
     'GET /api/stripe/account-status',
@@ -580,11 +563,11 @@ describe(`POST /api/stripe/webhook (${N} unsigned, forged and stale events)`, ()
           break;
         case 2:
           defect = 'signed with another secret';
-          headers['stripe-signature'] = signatureHeader(event.body, 'whsec_attacker');
+          headers['stripe-signature'] = stripeSignature(event.body, 'whsec_attacker');
           break;
         case 3:
           defect = 'a stale signature (over 300 s)';
-          headers['stripe-signature'] = signatureHeader(event.body, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - r.int(301, 100_000));
+          headers['stripe-signature'] = stripeSignature(event.body, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - r.int(301, 100_000));
           break;
         case 4:
           defect = 'a signature of another body';
@@ -608,11 +591,6 @@ describe(`POST /api/stripe/webhook (${N} unsigned, forged and stale events)`, ()
     expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
   }, TIMEOUT);
 });
-
-/** A Stripe-Signature header for `body` under `secret`, as Stripe computes it. */
-function signatureHeader(body: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
-  return `t=${timestamp},v1=${crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')}`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The chat socket

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
-import { applicationDoc, gigDoc, pullAll, signUpWithProfile, write } from '../support/fixtures';
+import { applyTo, createPayoutAccount, gigDoc, offerAndAccept, person, pullAll, write } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 
 /**
@@ -18,15 +18,11 @@ afterAll(async () => {
 });
 
 async function scene(finalBudget = 45000) {
-  const buyer = new TestClient(server.url);
-  const buyerUser = await signUpWithProfile(buyer, { name: 'Bea Buyer' });
-  const gig = (await write(buyer, 'gigs', gigDoc({ title: 'Poster <design>' }))).master!;
-  const seller = new TestClient(server.url);
-  const sellerUser = await signUpWithProfile(seller, { name: 'Sam Seller' });
-  const applied = (await write(seller, 'applications', applicationDoc(gig.id as string, sellerUser.id))).master!;
-  const offered = (await write(buyer, 'applications', { ...applied, status: 'PENDING_ACCEPTANCE', finalBudget }, applied)).master!;
-  const accepted = (await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered)).master!;
-  return { buyer, buyerUser, seller, sellerUser, gigId: gig.id as string, applicationId: accepted.id as string };
+  const buyer = await person(server.url, { name: 'Bea Buyer' });
+  const gig = (await write(buyer.http, 'gigs', gigDoc({ title: 'Poster <design>' }))).master!;
+  const seller = await person(server.url, { name: 'Sam Seller' });
+  const accepted = await offerAndAccept(buyer.http, seller.http, await applyTo(seller, gig.id as string), finalBudget);
+  return { buyer: buyer.http, buyerUser: buyer.user, seller: seller.http, sellerUser: seller.user, gigId: gig.id as string, applicationId: accepted.id as string };
 }
 type Scene = Awaited<ReturnType<typeof scene>>;
 
@@ -35,7 +31,7 @@ const path = (url: string) => url.slice(server.url.length);
 
 /** Follows the simulated onboarding link and presses its button, as the page's script does. */
 async function onboard(s: Scene) {
-  const connect = await s.seller.post<{ accountId: string; accountLink: string }>('/api/stripe/create-connect-account', { email: s.sellerUser.email, userId: s.sellerUser.id, hostname: 'localhost' });
+  const connect = await createPayoutAccount(s.seller, s.sellerUser);
   expect(connect.status).toBe(200);
   const { accountId, accountLink } = connect.body;
   expect(accountId).toMatch(/^acct_sim_/);

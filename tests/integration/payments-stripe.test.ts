@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
-import { applicationDoc, gigDoc, isoDay, pullAll, signUpWithProfile, write } from '../support/fixtures';
+import { applyTo, createPayoutAccount, gigDoc, isoDay, offerAndAccept, person, pullAll, signUpWithProfile, write } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 import { signedEvent, startStripeMock, type StripeMock } from '../support/stripe-mock';
 
@@ -26,19 +26,25 @@ type Doc = Record<string, unknown>;
 
 /** A buyer's gig, a seller whose offer of `finalBudget` is accepted, and a stranger. */
 async function scene(finalBudget = 45000, gig: Doc = {}) {
-  const buyer = new TestClient(server.url);
-  const buyerUser = await signUpWithProfile(buyer, { name: 'Bea Buyer' });
-  const gigMaster = (await write(buyer, 'gigs', gigDoc({ title: 'Poster design', ...gig }))).master!;
-  const seller = new TestClient(server.url);
-  const sellerUser = await signUpWithProfile(seller, { name: 'Sam Seller' });
-  const applied = (await write(seller, 'applications', applicationDoc(gigMaster.id as string, sellerUser.id))).master!;
-  const offered = (await write(buyer, 'applications', { ...applied, status: 'PENDING_ACCEPTANCE', finalBudget }, applied)).master!;
-  const accepted = (await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered)).master!;
-  const stranger = new TestClient(server.url);
-  const strangerUser = await signUpWithProfile(stranger, { name: 'Stan Stranger' });
+  const buyer = await person(server.url, { name: 'Bea Buyer' });
+  const gigMaster = (await write(buyer.http, 'gigs', gigDoc({ title: 'Poster design', ...gig }))).master!;
+  const seller = await person(server.url, { name: 'Sam Seller' });
+  const accepted = await offerAndAccept(buyer.http, seller.http, await applyTo(seller, gigMaster.id as string), finalBudget);
+  const stranger = await person(server.url, { name: 'Stan Stranger' });
   const applicationId = accepted.id as string;
   const gigId = gigMaster.id as string;
-  return { buyer, buyerUser, seller, sellerUser, stranger, strangerUser, gig: gigMaster, gigId, application: accepted, applicationId };
+  return {
+    buyer: buyer.http,
+    buyerUser: buyer.user,
+    seller: seller.http,
+    sellerUser: seller.user,
+    stranger: stranger.http,
+    strangerUser: stranger.user,
+    gig: gigMaster,
+    gigId,
+    application: accepted,
+    applicationId,
+  };
 }
 type Scene = Awaited<ReturnType<typeof scene>>;
 
@@ -62,7 +68,7 @@ async function payAndConfirm(s: Scene) {
 }
 
 async function connect(client: TestClient, userId: string, email: string) {
-  const res = await client.post<{ accountId: string; accountLink: string; error?: string }>('/api/stripe/create-connect-account', { email, userId, hostname: 'evil.example' });
+  const res = await createPayoutAccount(client, { id: userId, email }, 'evil.example');
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }

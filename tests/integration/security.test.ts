@@ -12,10 +12,12 @@ import { conversationIdFor } from '../../shared/ids';
 import { OWASP_SCRYPT, parseHashParams, verifyPassword } from '../../sync-server/auth/password';
 import { hashToken, SESSION_TTL_MS } from '../../sync-server/auth/sessions';
 import { readConfig } from '../../sync-server/config';
-import { applicationDoc, gigDoc, ownUser, PASSWORD, pullAll, signUp, signUpWithProfile, uniqueEmail, write, type SignedUpUser } from '../support/fixtures';
+import { REPLICATED } from '../../sync-server/replication/visibility';
+import { applicationDoc, createPayoutAccount, gigDoc, offerAndAccept, ownUser, PASSWORD, pullAll, signUp, signUpWithProfile, uniqueEmail, write, type SignedUpUser } from '../support/fixtures';
 import { TestClient, type JsonResponse } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/server';
-import { chatMessage, chatSocketBase, openChat, tryChatSocket, waitFor } from '../support/yjs-client';
+import { waitFor } from '../support/wait';
+import { chatMessage, chatSocketBase, openChat, tryChatSocket } from '../support/yjs-client';
 
 /**
  * Issue 9, suite 5: the security checklist, in one place. Each line says where it is checked; the
@@ -250,11 +252,6 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 const sidOf = (res: { headers: Headers }) => res.headers.getSetCookie().find((c) => c.startsWith('sid='));
 const tokenOf = (cookie: string) => cookie.split(';')[0]!.slice('sid='.length);
-const withCookie = (baseUrl: string, cookie: string) => {
-  const c = new TestClient(baseUrl);
-  c.setCookie('sid', tokenOf(cookie));
-  return c;
-};
 const creds = (u: SignedUpUser) => ({ email: u.email, password: PASSWORD });
 
 // ---------------------------------------------------------------------------------------------
@@ -477,7 +474,7 @@ describe('2. the session cookie', () => {
   it('slides: a session in use gets its 30 days back, in the store and in the cookie', async () => {
     const client = new TestClient(server.url);
     await signUp(client);
-    const token = tokenOf(client.cookieHeader());
+    const token = client.sessionToken()!;
     // Fresh: no rewrite and no new cookie on every request.
     const fresh = await client.get('/api/auth/session');
     expect(fresh.status).toBe(200);
@@ -496,7 +493,7 @@ describe('2. the session cookie', () => {
   it('a new session id at every login; a cookie carried or planted into a login never stays a session', async () => {
     const client = new TestClient(server.url);
     const user = await signUp(client);
-    const tokens = new Set([tokenOf(client.cookieHeader())]);
+    const tokens = new Set([client.sessionToken()!]);
     for (let i = 0; i < 4; i++) {
       const res = await new TestClient(server.url).post('/api/auth/login', creds(user));
       expect(res.status).toBe(200);
@@ -510,7 +507,7 @@ describe('2. the session cookie', () => {
     const again = await client.post('/api/auth/login', creds(user));
     expect(again.status).toBe(200);
     expect(client.cookieHeader()).not.toBe(carried);
-    expect((await withCookie(server.url, carried).get('/api/auth/session')).status).toBe(401);
+    expect((await TestClient.withSession(server.url, tokenOf(carried)).get('/api/auth/session')).status).toBe(401);
     expect((await client.get('/api/auth/session')).status).toBe(200);
     ok('a session carried into a login is replaced and revoked');
 
@@ -543,10 +540,11 @@ describe('3. logout revokes the session everywhere', () => {
     expect((await otherDevice.post('/api/auth/login', creds(meUser))).status).toBe(200);
     const room = conversationIdFor(meUser.id, partnerUser.id);
     const cookie = me.cookieHeader();
-    const sessionId = hashToken(tokenOf(cookie));
+    const token = me.sessionToken()!;
+    const sessionId = hashToken(token);
 
     // Before: the cookie works everywhere.
-    const old = () => withCookie(server.url, cookie);
+    const old = () => TestClient.withSession(server.url, token);
     expect((await old().get('/api/auth/session')).status).toBe(200);
     expect((await old().get('/api/sync/gigs/pull?seq=0')).status).toBe(200);
     const before = await tryChatSocket(server.url, room, { cookie, origin: server.url });
@@ -787,7 +785,7 @@ describe('6. emails and payout ids never reach another user', () => {
 
     /** Creates the payout account and completes the simulated onboarding. */
     const connectPayouts = async (client: RecordingClient, user: SignedUpUser) => {
-      const res = await client.post<{ accountId: string; accountLink: string }>('/api/stripe/create-connect-account', { email: user.email, userId: user.id, hostname: 'localhost' });
+      const res = await createPayoutAccount(client, user);
       expect(res.status).toBe(200);
       expect((await client.post(res.body.accountLink.slice(server.url.length), {})).status).toBe(200);
       return res.body.accountId;
@@ -802,8 +800,7 @@ describe('6. emails and payout ids never reach another user', () => {
     const sellerOwn = await ownUser(seller, sellerUser.id);
     expect((await write(seller, 'users', { ...sellerOwn, bio: 'Printmaker and muralist' }, sellerOwn)).refusal).toBeUndefined();
 
-    const offered = (await write(buyer, 'applications', { ...applied, status: 'PENDING_ACCEPTANCE', finalBudget: 30_000 }, applied)).master!;
-    const accepted = (await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered)).master!;
+    const accepted = await offerAndAccept(buyer, seller, applied, 30_000);
     expect(accepted.status).toBe('PENDING_PAYMENT');
     const checkout = await buyer.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: applied.id });
     expect(checkout.status).toBe(200);
@@ -834,7 +831,7 @@ describe('6. emails and payout ids never reach another user', () => {
 
     // Every party pulls everything, and each stream catches up to a last public change.
     for (const client of [buyer, seller, stranger]) {
-      for (const collection of ['users', 'gigs', 'applications', 'notifications', 'conversations']) await pullAll(client, collection);
+      for (const collection of REPLICATED) await pullAll(client, collection);
       await client.get('/api/auth/session');
     }
     const marker = (await write(stranger, 'gigs', gigDoc({ title: 'Marker' }))).master!;

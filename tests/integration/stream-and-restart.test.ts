@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startChildServer, type ChildServer } from '../support/child-server';
 import { TestClient } from '../support/http-client';
 import { applicationDoc, gigDoc, pullAll, signUpWithProfile, write } from '../support/fixtures';
 import { openStream } from '../support/sse';
@@ -81,21 +81,12 @@ describe('durability', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-kill-'));
     const acknowledged: string[] = [];
     for (let round = 0; round < 3; round++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/server-child.ts'], {
-        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, SCRYPT_LOG_N: '10', LOG_LEVEL: 'info', DIST_DIR: path.resolve('dist'), SNAPSHOT_EVERY_COMMITS: '50' },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const child = await startChildServer({
+        dataDir: dir,
+        env: { SCRYPT_LOG_N: '10', LOG_LEVEL: 'info', DIST_DIR: path.resolve('dist'), SNAPSHOT_EVERY_COMMITS: '50' },
+        ipc: false,
       });
-      const exited = new Promise((r) => child.once('exit', r));
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (d: Buffer) => {
-          const m = /serving on (http:\/\/\S+)/.exec(d.toString());
-          if (m) resolve(m[1]!.replace('localhost', '127.0.0.1'));
-        });
-        child.once('exit', (code) => reject(new Error(`server exited early (${code}): ${stderr}`)));
-      });
-      const client = new TestClient(url);
+      const client = new TestClient(child.url);
       await signUpWithProfile(client);
       let stop = false;
       const writers = Array.from({ length: 20 }, async () => {
@@ -110,10 +101,10 @@ describe('durability', () => {
         }
       });
       await new Promise((r) => setTimeout(r, 300 + Math.random() * 700));
-      child.kill('SIGKILL');
+      const killed = child.kill();
       stop = true;
       await Promise.all(writers);
-      await exited;
+      await killed;
     }
     expect(acknowledged.length).toBeGreaterThan(20);
     const server = await startTestServer({}, dir);
@@ -126,19 +117,12 @@ describe('durability', () => {
 describe('one server per data folder', () => {
   it('a server started on a folder another server process owns refuses with a clear message', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-lock-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/server-child.ts'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'error' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    let other: ChildServer | undefined;
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (d: Buffer) => /serving on/.test(d.toString()) && resolve());
-        child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
-      });
+      other = await startChildServer({ dataDir: dir, env: { LOG_LEVEL: 'error' }, ipc: false });
       await expect(startTestServer({}, dir)).rejects.toThrow(/Another server process \(pid \d+\) is using the data folder/);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await other?.stop();
       await fs.rm(dir, { recursive: true, force: true });
     }
   });

@@ -1,4 +1,6 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { person, type Person } from './fixtures';
+import type { TestClient } from './http-client';
 
 /** Debian's Chromium (Playwright cannot download its own here); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -18,12 +20,33 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
-/** A browser context already signed in with the session of a TestClient (users made through the API). */
-export async function signedInContext(browser: Browser, serverUrl: string, http: { cookieHeader(): string }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  await context.addCookies([{ name: 'sid', value: http.cookieHeader().replace('sid=', ''), url: serverUrl }]);
+/**
+ * A browser context already signed in with the session of a TestClient (users made through the
+ * API), made with `options` (a viewport, say).
+ */
+export async function signedInContext(
+  browser: Browser,
+  serverUrl: string,
+  http: Pick<TestClient, 'sessionToken'>,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(options);
+  await context.addCookies([{ name: 'sid', value: http.sessionToken() ?? '', url: serverUrl }]);
   const page = await context.newPage();
   return { context, page };
+}
+
+/** A user made through the API, with a completed profile, and a browser context signed in as them. */
+export type Actor = Person & { context: BrowserContext; page: Page };
+
+export async function signedInActor(browser: Browser, serverUrl: string, overrides: Parameters<typeof person>[1] = {}): Promise<Actor> {
+  const p = await person(serverUrl, overrides);
+  return { ...p, ...(await signedInContext(browser, serverUrl, p.http)) };
+}
+
+/** Waits until the service worker controls the page (its app shell and assets are cached). */
+export async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 
 /** Waits until the page's sync status says everything is up to date. */

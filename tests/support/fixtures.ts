@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { TestClient } from './http-client';
+import { TestClient } from './http-client';
 
 /** Factories shared by the integration and end-to-end tests. */
 
@@ -116,4 +116,46 @@ export function applicationDoc(gigId: string, applicantId: string, overrides: Re
     updatedAt: Date.now(),
     ...overrides,
   };
+}
+
+/** A signed-up user with a completed profile, and the client holding their session. */
+export type Person = { http: TestClient; user: SignedUpUser };
+
+/** A new person on the server at `url`: signs up and completes the profile setup. */
+export async function person(url: string, overrides: Parameters<typeof signUpWithProfile>[1] = {}): Promise<Person> {
+  const http = new TestClient(url);
+  return { http, user: await signUpWithProfile(http, overrides) };
+}
+
+type Doc = Record<string, unknown>;
+
+async function mustWrite(what: string, answer: Promise<{ refusal?: string; master?: Doc }>): Promise<Doc> {
+  const { refusal, master } = await answer;
+  if (refusal || !master) throw new Error(`${what} refused: ${refusal ?? 'no master state'}`);
+  return master;
+}
+
+/** `applicant` applies to the gig: the stored application (PENDING). Throws when refused. */
+export function applyTo(applicant: Person, gigId: string, overrides: Doc = {}): Promise<Doc> {
+  return mustWrite('application', write(applicant.http, 'applications', applicationDoc(gigId, applicant.user.id, overrides)));
+}
+
+/** The gig's creator offers `finalBudget` on the application (PENDING_ACCEPTANCE). Throws when refused. */
+export function offer(buyer: TestClient, application: Doc, finalBudget: number): Promise<Doc> {
+  return mustWrite('offer', write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget }, application));
+}
+
+/** The applicant accepts the offer (Start Working): PENDING_PAYMENT when there is money to pay, IN_PROGRESS otherwise. Throws when refused. */
+export function accept(seller: TestClient, offered: Doc): Promise<Doc> {
+  return mustWrite('acceptance', write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered));
+}
+
+/** An offer of `finalBudget` made and accepted: the application as the acceptance left it. */
+export async function offerAndAccept(buyer: TestClient, seller: TestClient, application: Doc, finalBudget: number): Promise<Doc> {
+  return accept(seller, await offer(buyer, application, finalBudget));
+}
+
+/** Asks for a payout (Stripe Connect) account for `user`, as the settings page does: the server's answer. */
+export function createPayoutAccount(http: TestClient, user: { id: string; email: string }, hostname = 'localhost') {
+  return http.post<{ accountId: string; accountLink: string; error?: string }>('/api/stripe/create-connect-account', { email: user.email, userId: user.id, hostname });
 }

@@ -1,12 +1,14 @@
 import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
 import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP } from '../../shared/chat-doc';
+import { Rng } from './rng';
+import { updateFrame } from './yjs-client';
 
 /**
- * Generators of hostile input for the hostile-input suite: a small seeded PRNG (no dependency, so a
- * failing run can be replayed with its seed), nasty strings and values, broken JSON, and a generic
- * mutator that turns a valid request of an endpoint into one with a known defect. Every request it
- * makes carries at least one defect, so the server must refuse every one of them.
+ * Generators of hostile input for the hostile-input suite, all seeded (a failing run can be
+ * replayed with its seed): nasty strings and values, broken JSON, and a generic mutator that turns
+ * a valid request of an endpoint into one with a known defect. Every request it makes carries at
+ * least one defect, so the server must refuse every one of them.
  */
 
 /** Payloads per endpoint: `HOSTILE_PAYLOADS=5000 npm run test:hostile` for the long form. */
@@ -14,41 +16,26 @@ export const HOSTILE_PAYLOADS = Math.max(1, Number(process.env.HOSTILE_PAYLOADS)
 /** The run's seed; printed, and `HOSTILE_SEED=<seed>` replays a run. */
 export const HOSTILE_SEED = Number(process.env.HOSTILE_SEED) || 20_250_917;
 
-export type Rng = {
-  readonly seed: number;
-  /** Uniform in [0, 1). */
-  next(): number;
-  /** Integer in [lo, hi]. */
-  int(lo: number, hi: number): number;
-  pick<T>(items: readonly T[]): T;
-  chance(p: number): boolean;
-  /** A child generator: one per endpoint, so adding an endpoint does not change the others' payloads. */
-  fork(label: string): Rng;
-};
+export type { Rng };
 
-/** mulberry32: tiny, fast, and good enough to spread test cases. */
+/**
+ * The shared seeded generator (tests/support/rng.ts), but `pick` draws even from an empty list
+ * (and gives undefined), as this suite's generator always did: a conversation row has no string
+ * field to make huge, and skipping that draw would change every later payload of a seed.
+ */
+class HostileRng extends Rng {
+  override pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  /** One per endpoint, so adding an endpoint does not change the others' payloads. */
+  override fork(label: string): HostileRng {
+    return new HostileRng(super.fork(label).seed);
+  }
+}
+
 export function seededRandom(seed: number): Rng {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const rng: Rng = {
-    seed,
-    next,
-    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: (items) => items[Math.floor(next() * items.length)]!,
-    chance: (p) => next() < p,
-    fork(label) {
-      let h = seed ^ 0x9e3779b9;
-      for (const c of label) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
-      return seededRandom(h);
-    },
-  };
-  return rng;
+  return new HostileRng(seed);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -693,14 +680,6 @@ function frame(write: (e: encoding.Encoder) => void): Uint8Array {
 }
 
 const randomBytes = (r: Rng, max: number) => new Uint8Array(Array.from({ length: r.int(0, max) }, () => r.int(0, 255)));
-
-/** A sync "update" frame carrying `update`. */
-const updateFrame = (update: Uint8Array) =>
-  frame((e) => {
-    encoding.writeVarUint(e, 0);
-    encoding.writeVarUint(e, 2);
-    encoding.writeVarUint8Array(e, update);
-  });
 
 /** A Yjs update made by a fresh client doc on top of the server's state. */
 function craftUpdate(r: Rng, room: ChatRoomContext, change: (doc: Y.Doc) => void): Uint8Array {

@@ -20,6 +20,21 @@ export class TestClient {
     this.cookies.clear();
   }
 
+  /** The session token this client holds (its `sid` cookie), or undefined when it has none. */
+  sessionToken(): string | undefined {
+    return this.cookies.get('sid');
+  }
+
+  /**
+   * A client of its own on the server at `baseUrl` that sends `token` as its session cookie: the
+   * same signed-in session in another tab or device (cookies either one is sent later stay apart).
+   */
+  static withSession(baseUrl: string, token: string | undefined): TestClient {
+    const client = new TestClient(baseUrl);
+    if (token) client.setCookie('sid', token);
+    return client;
+  }
+
   async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse<T>> {
     const h: Record<string, string> = { ...headers };
     if (this.cookies.size) h.cookie = this.cookieHeader();

@@ -41,14 +41,3 @@ export async function startNodeClient(http: TestClient, userId: string): Promise
     },
   };
 }
-
-/** Polls until `check` returns a truthy value (for live state reached through replication). */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() - start > timeoutMs) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

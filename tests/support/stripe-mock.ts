@@ -245,6 +245,10 @@ export function signedEvent(
 ): { id: string; body: string; signature: string } {
   const id = options.id ?? randomId('evt');
   const body = JSON.stringify({ id, object: 'event', type, api_version: '2025-01-01', created: seconds(), data: { object }, livemode: false, pending_webhooks: 1 });
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload: body, secret, ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}) });
-  return { id, body, signature };
+  return { id, body, signature: stripeSignature(body, secret, options.timestamp) };
+}
+
+/** A Stripe-Signature header for `body` under `secret` (at `timestamp`, in seconds; now by default), as Stripe computes it. */
+export function stripeSignature(body: string, secret: string, timestamp?: number): string {
+  return Stripe.webhooks.generateTestHeaderString({ payload: body, secret, ...(timestamp !== undefined ? { timestamp } : {}) });
 }

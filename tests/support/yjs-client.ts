@@ -5,17 +5,10 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages, type ChatDocMessage, type ShownChatMessage } from '../../shared/chat-doc';
 import type { TestClient } from './http-client';
+import { waitFor } from './wait';
 
-/** Polls until `check` returns a truthy value, or fails after `timeoutMs` with `what`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for: ${what}`);
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
+/** waitFor lives in wait.ts; the bench/ scripts import it from here. */
+export { waitFor };
 
 export const chatSocketBase = (baseUrl: string) => `${baseUrl.replace(/^http/, 'ws')}/api/chat`;
 
@@ -42,18 +35,22 @@ export type ChatClient = {
   send(message: ChatDocMessage): void;
   /** Set once the server closes the socket with a code it means (4400–4499: no reconnect). */
   closedWith(): { code: number; reason: string } | undefined;
-  synced(): Promise<void>;
+  /** Resolves once the provider is in sync with the server (fails after `timeoutMs`, 5 s by default). */
+  synced(timeoutMs?: number): Promise<void>;
   destroy(): void;
 };
 
+/** The socket's headers (default: `http`'s session cookie and the app's origin), and y-websocket's longest wait between reconnects. */
+export type ChatOptions = SocketHeaders & { maxBackoffTime?: number };
+
 /** A y-websocket client on a room, signed in as `http`'s user, sending the app's origin. */
-export function openChat(http: TestClient, room: string, headers: SocketHeaders = {}): ChatClient {
+export function openChat(http: TestClient, room: string, { maxBackoffTime = 200, ...headers }: ChatOptions = {}): ChatClient {
   const doc = new Y.Doc();
   let closed: { code: number; reason: string } | undefined;
   const provider = new WebsocketProvider(chatSocketBase(http.baseUrl), room, doc, {
     WebSocketPolyfill: socketClass({ cookie: http.cookieHeader(), origin: http.baseUrl, ...headers }),
     disableBc: true,
-    maxBackoffTime: 200,
+    maxBackoffTime,
   });
   provider.on('closed', (event) => (closed = { code: event.code, reason: event.reason }));
   const messages = doc.getArray<ChatDocMessage>(CHAT_MESSAGES_ARRAY);
@@ -66,7 +63,7 @@ export function openChat(http: TestClient, room: string, headers: SocketHeaders 
     shown: () => orderChatMessages(messages.toArray(), new Map(stamps.entries())),
     send: (message) => messages.push([message]),
     closedWith: () => closed,
-    synced: () => waitFor(`sync with ${room}`, () => provider.synced).then(() => undefined),
+    synced: (timeoutMs) => waitFor(`sync with ${room}`, () => provider.synced, timeoutMs).then(() => undefined),
     destroy: () => {
       provider.destroy();
       doc.destroy();

@@ -1,4 +1,4 @@
-import { applicationIdFor } from '../../../shared/ids';
+import { newApplication } from '../../../shared/application-machine';
 import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
 import type { User } from '../../../shared/schemas/user';
@@ -11,34 +11,17 @@ import type { DataContextValue } from '../../data/data-provider';
  */
 
 export async function applyToGig({ db, outbox, userId }: DataContextValue, gig: Gig, me: User, rateMinor: number): Promise<string> {
-  const id = applicationIdFor(gig.id, userId);
-  const now = Date.now();
-  const doc: Application = {
-    id,
-    gigId: gig.id,
-    gigTitle: gig.title,
-    gigCategory: gig.category,
-    creatorId: gig.createdBy,
-    creatorName: gig.creatorName,
-    creatorEmail: '',
-    applicantId: userId,
-    applicantName: me.name,
-    applicantEmail: me.email ?? '',
-    applicantPortfolioLink: me.portfolioLink ?? '',
-    ...(me.location ? { applicantCountry: me.location } : {}),
+  // The creator's email is not public: the server fills it in.
+  const doc = newApplication({
+    gig,
+    creator: { id: gig.createdBy, name: gig.creatorName, email: '' },
+    applicant: { ...me, id: userId },
     budget: rateMinor,
-    currency: gig.currency,
-    status: 'PENDING',
-    appliedAt: now,
-    finalBudget: null,
-    startedAt: null,
-    completedAt: null,
-    paymentConfirmedAt: null,
-    updatedAt: now,
-  };
-  outbox.track('applications', id);
+    now: Date.now(),
+  });
+  outbox.track('applications', doc.id);
   await db.applications.insert(doc);
-  return id;
+  return doc.id;
 }
 
 async function patch({ db, outbox }: DataContextValue, applicationId: string, change: Partial<Application>): Promise<void> {

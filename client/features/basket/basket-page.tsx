@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router-dom';
 import { BuyerView } from './buyer-view';
 import { SellerView } from './seller-view';
+import { Tabs } from '../../ui/tabs';
 
 /**
  * `/basket` ("My Gigs"): the buyer view (gigs the user posted) and the seller view (work the user
@@ -13,14 +14,15 @@ export default function BasketPage() {
   return (
     <main className="page">
       <h1>My Gigs</h1>
-      <div className="tabs" role="tablist" aria-label="Side">
-        <button type="button" role="tab" className="tab" aria-selected={view === 'buyer'} onClick={() => choose('buyer')}>
-          Gigs I posted
-        </button>
-        <button type="button" role="tab" className="tab" aria-selected={view === 'seller'} onClick={() => choose('seller')}>
-          Work I applied for
-        </button>
-      </div>
+      <Tabs
+        label="Side"
+        tabs={[
+          ['buyer', 'Gigs I posted'],
+          ['seller', 'Work I applied for'],
+        ]}
+        selected={view}
+        onSelect={choose}
+      />
       {view === 'buyer' ? <BuyerView /> : <SellerView />}
     </main>
   );

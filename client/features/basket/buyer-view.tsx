@@ -10,10 +10,11 @@ import { FINAL_BUDGETS_MISSING, validateFinalBudgets } from '../../../shared/val
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { useOutbox } from '../../ui/hooks';
-import { ConfirmDialog } from '../../ui/modal';
+import { DeleteGigDialog } from '../gigs/delete-gig-dialog';
 import { sendOffers } from '../applications/application-writes';
 import { deleteGig } from '../gigs/gig-writes';
 import { BuyerReceipt, MarkComplete, PayForApplication } from '../payments/payment-parts';
+import { Tabs } from '../../ui/tabs';
 
 const OFFERS_SENT = 'Offers sent successfully! Waiting for applicants to accept.';
 const OFFERS_FAILED = 'Error sending offers. Please try again.';
@@ -168,13 +169,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
         </div>
       )}
       {confirmDelete && (
-        <ConfirmDialog
-          title="Delete this gig?"
-          message={<p>“{gig.title}” will be removed from the board. Applicants keep their applications. This cannot be undone.</p>}
-          confirmLabel="Delete gig"
-          onConfirm={() => void remove()}
-          onCancel={() => setConfirmDelete(false)}
-        />
+        <DeleteGigDialog title={gig.title} onConfirm={() => void remove()} onCancel={() => setConfirmDelete(false)} />
       )}
     </li>
   );
@@ -200,13 +195,7 @@ export function BuyerView() {
 
   return (
     <section aria-label="Gigs I posted">
-      <div className="tabs" role="tablist" aria-label="Buyer tabs">
-        {BUYER_TABS.map((t) => (
-          <button key={t} type="button" role="tab" className="tab" aria-selected={tab === t} onClick={() => setTab(t)}>
-            {t}
-          </button>
-        ))}
-      </div>
+      <Tabs label="Buyer tabs" tabs={BUYER_TABS} selected={tab} onSelect={setTab} />
       {gigsQuery.loading ? (
         <p role="status">Loading your gigs…</p>
       ) : shown.length === 0 ? (

@@ -8,6 +8,7 @@ import { useOutbox } from '../../ui/hooks';
 import type { User } from '../../../shared/schemas/user';
 import { acceptOffer, declineOffer } from '../applications/application-writes';
 import { FreelancerPayout } from '../payments/payment-parts';
+import { Tabs } from '../../ui/tabs';
 
 type Tab = (typeof SELLER_TABS)[number];
 const ACCEPT_FAILED = 'Error accepting offer. Please try again.';
@@ -80,13 +81,7 @@ export function SellerView() {
   const shown = apps.filter((a) => sellerTabOf(a) === tab);
   return (
     <section aria-label="Work I applied for">
-      <div className="tabs" role="tablist" aria-label="Seller tabs">
-        {SELLER_TABS.map((t) => (
-          <button key={t} type="button" role="tab" className="tab" aria-selected={tab === t} onClick={() => setTab(t)}>
-            {t}
-          </button>
-        ))}
-      </div>
+      <Tabs label="Seller tabs" tabs={SELLER_TABS} selected={tab} onSelect={setTab} />
       {loading ? (
         <p role="status">Loading your applications…</p>
       ) : shown.length === 0 ? (

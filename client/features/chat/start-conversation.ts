@@ -1,6 +1,5 @@
 import { conversationIdFor } from '../../../shared/ids';
-import type { Conversation } from '../../../shared/schemas/conversation';
-import { CHAT_MESSAGES, checkConversationStart } from '../../../shared/validation/chat-access';
+import { CHAT_MESSAGES, checkConversationStart, newConversation } from '../../../shared/validation/chat-access';
 import type { DataContextValue } from '../../data/data-provider';
 
 export const START_FAILED = 'Failed to start conversation. Please try again.';
@@ -31,22 +30,8 @@ export async function startConversation(data: DataContextValue | null, otherId: 
     const id = conversationIdFor(userId, otherId);
     const existing = await db.conversations.findOne(id).exec();
     if (!existing) {
-      const app = linking.map((d) => d.toJSON()).sort((a, b) => b.appliedAt - a.appliedAt)[0]!;
-      const now = Date.now();
-      const doc: Conversation = {
-        id,
-        participants: [userId, otherId].sort(),
-        createdAt: now,
-        lastMessage: '',
-        lastMessageTimestamp: null,
-        lastSenderId: null,
-        lastMessageRead: true,
-        gigTitle: app.gigTitle,
-        gigId: app.gigId,
-        creatorId: app.creatorId,
-        isCreatorInitiated: app.creatorId === userId,
-        updatedAt: now,
-      };
+      const link = linking.map((d) => d.toJSON()).sort((a, b) => b.appliedAt - a.appliedAt)[0]!;
+      const doc = newConversation({ starterId: userId, otherId, link, now: Date.now() });
       outbox.track('conversations', id);
       await db.conversations.insert(doc);
     }

@@ -5,7 +5,8 @@ import { EMPTY_GIG_FORM, type GigFormValues } from '../../../shared/validation/g
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { GigForm } from '../gigs/gig-form';
-import { CREATE_GIG_MESSAGES, createGig } from '../gigs/gig-writes';
+import { CREATE_GIG_MESSAGES } from '../../../shared/validation/gig';
+import { createGig } from '../gigs/gig-writes';
 
 function fromRestored(content: string): GigFormValues {
   const c = JSON.parse(content) as Record<string, unknown>;

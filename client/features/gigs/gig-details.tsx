@@ -10,7 +10,7 @@ import { APPLY_MESSAGES, parseMoneyInput, validateApplication } from '../../../s
 import { checkDeleteGig } from '../../../shared/validation/delete-gig';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
-import { ConfirmDialog } from '../../ui/modal';
+import { DeleteGigDialog } from './delete-gig-dialog';
 import { useOutbox } from '../../ui/hooks';
 import { applyToGig } from '../applications/application-writes';
 import { startConversation } from '../chat/start-conversation';
@@ -230,13 +230,7 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
         </div>
       )}
       {confirmDelete && (
-        <ConfirmDialog
-          title="Delete this gig?"
-          message={<p>“{gig.title}” will be removed from the board. Applicants keep their applications. This cannot be undone.</p>}
-          confirmLabel="Delete gig"
-          onConfirm={() => void remove()}
-          onCancel={() => setConfirmDelete(false)}
-        />
+        <DeleteGigDialog title={gig.title} onConfirm={() => void remove()} onCancel={() => setConfirmDelete(false)} />
       )}
     </div>
   );

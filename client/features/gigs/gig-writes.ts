@@ -5,12 +5,6 @@ import type { GigFormValues } from '../../../shared/validation/gig';
 import type { DataContextValue } from '../../data/data-provider';
 import { gigFields } from './gig-form';
 
-/** SPEC.md §8 Gigs. */
-export const CREATE_GIG_MESSAGES = {
-  loggedOut: 'You must be logged in to create a gig',
-  profileMissing: 'Please complete your profile before creating a gig',
-} as const;
-
 /**
  * Writes a new gig to the local database; replication takes it to the server, which validates it
  * again and has the last word. Returns the new id.

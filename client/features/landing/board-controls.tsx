@@ -2,8 +2,13 @@ import type { Dispatch, SetStateAction } from 'react';
 import { Link } from 'react-router-dom';
 import { NICHES } from '../../../shared/constants';
 import { NO_FILTERS, type GigFilters } from '../../../shared/display';
+import { Tabs } from '../../ui/tabs';
 
 export type BoardTab = 'all' | 'applied';
+const BOARD_TABS = [
+  ['all', 'All Gigs'],
+  ['applied', 'Applied To'],
+] as const;
 
 function toggle<T>(list: T[], value: T): T[] {
   return list.includes(value) ? list.filter((x) => x !== value) : [...list, value];
@@ -33,18 +38,7 @@ export function BoardControls({ tab, onTab, filters, onFilters, countries, disab
         </div>
       </div>
 
-      <div className="tabs" role="tablist" aria-label="Gig lists">
-        {(
-          [
-            ['all', 'All Gigs'],
-            ['applied', 'Applied To'],
-          ] as const
-        ).map(([id, label]) => (
-          <button key={id} type="button" role="tab" className="tab" aria-selected={tab === id} onClick={() => onTab(id)} disabled={disabled}>
-            {label}
-          </button>
-        ))}
-      </div>
+      <Tabs label="Gig lists" tabs={BOARD_TABS} selected={tab} onSelect={onTab} disabled={disabled} />
 
       <input
         type="search"

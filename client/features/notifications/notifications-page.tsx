@@ -4,6 +4,7 @@ import { basketViewFor, isMessageNotification, notificationIcon, notificationTar
 import type { Notification } from '../../../shared/schemas/notification';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
+import { Tabs } from '../../ui/tabs';
 
 const LOAD_FAILED = 'Failed to load notifications. Please try again later.';
 type Filter = 'all' | 'messages';
@@ -50,14 +51,15 @@ export default function NotificationsPage() {
   return (
     <main className="page narrow">
       <h1>Notifications</h1>
-      <div className="tabs" role="tablist" aria-label="Filter notifications">
-        <button type="button" role="tab" className="tab" aria-selected={filter === 'all'} onClick={() => setFilter('all')}>
-          All
-        </button>
-        <button type="button" role="tab" className="tab" aria-selected={filter === 'messages'} onClick={() => setFilter('messages')}>
-          Messages Only
-        </button>
-      </div>
+      <Tabs
+        label="Filter notifications"
+        tabs={[
+          ['all', 'All'],
+          ['messages', 'Messages Only'],
+        ]}
+        selected={filter}
+        onSelect={setFilter}
+      />
       {loading ? (
         <p role="status">Loading notifications…</p>
       ) : error ? (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { buyerCheckout, formatMinorPlain, payoutSplit } from '../../../shared/money';
-import { completionError, NEEDS_NETWORK } from '../../../shared/payment-messages';
+import { completionError, NEEDS_NETWORK, PAYMENT_START_FAILED } from '../../../shared/payment-messages';
 import type { Application } from '../../../shared/schemas/application';
 import { api, ApiError, NetworkError } from '../../lib/api';
 import { completeGig, startCheckout } from '../../lib/payments-api';
@@ -61,7 +61,7 @@ export function PayForApplication({ application }: { application: Application })
       const { url } = await startCheckout(application.id);
       window.location.assign(url);
     } catch (err) {
-      setError(err instanceof NetworkError ? NEEDS_NETWORK : err instanceof ApiError ? err.message : 'The payment could not be started. Please try again.');
+      setError(err instanceof NetworkError ? NEEDS_NETWORK : err instanceof ApiError ? err.message : PAYMENT_START_FAILED);
       setBusy(false);
     }
   }

@@ -5,7 +5,8 @@ import { validateProfileField, type ProfileField, type ProfileValues } from '../
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { useOutbox } from '../../ui/hooks';
-import { CountryOptions, NicheOptions } from '../../ui/options';
+import { CountryOptions, NicheOptions, SubcategoryOptions } from '../../ui/options';
+import { saveProfileFields } from './profile-writes';
 
 const UPDATED = 'Profile updated successfully!';
 const SAVE_FAILED = 'Failed to save changes. Please try again.';
@@ -88,10 +89,7 @@ export default function ProfilePage() {
     }
     for (const f of fields) setState(f, { kind: 'saving' });
     try {
-      const fresh = await db.users.findOne(userId).exec();
-      if (!fresh) throw new Error('gone');
-      outbox.track('users', userId);
-      await fresh.incrementalPatch({ ...change, updatedAt: Date.now() });
+      await saveProfileFields(data, change);
       for (const f of fields) setState(f, { kind: 'saved' });
       setAnnounce(UPDATED);
     } catch {
@@ -202,11 +200,7 @@ export default function ProfilePage() {
           Focus area
           <select value={draft.subcategory} onChange={(e) => changeSubcategory(e.target.value)} disabled={!niche}>
             <option value="">Select your specific focus area</option>
-            {niche?.subcategories.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <SubcategoryOptions niche={niche} />
           </select>
         </label>
         {stateLine('subcategory')}

@@ -5,14 +5,16 @@ import { isProfileComplete, type User } from '../../../shared/schemas/user';
 import { changeNiche, validatePortfolioSetup, type PortfolioSetupValues } from '../../../shared/validation/portfolio';
 import { useData, useSyncStatus } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
-import { CountryOptions, NicheOptions } from '../../ui/options';
+import { CountryOptions, NicheOptions, SubcategoryOptions } from '../../ui/options';
+import { saveProfileFields } from '../profile/profile-writes';
 
 const SUCCESS = 'Profile setup complete! Redirecting to landing page...';
 const EMPTY: PortfolioSetupValues = { username: '', location: '', creativeNiche: '', subcategory: '', portfolioLink: '' };
 
 /** `/setup-portfolio`: the one-time profile and portfolio setup (SPEC.md §2, §5). */
 export default function SetupPortfolioPage() {
-  const { db, outbox, userId } = useData();
+  const data = useData();
+  const { db, userId } = data;
   const navigate = useNavigate();
   const me = useLive(() => db.users.findOne(userId).$, [db, userId]);
   const [values, setValues] = useState<PortfolioSetupValues>(EMPTY);
@@ -44,8 +46,7 @@ export default function SetupPortfolioPage() {
     setErrors(found);
     if (Object.keys(found).length) return;
     try {
-      outbox.track('users', userId);
-      await doc!.incrementalPatch(trimmed as Partial<User>);
+      await saveProfileFields(data, trimmed as Partial<User>);
       setDone(true);
     } catch {
       setFailed('Failed to save profile');
@@ -88,11 +89,7 @@ export default function SetupPortfolioPage() {
           Specific focus
           <select value={values.subcategory} disabled={!niche} onChange={(e) => setValues((v) => ({ ...v, subcategory: e.target.value }))}>
             <option value="">Choose your focus</option>
-            {niche?.subcategories.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <SubcategoryOptions niche={niche} />
           </select>
         </label>
         {err('subcategory')}

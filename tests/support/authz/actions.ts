@@ -1,10 +1,13 @@
+import { applicationIdFor, conversationIdFor } from '../../../shared/ids';
+import { REPLICATED, type ReplicatedCollection } from '../../../sync-server/replication/visibility';
 import type { CollectionName } from '../../../sync-server/store/store';
-import { gigDoc, push, randomId, uniqueEmail, type PushResult } from '../fixtures';
+import { gigDoc, PASSWORD, push, randomId, uniqueEmail, type PushResult } from '../fixtures';
 import { TestClient, type JsonResponse } from '../http-client';
 import { startTestServer, type TestServer } from '../server';
 import { openStream, type SseEvent } from '../sse';
 import { signedEvent, startStripeMock } from '../stripe-mock';
-import { openChat, tryChatSocket, waitFor } from '../yjs-client';
+import { waitFor } from '../wait';
+import { chatMessage, openChat, tryChatSocket } from '../yjs-client';
 import {
   applicantSendsMessage,
   buildWorld,
@@ -86,12 +89,11 @@ function moveApplication(from: Parameters<typeof freshGig>[1], change: Doc, land
 // ---------------------------------------------------------------------------------------------
 // Reads: each role's full pull of every collection, taken once before any cell changes anything.
 
-const COLLECTIONS = ['users', 'gigs', 'applications', 'notifications', 'conversations'] as const;
-type Pulled = Record<(typeof COLLECTIONS)[number], Doc[]>;
+type Pulled = Record<ReplicatedCollection, Doc[]>;
 
 async function pullEverything(client: TestClient): Promise<{ status: number; docs?: Pulled }> {
   const docs = {} as Pulled;
-  for (const c of COLLECTIONS) {
+  for (const c of REPLICATED) {
     const res = await client.get<{ documents: Doc[] }>(`/api/sync/${c}/pull?seq=0&limit=1000`);
     if (res.status !== 200) return { status: res.status };
     docs[c] = res.body.documents;
@@ -171,8 +173,7 @@ function streamed(pick: (w: World, role: Role, seen: StreamSeen, docs: (collecti
 // Chat sockets.
 
 type Pair = (w: World, role: Role) => string;
-const room = (a: string, b: string) => [a, b].sort().join('_');
-const pairOf = (x: Member, y: Member): Pair => (w) => room(idOf(w, x), idOf(w, y));
+const pairOf = (x: Member, y: Member): Pair => (w) => conversationIdFor(idOf(w, x), idOf(w, y));
 
 async function openSocket(w: World, role: Role, roomId: string, origin = w.server.url): Promise<Outcome> {
   const res = await tryChatSocket(w.server.url, roomId, { cookie: w.clients[role].cookieHeader(), origin });
@@ -194,9 +195,9 @@ function chatSend(senderOf: (w: World, role: Member) => string, receiverOf?: (w:
       await chat.synced();
       const sender = senderOf(w, role);
       const receiver = receiverOf ? receiverOf(w, role) : sender === idOf(w, 'buyer') ? idOf(w, 'applicant') : idOf(w, 'buyer');
-      const id = `m-${randomId()}`;
-      chat.send({ id, content: `cell ${id}`, senderId: sender, receiverId: receiver, clientTime: Date.now() });
-      const end = await waitFor('the message is stamped or the socket refused', () => (chat.stamps.has(id) ? 'stamped' : chat.closedWith() ? 'closed' : undefined));
+      const message = chatMessage(sender, receiver, `cell ${randomId()}`);
+      chat.send(message);
+      const end = await waitFor('the message is stamped or the socket refused', () => (chat.stamps.has(message.id) ? 'stamped' : chat.closedWith() ? 'closed' : undefined));
       if (end === 'stamped') return allowed();
       const closed = chat.closedWith()!;
       return denied(closed.code, closed.reason);
@@ -238,7 +239,7 @@ export const ACTIONS: Action[] = [
     run: async (w, r) => {
       // In a copy of the role's client: the new account's cookie must not replace the role's session.
       const client = copyOf(w.clients[r]);
-      const body = { name: 'New Person', email: uniqueEmail('new'), password: 'Str0ngPassword', confirmPassword: 'Str0ngPassword', termsAccepted: true };
+      const body = { name: 'New Person', email: uniqueEmail('new'), password: PASSWORD, confirmPassword: PASSWORD, termsAccepted: true };
       return http(await client.post('/api/auth/signup', body), (res) => res.status === 201);
     },
   },
@@ -247,7 +248,7 @@ export const ACTIONS: Action[] = [
     run: async (w, r) => {
       const self = selfOf(r);
       const client = r === 'visitor' ? new TestClient(w.server.url) : await secondSession(w, self);
-      const res = await client.post<{ user?: Doc }>('/api/auth/login', { email: w.users[self].email, password: 'Str0ngPassword' });
+      const res = await client.post<{ user?: Doc }>('/api/auth/login', { email: w.users[self].email, password: PASSWORD });
       return http(res, (x) => x.status === 200 && (x.body as { user?: Doc }).user?.id === idOf(w, self));
     },
   },
@@ -292,7 +293,7 @@ export const ACTIONS: Action[] = [
   },
 
   // --- Replication endpoints ------------------------------------------------------------------
-  ...COLLECTIONS.map(
+  ...REPLICATED.map(
     (c): Action => ({ name: `GET /api/sync/${c}/pull`, run: async (w, r) => http(await w.clients[r].get(`/api/sync/${c}/pull?seq=0&limit=1`), (res) => res.status === 200) }),
   ),
   // Collections that never leave the server (password hashes, sessions, the payment ledger, the waitlist).
@@ -571,7 +572,7 @@ export const ACTIONS: Action[] = [
       const partner: Record<Member, Member> = { stranger: 'buyer', buyer: 'stranger', applicant: 'otherApplicant', otherApplicant: 'applicant' };
       const a = idOf(w, selfOf(r));
       const b = idOf(w, partner[selfOf(r)]);
-      const id = room(a, b);
+      const id = conversationIdFor(a, b);
       return pushCell(w, r, 'conversations', { id, participants: [a, b] }, null, () => Boolean(stored(w, 'conversations', id)));
     },
   },
@@ -730,17 +731,14 @@ export const ACTIONS: Action[] = [
     phase: 3,
     run: async (w, r) => {
       const f = await freshGig(w, 'none');
-      const id = `${f.gigId}.${idOf(w, selfOf(r))}`;
+      const id = applicationIdFor(f.gigId, idOf(w, selfOf(r)));
       const doc = { id, gigId: f.gigId, applicantId: idOf(w, selfOf(r)), budget: 5000, status: 'PENDING' };
       return pushCell(w, r, 'applications', doc, null, () => Boolean(stored(w, 'applications', id)));
     },
   },
 ];
 
-/** A client with the same cookie: whatever the request sets lands in the copy, not in the role's client. */
+/** A client on the role's session: whatever the request sets lands in the copy, not in the role's client. */
 function copyOf(client: TestClient): TestClient {
-  const copy = new TestClient(client.baseUrl);
-  const match = /(?:^|; )sid=([^;]*)/.exec(client.cookieHeader());
-  if (match?.[1]) copy.setCookie('sid', match[1]);
-  return copy;
+  return TestClient.withSession(client.baseUrl, client.sessionToken());
 }

@@ -1,9 +1,11 @@
+import { applicationIdFor, conversationIdFor } from '../../../shared/ids';
 import { ownUserView } from '../../../sync-server/auth/users';
 import type { CollectionName } from '../../../sync-server/store/store';
-import { applicationDoc, gigDoc, PASSWORD, randomId, signUpWithProfile, write, type SignedUpUser } from '../fixtures';
+import { accept, applyTo, createPayoutAccount, gigDoc, offer, PASSWORD, randomId, signUpWithProfile, write, type Person, type SignedUpUser } from '../fixtures';
 import { TestClient } from '../http-client';
 import type { TestServer } from '../server';
-import { openChat, waitFor, type ChatClient } from '../yjs-client';
+import { waitFor } from '../wait';
+import { chatMessage, openChat, type ChatClient } from '../yjs-client';
 
 /**
  * The people of the authorization matrix (issue 9). Roles are contextual (SPEC.md §6): they are
@@ -34,6 +36,7 @@ export type World = {
 };
 
 export const idOf = (w: World, role: Member): string => w.users[role].id;
+const personOf = (w: Pick<World, 'clients' | 'users'>, role: Member): Person => ({ http: w.clients[role], user: w.users[role] });
 
 /** The stored document as its owner's client holds it: what a pushing client would base a write on. */
 export function stored(w: World, collection: CollectionName, id: string): Doc | undefined {
@@ -74,13 +77,13 @@ export async function buildWorld(server: TestServer, options: { conversation?: b
 
   const gig = await ok('gig', write(clients.buyer, 'gigs', gigDoc({ title: 'The gig' })));
   w.gigId = gig.id as string;
-  w.appId = (await ok('apply', write(clients.applicant, 'applications', applicationDoc(w.gigId, users.applicant.id)))).id as string;
-  w.otherAppId = (await ok('apply', write(clients.otherApplicant, 'applications', applicationDoc(w.gigId, users.otherApplicant.id)))).id as string;
-  w.conversationId = [users.buyer.id, users.applicant.id].sort().join('_');
+  w.appId = (await applyTo(personOf(w, 'applicant'), w.gigId)).id as string;
+  w.otherAppId = (await applyTo(personOf(w, 'otherApplicant'), w.gigId)).id as string;
+  w.conversationId = conversationIdFor(users.buyer.id, users.applicant.id);
   if (options.conversation !== false) await ok('conversation', write(clients.buyer, 'conversations', { id: w.conversationId, participants: [users.buyer.id, users.applicant.id] }));
 
   for (const m of options.payouts === false ? [] : MEMBERS) {
-    const res = await clients[m].post<{ accountLink: string }>('/api/stripe/create-connect-account', { email: users[m].email, userId: users[m].id, hostname: 'localhost' });
+    const res = await createPayoutAccount(clients[m], users[m]);
     if (res.status !== 200) throw new Error(`fixture: payout account of ${m}: ${res.status} ${JSON.stringify(res.body)}`);
     w.onboarding[m] = res.body.accountLink.slice(server.url.length);
   }
@@ -100,20 +103,20 @@ export async function freshGig(w: World, state: AppState | 'none' = 'PENDING'): 
   const { clients, users } = w;
   const gig = await ok('gig', write(clients.buyer, 'gigs', gigDoc({ title: `Gig ${randomId().slice(0, 6)}` })));
   const gigId = gig.id as string;
-  if (state === 'none') return { gigId, appId: `${gigId}.${users.applicant.id}` };
-  let app = await ok('apply', write(clients.applicant, 'applications', applicationDoc(gigId, users.applicant.id)));
-  const other = await ok('apply', write(clients.otherApplicant, 'applications', applicationDoc(gigId, users.otherApplicant.id)));
+  if (state === 'none') return { gigId, appId: applicationIdFor(gigId, users.applicant.id) };
+  let app = await applyTo(personOf(w, 'applicant'), gigId);
+  const other = await applyTo(personOf(w, 'otherApplicant'), gigId);
   const f: Fixture = { gigId, appId: app.id as string, otherAppId: other.id as string };
   if (state === 'PENDING') return f;
   const finalBudget = state === 'IN_PROGRESS_UNPAID' ? 0 : 45000;
-  app = await ok('offer', write(clients.buyer, 'applications', { ...app, status: 'PENDING_ACCEPTANCE', finalBudget }, app));
+  app = await offer(clients.buyer, app, finalBudget);
   if (state === 'PENDING_ACCEPTANCE') return f;
   if (state === 'REJECTED') {
     await ok('decline', write(clients.applicant, 'applications', { ...app, status: 'REJECTED' }, app));
     return f;
   }
   // Start Working: PENDING_PAYMENT when there is money to pay, IN_PROGRESS at once otherwise.
-  app = await ok('accept', write(clients.applicant, 'applications', { ...app, status: 'IN_PROGRESS' }, app));
+  app = await accept(clients.applicant, app);
   if (state === 'PENDING_PAYMENT' || state === 'IN_PROGRESS_UNPAID') return f;
   const checkout = await clients.buyer.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: f.appId });
   if (checkout.status !== 200) throw new Error(`fixture: checkout ${checkout.status} ${JSON.stringify(checkout.body)}`);
@@ -158,10 +161,10 @@ export const applicantChat = once(async (w: World): Promise<ChatClient> => {
 /** The applicant sends a message: the conversation's last sender is the applicant and it is unread. */
 export async function applicantSendsMessage(w: World): Promise<Doc> {
   const chat = await applicantChat(w);
-  const id = `m-${randomId()}`;
-  chat.send({ id, content: `hello ${id}`, senderId: idOf(w, 'applicant'), receiverId: idOf(w, 'buyer'), clientTime: Date.now() });
+  const message = chatMessage(idOf(w, 'applicant'), idOf(w, 'buyer'), `hello ${randomId()}`);
+  chat.send(message);
   return waitFor('the conversation shows the applicant’s message as unread', () => {
     const conv = stored(w, 'conversations', w.conversationId);
-    return conv && conv.lastMessage === `hello ${id}` && conv.lastMessageRead === false ? conv : undefined;
+    return conv && conv.lastMessage === message.content && conv.lastMessageRead === false ? conv : undefined;
   });
 }

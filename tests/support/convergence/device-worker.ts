@@ -7,6 +7,7 @@ import { Outbox } from '../../../client/data/outbox';
 import { SyncController } from '../../../client/data/replication';
 import { acceptOffer, applyToGig, declineOffer, sendOffers } from '../../../client/features/applications/application-writes';
 import { createGig, deleteGig } from '../../../client/features/gigs/gig-writes';
+import { saveProfileFields } from '../../../client/features/profile/profile-writes';
 import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
 import type { User } from '../../../shared/schemas/user';
@@ -207,11 +208,8 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
       return deleteGig(data!, cmd.gigId);
     case 'profile': {
       // As the profile page's autosave writes a field.
-      const doc = await data!.db.users.findOne(data!.userId).exec();
-      if (!doc) throw new Error('own profile not held locally');
       trace(`edit ${cmd.field}=${cmd.value}`);
-      data!.outbox.track('users', data!.userId);
-      await doc.incrementalPatch({ [cmd.field]: cmd.value, updatedAt: Date.now() });
+      await saveProfileFields(data!, { [cmd.field]: cmd.value });
       return undefined;
     }
   }

@@ -1,6 +1,7 @@
 import type { ReplicatedName } from '../../../client/data/collections';
 import { normalizeStatus, transition, type ApplicationEvent } from '../../../shared/application-machine';
 import type { ChatDocMessage } from '../../../shared/chat-doc';
+import { participantsOf } from '../../../shared/ids';
 import type { Application } from '../../../shared/schemas/application';
 import { linkedByApplication } from '../../../sync-server/replication/visibility';
 import type { Store, StoredDoc } from '../../../sync-server/store/store';
@@ -34,7 +35,7 @@ export type ChatRecord = { device: Device; room: string; message: ChatDocMessage
  * what the user is shown; the messages must then never reach the server's room.
  */
 export function linkRefused(store: Store, userId: string, problems: DeviceSnapshot['syncproblems'], room: string): boolean {
-  const [a, b] = room.split('_');
+  const [a, b] = participantsOf(room) ?? [];
   if (!a || !b || linkedByApplication(store, a, b)) return false;
   const other = a === userId ? b : a;
   return problems.some((p) => {

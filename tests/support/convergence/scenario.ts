@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../server';
 import { chatMessage, storedRoom, tryChatSocket } from '../yjs-client';
 import { Device, type DeviceWorker } from './device';
 import { checkInvariants, linkRefused, type ChatRecord, type History, type WriteRecord } from './invariants';
-import { Rng } from './rng';
+import { Rng } from '../rng';
 
 export type SeedStats = {
   operations: number;
@@ -108,7 +108,7 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
       }
       // Devices offline act more often, so writes made offline pile up against a moving server.
       const d = rng.pick(rng.chance(0.35) && offlineUntil.size ? [...offlineUntil.keys()] : devices)!;
-      const op = rng.weighted(WEIGHTS);
+      const op = rng.weighted(Object.entries(WEIGHTS) as [Op, number][]);
       if (process.env.CONVERGENCE_DEBUG) console.log(`step ${step}: ${d.label} ${op}${d.online ? '' : ' (offline)'}`);
       const did = await perform(op, d);
       if (did) stats.operations += 1;

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOAD_ENV, SERVER_CHILD, startChildServer, type ChildServer } from '../child-server';
 
 /**
  * The real server (tests/support/server-child.ts) as a child process that a test kills with
@@ -12,18 +12,17 @@ import { fileURLToPath } from 'node:url';
  */
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const ENTRY = path.join(ROOT, 'tests/support/server-child.ts');
 const BUNDLE = path.join(ROOT, 'node_modules/.cache/crash-safety/server-child.mjs');
 
-let bundled: Promise<string[]> | undefined;
+let bundled: Promise<string> | undefined;
 
-/** The node arguments that run the server child: the bundle when it can be built, tsx otherwise. */
-export function serverCommand(): Promise<string[]> {
+/** The script that runs the server child: the bundle when it can be built, the TypeScript source (through tsx) otherwise. */
+export function serverCommand(): Promise<string> {
   bundled ??= (async () => {
     try {
       const esbuild = await import('esbuild');
       await esbuild.build({
-        entryPoints: [ENTRY],
+        entryPoints: [SERVER_CHILD],
         outfile: BUNDLE,
         bundle: true,
         platform: 'node',
@@ -32,9 +31,9 @@ export function serverCommand(): Promise<string[]> {
         packages: 'external',
         logLevel: 'error',
       });
-      return [BUNDLE];
+      return BUNDLE;
     } catch {
-      return ['--import', 'tsx', ENTRY];
+      return SERVER_CHILD;
     }
   })();
   return bundled;
@@ -49,48 +48,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export type ServerProcess = {
-  url: string;
-  child: ChildProcess;
-  /** Everything the child wrote to stderr so far. */
-  stderr(): string;
-  /** Kills it with SIGKILL and resolves once it is gone. */
-  kill(): Promise<void>;
-};
+export type ServerProcess = ChildServer;
 
+/** Starts the (bundled) server with `env` (DATA_DIR, PORT, ...), without an IPC channel: it only ever dies by `kill()`. */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const args = await serverCommand();
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMITS: 'off', DIST_DIR: path.join(ROOT, 'dist'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms: ${stderr}`)), timeoutMs);
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /serving on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!.replace('localhost', '127.0.0.1'));
-      }
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited while starting (${code ?? signal}): ${stderr}`));
-    });
-  });
-  return {
-    url,
-    child,
-    stderr: () => stderr,
-    async kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-    },
-  };
+  return startChildServer({ entry: await serverCommand(), env: { ...LOAD_ENV, ...env }, ipc: false, startTimeoutMs: timeoutMs });
 }

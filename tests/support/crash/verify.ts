@@ -1,5 +1,3 @@
-import * as Y from 'yjs';
-import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, type ChatDocMessage } from '../../../shared/chat-doc';
 import type { ApplicationStatus } from '../../../shared/constants';
 import { applicationSchema } from '../../../shared/schemas/application';
 import { conversationSchema } from '../../../shared/schemas/conversation';
@@ -7,6 +5,7 @@ import { gigSchema } from '../../../shared/schemas/gig';
 import { notificationSchema } from '../../../shared/schemas/notification';
 import { userSchema } from '../../../shared/schemas/user';
 import type { CollectionName, Store, StoredDoc } from '../../../sync-server/store/store';
+import { storedRoom } from '../yjs-client';
 import { AT_OR_AFTER, type Ledger } from './ledger';
 
 const SHAPES = {
@@ -16,15 +15,6 @@ const SHAPES = {
   notifications: notificationSchema,
   conversations: conversationSchema,
 } as const;
-
-/** A room's log merged, as the chat server loads it. */
-export function loadRoom(updates: Uint8Array[]): { messages: ChatDocMessage[]; stamps: Map<string, number> } {
-  const doc = new Y.Doc();
-  if (updates.length > 0) Y.applyUpdate(doc, Y.mergeUpdates(updates));
-  const room = { messages: doc.getArray<ChatDocMessage>(CHAT_MESSAGES_ARRAY).toArray(), stamps: new Map(doc.getMap<number>(CHAT_STAMPS_MAP).entries()) };
-  doc.destroy();
-  return room;
-}
 
 /** Notifications a status implies, each written in the same commit as the move that set it (SPEC.md §4). */
 function expectedNotices(app: StoredDoc): Record<string, number> {
@@ -107,7 +97,7 @@ export function verifyStore(store: Store, ledger: Ledger): string[] {
   }
 
   for (const [room, acked] of ledger.chat) {
-    const loaded = loadRoom(store.chatUpdates(room));
+    const loaded = storedRoom(store.chatUpdates(room));
     const byId = new Map<string, number>();
     for (const m of loaded.messages) byId.set(m.id, (byId.get(m.id) ?? 0) + 1);
     for (const [id, content] of acked) {

@@ -1,6 +1,6 @@
 import type { ApplicationStatus } from '../../../shared/constants';
 import { applicationIdFor } from '../../../shared/ids';
-import { applicationDoc, gigDoc, PASSWORD, randomId, uniqueEmail } from '../fixtures';
+import { applicationDoc, gigDoc, PASSWORD, push as pushRows, randomId, uniqueEmail } from '../fixtures';
 import { TestClient } from '../http-client';
 import { ackStatus, type Ledger } from './ledger';
 
@@ -57,9 +57,7 @@ export class CrashUser {
     ledger.counts.requests++;
     let res;
     try {
-      res = await this.http.post<{ conflicts: Doc[]; refused: { id: string; reason: string }[] }>(`/api/sync/${collection}/push`, [
-        { assumedMasterState: assumed, newDocumentState: { _deleted: false, ...doc } },
-      ]);
+      res = await pushRows(this.http, collection, [{ assumedMasterState: assumed, newDocumentState: { _deleted: false, ...doc } }]);
     } catch {
       ledger.counts.failed++;
       return undefined;
