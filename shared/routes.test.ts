@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redirectFor } from './routes';
+import { redirectFor, signedOutNotice } from './routes';
 
 describe('SPEC.md §2 session redirect rules, for every route', () => {
   const publicRoutes = ['/', '/waitlist-signup', '/teaser', '/manifesto', '/version1'];
@@ -20,4 +20,16 @@ describe('SPEC.md §2 session redirect rules, for every route', () => {
     expect(redirectFor('/landing/', false)).toBe('/login');
     expect(redirectFor('/login/', true)).toBe('/landing');
   });
+});
+
+describe('what the login page says to a visitor sent from a page that needs a session (SPEC.md §8)', () => {
+  it.each([
+    ['/setup-portfolio', 'You must be logged in to complete profile setup'],
+    ['/create-gig', 'You must be logged in to create a gig'],
+    ['/create-gig/', 'You must be logged in to create a gig'],
+    ['/exchange/abc123', 'Please log in to start a conversation'],
+    ['/gig/gig123', 'Please log in or create an account to apply for gigs'],
+  ])('%s → %s', (path, notice) => expect(signedOutNotice(path)).toBe(notice));
+
+  it.each(['/landing', '/basket', '/settings', '/no-such-page', '/exchange'])('%s has no notice of its own', (path) => expect(signedOutNotice(path)).toBeUndefined());
 });

@@ -1,3 +1,5 @@
+import { LOGGED_OUT_MESSAGES as M } from './validation/logged-out';
+
 /**
  * The one table of routes (SPEC.md §2) and the session redirect rules, shared by the client's
  * router and its tests.
@@ -39,6 +41,19 @@ const AUTH_PAGES = new Set(['/login', '/signup']);
 
 function normalize(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
+
+/**
+ * What the login page says to a signed-out visitor sent there from a page that needs a session,
+ * where SPEC.md §8 has the words for it (setup, creating a gig, conversations, applying).
+ */
+export function signedOutNotice(pathname: string): string | undefined {
+  const path = normalize(pathname);
+  if (path === PATHS.setupPortfolio) return M.setup;
+  if (path === PATHS.createGig) return M.createGig;
+  if (path.startsWith('/exchange/')) return M.converse;
+  if (path.startsWith('/gig/')) return M.apply;
+  return undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { redirectFor } from '../../shared/routes';
+import { redirectFor, signedOutNotice } from '../../shared/routes';
 import { screen } from './lazy-screen';
 import { PwaPrompts } from './pwa';
 import { SessionProvider, useSession } from './session';
@@ -54,7 +54,10 @@ function Guarded({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (user === undefined) return <Loading />;
   const target = redirectFor(location.pathname, user !== null, location.search);
-  if (target) return <Navigate to={target} replace />;
+  if (target) {
+    const notice = user === null ? signedOutNotice(location.pathname) : undefined;
+    return <Navigate to={target} replace state={notice ? { notice } : undefined} />;
+  }
   return <>{children}</>;
 }
 

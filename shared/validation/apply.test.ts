@@ -17,6 +17,7 @@ describe('SPEC.md §5 Apply and §8 Applying', () => {
   it.each<[string, Partial<ApplicationCheck>, string]>([
     ["§8 'Please log in or create an account to apply for gigs'", { actor: null }, 'Please log in or create an account to apply for gigs'],
     ["§8 'Please wait while we verify your account...'", { verifying: true }, 'Please wait while we verify your account...'],
+    ["§8 'Unable to process application at this time' (offline before the own record arrived)", { unavailable: true, profile: null }, 'Unable to process application at this time'],
     ["§8 'Unable to process application: Gig data is missing'", { gig: null }, 'Unable to process application: Gig data is missing'],
     ["'The gig must have a creator': 'Unable to process application: Invalid gig data (missing creator)'", { gig: {} }, 'Unable to process application: Invalid gig data (missing creator)'],
     ["'The gig must have a creator' (empty id)", { gig: { createdBy: '' } }, 'Unable to process application: Invalid gig data (missing creator)'],
@@ -36,6 +37,8 @@ describe('SPEC.md §5 Apply and §8 Applying', () => {
   it.each<[string, Partial<ApplicationCheck>, string]>([
     ['logged out beats everything', { actor: null, verifying: true, gig: null, rate: '', profile: null }, 'Please log in or create an account to apply for gigs'],
     ['verifying beats a missing gig', { verifying: true, gig: null }, 'Please wait while we verify your account...'],
+    ['verifying beats unavailable', { verifying: true, unavailable: true }, 'Please wait while we verify your account...'],
+    ['unavailable beats a missing gig and a missing profile', { unavailable: true, gig: null, profile: null }, 'Unable to process application at this time'],
     ['a missing gig beats an empty rate', { gig: null, rate: '' }, 'Unable to process application: Gig data is missing'],
     ['own gig beats already applied', { gig: { createdBy: 'applicant-1' }, alreadyApplied: true }, 'You cannot apply to your own gig'],
     ['already applied beats a missing profile', { alreadyApplied: true, profile: null }, 'You have already applied to this gig'],

@@ -1,9 +1,11 @@
 import { decimalToMinor, isTooLargeDecimal } from './decimal';
+import { LOGGED_OUT_MESSAGES } from './logged-out';
 
 /** SPEC.md §5 Apply and §8 Applying, word for word. */
 export const APPLY_MESSAGES = {
-  loggedOut: 'Please log in or create an account to apply for gigs',
+  loggedOut: LOGGED_OUT_MESSAGES.apply,
   verifying: 'Please wait while we verify your account...',
+  unavailable: 'Unable to process application at this time',
   gigMissing: 'Unable to process application: Gig data is missing',
   creatorMissing: 'Unable to process application: Invalid gig data (missing creator)',
   ownGig: 'You cannot apply to your own gig',
@@ -43,11 +45,16 @@ export type ApplicationCheck = {
   gig: { createdBy?: string } | null;
   alreadyApplied: boolean;
   verifying?: boolean;
+  /**
+   * The account cannot be verified now: the device is offline and its first sync has not brought
+   * the user's own record yet, so whether their profile exists is unknown until it reconnects.
+   */
+  unavailable?: boolean;
 };
 
 /**
  * The first reason an application cannot be sent, or null. Order: who is asking (logged out,
- * still being verified), then what they apply to (no gig, no creator, their own gig, applied
+ * still being verified, not verifiable while offline), then what they apply to (no gig, no creator, their own gig, applied
  * already), then what they bring (a profile, then the rate): a user is never asked to fix the
  * rate of an application that could not be sent anyway.
  */
@@ -55,6 +62,7 @@ export function validateApplication(v: ApplicationCheck): string | null {
   const m = APPLY_MESSAGES;
   if (!v.actor) return m.loggedOut;
   if (v.verifying) return m.verifying;
+  if (v.unavailable) return m.unavailable;
   if (!v.gig) return m.gigMissing;
   if (!v.gig.createdBy) return m.creatorMissing;
   if (v.gig.createdBy === v.actor.id) return m.ownGig;

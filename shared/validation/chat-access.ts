@@ -1,9 +1,10 @@
 import { conversationIdFor, participantsOf } from '../ids';
 import type { Conversation } from '../schemas/conversation';
+import { LOGGED_OUT_MESSAGES } from './logged-out';
 
 /** SPEC.md §8 Conversation and messages, word for word. */
 export const CHAT_MESSAGES = {
-  loggedOut: 'Please log in to start a conversation',
+  loggedOut: LOGGED_OUT_MESSAGES.converse,
   withSelf: 'You cannot converse with yourself',
 } as const;
 

@@ -1,5 +1,6 @@
 import { countryByCode, CURRENCY_CODES, DEFAULT_CURRENCY, LIMITS, LOCATION_TYPES, nicheByName, type LocationType } from '../constants';
 import { budgetTextError } from './budget-text';
+import { LOGGED_OUT_MESSAGES } from './logged-out';
 import { collectErrors, type FieldErrors } from './types';
 
 export { budgetTextError, parseBudgetText, type BudgetRange } from './budget-text';
@@ -7,7 +8,7 @@ export { budgetTextError, parseBudgetText, type BudgetRange } from './budget-tex
 /** SPEC.md §5 Create gig, word for word, in SPEC order. */
 /** SPEC.md §8 Gigs, "Create gig": who may create one. */
 export const CREATE_GIG_MESSAGES = {
-  loggedOut: 'You must be logged in to create a gig',
+  loggedOut: LOGGED_OUT_MESSAGES.createGig,
   profileMissing: 'Please complete your profile before creating a gig',
 } as const;
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, waitForServiceWorker } from '../support/browser';
 import { PASSWORD, uniqueEmail } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -25,7 +25,7 @@ describe('PWA', () => {
   it('registers a service worker that controls the page, and a public page reloads offline', async () => {
     const { context, page } = await fresh();
     await page.goto(server.url + '/manifesto');
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await waitForServiceWorker(page);
     await context.setOffline(true);
     await page.reload();
     await page.getByRole('heading', { name: 'Manifesto' }).waitFor();
@@ -105,6 +105,25 @@ describe('session redirect rules in the browser', () => {
       await context.close();
     },
   );
+
+  it.each([
+    ['/setup-portfolio', 'You must be logged in to complete profile setup'],
+    ['/create-gig', 'You must be logged in to create a gig'],
+    ['/exchange/someone', 'Please log in to start a conversation'],
+    ['/gig/abc', 'Please log in or create an account to apply for gigs'],
+  ])('the login page says why a signed-out visit to %s was sent there: %s', async (path, notice) => {
+    const { context, page } = await fresh();
+    await page.goto(server.url + path);
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    await page.getByRole('status').getByText(notice, { exact: true }).waitFor();
+    await context.close();
+    // A visit to /login itself has nothing to explain.
+    const direct = await fresh();
+    await direct.page.goto(server.url + '/login');
+    await direct.page.getByRole('heading', { name: 'Log in' }).waitFor();
+    expect(await direct.page.getByText(notice).count()).toBe(0);
+    await direct.context.close();
+  });
 
   it.each([['/', 'Creative Gigs'], ['/waitlist-signup', 'Creative Gigs'], ['/teaser', 'Gigs waiting for you'], ['/manifesto', 'Manifesto'], ['/version1', 'Join our community'], ['/signup', 'Create your account']])(
     'a signed-out visit to %s stays there',

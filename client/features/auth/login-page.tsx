@@ -1,5 +1,5 @@
 import { startTransition, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { REDIRECT_DELAYS_MS } from '../../../shared/constants';
 import { validateLogin, type LoginValues } from '../../../shared/validation/login';
 import { useSession } from '../../app/session';
@@ -11,6 +11,8 @@ const SUCCESS = 'Login successful! Redirecting...';
 export default function LoginPage() {
   const { login, establish } = useSession();
   const navigate = useNavigate();
+  // Why the visitor is here, when a page that needs a session sent them (shared/routes.ts).
+  const notice = (useLocation().state as { notice?: unknown } | null)?.notice;
   const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<keyof LoginValues, string>>>({});
   const [error, setError] = useState<string | null>(null);
@@ -43,6 +45,11 @@ export default function LoginPage() {
   return (
     <main className="page narrow auth">
       <h1>Log in</h1>
+      {typeof notice === 'string' && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
       <form onSubmit={(e) => void submit(e)} noValidate className="form">
         <label>
           Email

@@ -8,7 +8,7 @@ import type { Gig } from '../../../shared/schemas/gig';
 import { isProfileComplete, type User } from '../../../shared/schemas/user';
 import { APPLY_MESSAGES, parseMoneyInput, validateApplication } from '../../../shared/validation/apply';
 import { checkDeleteGig } from '../../../shared/validation/delete-gig';
-import { useData } from '../../data/data-provider';
+import { useData, useSyncStatus } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { DeleteGigDialog } from './delete-gig-dialog';
 import { useOutbox } from '../../ui/hooks';
@@ -38,6 +38,7 @@ function formatDay(day: string): string {
  */
 export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void }) {
   const data = useData();
+  const sync = useSyncStatus();
   const { db, userId } = data;
   const navigate = useNavigate();
   const isWaiting = useOutbox(data.outbox);
@@ -64,7 +65,9 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
     const message = validateApplication({
       rate,
       actor: { id: userId },
-      verifying: me.loading || !profile,
+      // Without the own record: still arriving (verifying), or unknown until the device is back online.
+      verifying: me.loading || (!profile && (sync.network === 'online' || sync.initialSync.done)),
+      unavailable: !profile && sync.network === 'offline' && !sync.initialSync.done,
       profile: profile ? { complete: isProfileComplete(profile) } : null,
       gig: { createdBy: gig.createdBy || undefined },
       alreadyApplied: Boolean(myApplication),
