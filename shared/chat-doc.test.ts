@@ -99,4 +99,7 @@ describe('[decision] the new_message notification text', () => {
     const notice = newMessageNotice('Sam', 'x'.repeat(300));
     expect(notice).toBe(`New message from Sam: ${'x'.repeat(99)}…`);
   });
+  it('names the gig the message was written from, when it has one', () => {
+    expect(newMessageNotice('Sam Seller', 'Sketch attached', 'Album cover illustration')).toBe('New message from Sam Seller about "Album cover illustration": Sketch attached');
+  });
 });
