@@ -11,7 +11,8 @@ export const RECENT_CONVERSATIONS = 20;
 /**
  * Keeps the user's recent conversations on this device: once online and the first sync is done,
  * the ones with messages this device has not stored are downloaded in the background, a few at a
- * time. Renders nothing; the Yjs code loads only when there is something to fetch.
+ * time. Renders nothing. The code that does it comes with the chat screen's chunk (Yjs and its
+ * providers), loaded only when there is something to fetch, so the shell itself carries no Yjs.
  */
 export function ChatDownloads() {
   const { db, userId } = useData();
@@ -38,7 +39,7 @@ export function ChatDownloads() {
   useEffect(() => {
     if (!needed) return;
     let cancelled = false;
-    void import('./background-download').then(
+    void import('./exchange-page').then(
       ({ ChatDownloader }) => {
         if (cancelled) return;
         downloader.current = new ChatDownloader(userId);

@@ -12,6 +12,12 @@ import { linkedGigs, subjectChanges, writingAbout } from './chat-gigs';
 import { ChatRoom, type RoomState } from './chat-room';
 import { LinkedGigsList } from './linked-gigs-list';
 
+/**
+ * The background download of recent conversations runs from this screen's chunk, which holds Yjs
+ * and its providers anyway: the signed-in shell loads it only once there is something to fetch.
+ */
+export { ChatDownloader } from './background-download';
+
 const SEND_FAILED = 'Failed to send message. Please try again.';
 /** The conversation has messages (its record says so) but none was ever stored on this device. */
 export const NOT_DOWNLOADED = "This conversation hasn't been downloaded to this device yet. It will appear when you're back online.";
