@@ -33,9 +33,13 @@ async function send(page: Page, text: string) {
 }
 
 async function postGig(owner: Person, title: string): Promise<string> {
+  return String((await postGigDoc(owner, title)).id);
+}
+
+async function postGigDoc(owner: Person, title: string): Promise<Record<string, unknown>> {
   const { master, refusal } = await write(owner.http, 'gigs', gigDoc({ title }));
   if (!master || refusal) throw new Error(`gig refused: ${refusal}`);
-  return String(master.id);
+  return master;
 }
 
 /** Converse with Creator on the gig's page: the chat opens from that gig. */
@@ -46,9 +50,10 @@ async function converseFrom(page: Page, gigId: string, creatorId: string) {
 }
 
 describe('a chat between two users linked by two gigs', () => {
-  it('lists both gigs with their statuses; a message sent from the second gig is marked "about:" and its notification names that gig', async () => {
+  it('lists both gigs with their statuses; a message sent from the second gig is marked "about:" and its notification names that gig; a deleted gig shows as deleted', async () => {
     const [ada, ben] = await Promise.all([signedInActor(browser, server.url, { name: 'Ada Creator' }), signedInActor(browser, server.url, { name: 'Ben Applicant' })]);
-    const mural = await postGig(ada, 'Community mural (passion project)');
+    const muralDoc = await postGigDoc(ada, 'Community mural (passion project)');
+    const mural = String(muralDoc.id);
     const album = await postGig(ada, 'Album cover illustration');
     await applyTo(ben, mural);
     await offer(ada.http, await applyTo(ben, album), 60_000);
@@ -75,6 +80,12 @@ describe('a chat between two users linked by two gigs', () => {
     await messages(ada.page).filter({ hasText: 'Album sketches attached.' }).getByText('about: Album cover illustration').waitFor();
     await messages(ada.page).filter({ hasText: 'Happy to start the mural.' }).getByText('about: Community mural (passion project)').waitFor();
     expect(await ada.page.getByText(/^about:/).count()).toBe(2);
+
+    // The buyer deletes the mural: the header and the marker say so, and new messages stay about the album.
+    expect((await write(ada.http, 'gigs', { ...muralDoc, _deleted: true }, muralDoc)).refusal).toBeUndefined();
+    await gigs.filter({ hasText: 'Community mural (passion project)' }).getByText('Gig deleted').waitFor({ timeout: 20_000 });
+    await messages(ben.page).filter({ hasText: 'Happy to start the mural.' }).getByText('about: Community mural (passion project) (gig deleted)').waitFor();
+    await ben.page.getByText('About: Album cover illustration', { exact: true }).waitFor();
   });
 });
 
