@@ -68,14 +68,15 @@ export class ChatRoom {
   }
 
   private readonly onOffline = () => this.provider.disconnect();
+  private readonly onOnline = () => this.provider.connect();
 
+  /** Records that the room as the server has it is stored on this device. */
   private recordSynced(): void {
     markSynced(this.persistence, this.doc, this.me.id, this.roomId).then(
       () => this.update({ everSynced: true }),
       () => undefined, // stays unmarked: the background download tries again
     );
   }
-  private readonly onOnline = () => this.provider.connect();
 
   private messagesArray(): Y.Array<ChatDocMessage> {
     return this.doc.getArray<ChatDocMessage>(CHAT_MESSAGES_ARRAY);

@@ -10,7 +10,7 @@ import { useData, useSyncStatus } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { linkedGigs, subjectChanges, writingAbout } from './chat-gigs';
 import { ChatRoom, type RoomState } from './chat-room';
-import { LinkedGigsList } from './linked-gigs-list';
+import { LinkedGigsList, SubjectMarker } from './linked-gigs-list';
 
 /**
  * The background download of recent conversations runs from this screen's chunk, which holds Yjs
@@ -20,7 +20,7 @@ export { ChatDownloader } from './background-download';
 
 const SEND_FAILED = 'Failed to send message. Please try again.';
 /** The conversation has messages (its record says so) but none was ever stored on this device. */
-export const NOT_DOWNLOADED = "This conversation hasn't been downloaded to this device yet. It will appear when you're back online.";
+const NOT_DOWNLOADED = "This conversation hasn't been downloaded to this device yet. It will appear when you're back online.";
 
 function draftKey(userId: string, roomId: string): string {
   return `chat-draft-${userId}-${roomId}`;
@@ -171,12 +171,7 @@ export default function ExchangePage() {
         <ol className="messages" aria-label="Messages" aria-live="polite">
           {messages.map((m) => (
             <li key={m.id} className={m.senderId === userId ? 'message message--mine' : 'message'}>
-              {markers.has(m.id) && (
-                <p className="message__about">
-                  about: {markers.get(m.id)!.title}
-                  {markers.get(m.id)!.deleted ? ' (gig deleted)' : ''}
-                </p>
-              )}
+              {markers.has(m.id) && <SubjectMarker gig={markers.get(m.id)!} />}
               <p className="message__meta">
                 <strong>{names[m.senderId] ?? 'Someone'}</strong>{' '}
                 <span>{m.pending ? (state?.connected ? 'Sending…' : 'Waiting to send') : timeLabel(m.timestamp!)}</span>

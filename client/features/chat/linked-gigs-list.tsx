@@ -17,3 +17,13 @@ export function LinkedGigsList({ gigs, current }: { gigs: readonly LinkedGig[]; 
     </ul>
   );
 }
+
+/** Where the subject changes in the message list: the gig the conversation turns to. */
+export function SubjectMarker({ gig }: { gig: LinkedGig }) {
+  return (
+    <p className="message__about">
+      about: {gig.title}
+      {gig.deleted ? ' (gig deleted)' : ''}
+    </p>
+  );
+}
