@@ -42,6 +42,11 @@ describe('a message object pushed into the chat document', () => {
     ['an array', [message()]],
     ['a string', 'Hello'],
     ['an object with another prototype', Object.assign(Object.create({ inherited: true }), message())],
+    ['a gig id that is not an id', message({ gigId: 'not an id!' })],
+    ['a gig id that is too short', message({ gigId: 'abc' })],
+    ['a gig id that is not text', message({ gigId: 12345678 })],
+    ['a gig id that is null', message({ gigId: null })],
+    ['a gig id with an underscore (it would read as a conversation id)', message({ gigId: 'gig_000001' })],
   ])('is refused: %s', (_case, value) => {
     const result = checkChatDocMessage(value, asAlice);
     expect(result.ok).toBe(false);
@@ -55,6 +60,10 @@ describe('a message object pushed into the chat document', () => {
     ['a 64-character id', message({ id: 'x'.repeat(64) })],
   ])('is accepted: %s', (_case, value) => {
     expect(checkChatDocMessage(value, asAlice).ok).toBe(true);
+  });
+
+  it('may carry the gig it was written from, and comes back with it', () => {
+    expect(checkChatDocMessage(message({ gigId: 'gig-000001' }), asAlice)).toEqual({ ok: true, message: message({ gigId: 'gig-000001' }) });
   });
 });
 
@@ -89,5 +98,8 @@ describe('[decision] the new_message notification text', () => {
   it('cuts a long message to 100 characters', () => {
     const notice = newMessageNotice('Sam', 'x'.repeat(300));
     expect(notice).toBe(`New message from Sam: ${'x'.repeat(99)}…`);
+  });
+  it('names the gig the message was written from, when it has one', () => {
+    expect(newMessageNotice('Sam Seller', 'Sketch attached', 'Album cover illustration')).toBe('New message from Sam Seller about "Album cover illustration": Sketch attached');
   });
 });

@@ -1,4 +1,5 @@
 import { LIMITS } from './constants';
+import { ID_PATTERN } from './ids';
 import { checkMessage } from './validation/message';
 
 /**
@@ -19,6 +20,11 @@ export type ChatDocMessage = {
   receiverId: string;
   /** The sender's clock when it was written (ms); orders pending messages only. */
   clientTime: number;
+  /**
+   * The gig the sender wrote from (a conversation is one per pair of users, and several gigs may
+   * link them): optional, a document id. The server names a gig after it only when it links the two.
+   */
+  gigId?: string;
 };
 
 export const MESSAGE_ID_MAX = 64;
@@ -26,6 +32,7 @@ const MESSAGE_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** Ids are keys of `stamps`; these would be risky keys once the map is read into a plain object. */
 const RESERVED_IDS = new Set(['__proto__', 'constructor', 'prototype']);
 const MESSAGE_KEYS = ['clientTime', 'content', 'id', 'receiverId', 'senderId'];
+const OPTIONAL_KEYS = new Set(['gigId']);
 
 export type ChatMessageCheck = { ok: true; message: ChatDocMessage } | { ok: false; reason: string };
 
@@ -33,17 +40,21 @@ export type ChatMessageCheck = { ok: true; message: ChatDocMessage } | { ok: fal
  * Judges one object pushed into `messages` by the user `senderId` in their conversation with
  * `receiverId`. Content is sent trimmed by the client; the rule here is SPEC.md §5 "An empty or
  * whitespace-only message is not sent" and our bound of LIMITS.messageMax on the text as stored.
+ * A gigId is judged on its shape only: whether it links the two is the server's to check against
+ * its store when it names the gig (docs/decisions/015-chat-gigs-and-offline-history.md).
  */
 export function checkChatDocMessage(value: unknown, expected: { senderId: string; receiverId: string }): ChatMessageCheck {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'A message must be an object' };
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return { ok: false, reason: 'A message must be a plain object' };
   const m = value as Record<string, unknown>;
-  const keys = Object.keys(m).sort();
+  const keys = Object.keys(m)
+    .filter((k) => !OPTIONAL_KEYS.has(k))
+    .sort();
   if (keys.length !== MESSAGE_KEYS.length || keys.some((k, i) => k !== MESSAGE_KEYS[i])) {
-    return { ok: false, reason: `A message has exactly the fields ${MESSAGE_KEYS.join(', ')}` };
+    return { ok: false, reason: `A message has the fields ${MESSAGE_KEYS.join(', ')}, and optionally gigId` };
   }
-  const { id, content, senderId, receiverId, clientTime } = m;
+  const { id, content, senderId, receiverId, clientTime, gigId } = m;
   if (typeof id !== 'string' || id.length > MESSAGE_ID_MAX || !MESSAGE_ID_PATTERN.test(id) || RESERVED_IDS.has(id)) {
     return { ok: false, reason: 'Invalid message id' };
   }
@@ -54,7 +65,8 @@ export function checkChatDocMessage(value: unknown, expected: { senderId: string
   if (senderId !== expected.senderId) return { ok: false, reason: 'A message must be sent by the signed-in user' };
   if (receiverId !== expected.receiverId) return { ok: false, reason: 'A message must be addressed to the other participant' };
   if (typeof clientTime !== 'number' || !Number.isFinite(clientTime) || clientTime < 0) return { ok: false, reason: 'Invalid client time' };
-  return { ok: true, message: { id, content, senderId, receiverId, clientTime } };
+  if ('gigId' in m && (typeof gigId !== 'string' || !ID_PATTERN.test(gigId))) return { ok: false, reason: 'Invalid gig id' };
+  return { ok: true, message: { id, content, senderId, receiverId, clientTime, ...(typeof gigId === 'string' ? { gigId } : {}) } };
 }
 
 export type ShownChatMessage = ChatDocMessage & { timestamp: number | null; pending: boolean };
@@ -78,11 +90,13 @@ export function orderChatMessages(messages: readonly ChatDocMessage[], stamps: R
 const NOTICE_PREVIEW = 100;
 
 /**
- * The receiver's new_message notification text (SPEC.md gives none): who wrote, and the start of
- * the latest message, so the one unread notice per conversation always shows the newest.
+ * The receiver's new_message notification text (SPEC.md gives none): who wrote, about which gig
+ * when the message names one, and the start of the latest message, so the one unread notice per
+ * conversation always shows the newest.
  */
-export function newMessageNotice(senderName: string, content: string): string {
+export function newMessageNotice(senderName: string, content: string, gigTitle = ''): string {
   const text = content.trim().replace(/\s+/g, ' ');
   const preview = text.length > NOTICE_PREVIEW ? `${text.slice(0, NOTICE_PREVIEW - 1)}…` : text;
-  return `New message from ${senderName || 'someone'}: ${preview}`;
+  const about = gigTitle ? ` about "${gigTitle}"` : '';
+  return `New message from ${senderName || 'someone'}${about}: ${preview}`;
 }

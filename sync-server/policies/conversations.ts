@@ -5,13 +5,18 @@ import { linkedByApplication } from '../replication/visibility';
 import { notificationWrites } from './notify';
 import { refuse, stamp, str, type Policy } from './types';
 
-/** The most recent application linking the two users: it names the conversation's gig. */
-export function conversationLink(store: Store, a: string, b: string): ConversationLink | undefined {
+/**
+ * The application linking the two users that names the conversation's gig: the one for `gigId`
+ * when that gig links them and still exists (the gig the user came from), otherwise the most
+ * recent one whose gig still exists, otherwise the most recent one.
+ */
+export function conversationLink(store: Store, a: string, b: string, gigId?: string): ConversationLink | undefined {
   const candidates = [
     ...store.byIndex('applications', 'applicantId', a).filter((x) => x.creatorId === b),
     ...store.byIndex('applications', 'applicantId', b).filter((x) => x.creatorId === a),
   ];
-  const app = candidates.sort((x, y) => Number(y.appliedAt) - Number(x.appliedAt))[0];
+  const rank = (x: (typeof candidates)[number]) => (x._deleted || x.gigDeleted === true ? 2 : gigId && x.gigId === gigId ? 0 : 1);
+  const app = candidates.sort((x, y) => rank(x) - rank(y) || Number(y.appliedAt) - Number(x.appliedAt))[0];
   return app && { gigTitle: str(app.gigTitle), gigId: str(app.gigId), creatorId: str(app.creatorId) };
 }
 
@@ -40,7 +45,7 @@ export const conversationPolicy: Policy = ({ ctx, actor, current, incoming, dele
   if (!check.ok) return refuse(check.error ?? 'A conversation needs an application linking the two users.');
   const id = conversationIdFor(actor.id, otherId);
   if (str(incoming.id) !== id) return refuse('Invalid conversation id');
-  const link = conversationLink(ctx.store, actor.id, otherId)!;
+  const link = conversationLink(ctx.store, actor.id, otherId, str(incoming.gigId))!;
   const conversation = { ...newConversation({ starterId: actor.id, otherId, link, now }), _deleted: false };
   const writes: DocWrite[] = [
     { collection: 'conversations', doc: conversation },

@@ -10,12 +10,14 @@ let server: TestServer;
 let browser: Browser;
 let ada: Actor; // gig creator
 let ben: Actor; // applicant
+let gigId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
   [ada, ben] = await Promise.all([signedInActor(browser, server.url, { name: 'Ada Creator' }), signedInActor(browser, server.url, { name: 'Ben Applicant' })]);
   const gig = gigDoc({ title: 'Mural for a bike shop' });
+  gigId = String(gig.id);
   expect((await write(ada.http, 'gigs', gig)).refusal).toBeUndefined();
   expect((await write(ben.http, 'applications', applicationDoc(String(gig.id), ben.user.id))).refusal).toBeUndefined();
 });
@@ -36,7 +38,7 @@ describe('chat between two users in two browsers', () => {
   it('opens from Converse on the applications screen; a message that is only spaces is not sent', async () => {
     await ada.page.goto(server.url + '/applications');
     await ada.page.getByRole('listitem').filter({ hasText: 'Ben Applicant' }).getByRole('button', { name: 'Converse' }).click({ timeout: 20_000 });
-    await ada.page.waitForURL(`**/exchange/${ben.user.id}`);
+    await ada.page.waitForURL(`**/exchange/${ben.user.id}?gig=${gigId}`);
     await ada.page.getByRole('heading', { name: 'Ben Applicant' }).waitFor({ timeout: 20_000 });
     await ada.page.getByLabel('Message', { exact: true }).fill('   ');
     expect(await ada.page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);

@@ -5,6 +5,7 @@ import type { Conversation } from '../../../shared/schemas/conversation';
 import type { Notification } from '../../../shared/schemas/notification';
 import { useData, useOptionalData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
+import { ChatDownloads } from '../../features/chat/chat-downloads';
 import { SyncProblems } from '../../features/sync/sync-problems';
 import { SyncStatusIndicator, SyncStatusOpening } from '../../features/sync/sync-status-indicator';
 import { useSession } from '../session';
@@ -67,6 +68,7 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
         {data ? <SyncStatusIndicator /> : <SyncStatusOpening />}
       </header>
       {data && <SyncProblems />}
+      {data && <ChatDownloads />}
       {children}
     </div>
   );

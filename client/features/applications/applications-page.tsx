@@ -24,7 +24,7 @@ export default function ApplicationsPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   async function converse(a: Application) {
-    const result = await startConversation(data, a.applicantId);
+    const result = await startConversation(data, a.applicantId, a.gigId);
     if (result.ok) navigate(result.path);
     else if ('redirectTo' in result) navigate(result.redirectTo);
     else setErrors((e) => ({ ...e, [a.id]: result.error }));

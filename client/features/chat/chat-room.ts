@@ -2,6 +2,7 @@ import { IndexeddbPersistence } from 'y-indexeddb';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages, type ChatDocMessage, type ShownChatMessage } from '../../../shared/chat-doc';
+import { chatDatabaseName, markSynced, openRooms, syncedStamp } from './offline-history';
 
 export type Presence = { online: boolean; typing: boolean };
 export type RoomState = {
@@ -9,6 +10,10 @@ export type RoomState = {
   /** The history stored on this device has been loaded. */
   loaded: boolean;
   connected: boolean;
+  /** The server's copy has been received in this session. */
+  synced: boolean;
+  /** Some sync with the server completed and was stored on this device, now or before. */
+  everSynced: boolean;
   other: Presence;
   /** Set when the server closed the room for good (a refused update or access). */
   closed: string | null;
@@ -26,7 +31,7 @@ export class ChatRoom {
   private readonly persistence: IndexeddbPersistence;
   private readonly provider: WebsocketProvider;
   private readonly listeners = new Set<(s: RoomState) => void>();
-  private state: RoomState = { messages: [], loaded: false, connected: false, other: { online: false, typing: false }, closed: null };
+  private state: RoomState;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -34,16 +39,26 @@ export class ChatRoom {
     private readonly me: { id: string; name: string },
     private readonly otherId: string,
   ) {
-    this.persistence = new IndexeddbPersistence(`chat-${me.id}-${roomId}`, this.doc);
+    this.state = { messages: [], loaded: false, connected: false, synced: false, everSynced: syncedStamp(me.id, roomId) !== null, other: { online: false, typing: false }, closed: null };
+    openRooms.add(roomId);
+    this.persistence = new IndexeddbPersistence(chatDatabaseName(me.id, roomId), this.doc);
     void this.persistence.whenSynced.then(() => this.update({ loaded: true }));
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     this.provider = new WebsocketProvider(`${scheme}://${location.host}/api/chat`, roomId, this.doc, { disableBc: false, maxBackoffTime: 10_000 });
     this.provider.awareness.setLocalState({ user: { id: me.id, name: me.name }, typing: false } satisfies AwarenessUser);
     this.provider.on('status', ({ status }) => this.update({ connected: status === 'connected' }));
     this.provider.on('closed', (event) => this.update({ closed: event.reason || `closed (${event.code})` }));
+    this.provider.on('sync', (synced) => {
+      this.update({ synced });
+      if (synced) this.recordSynced();
+    });
     this.provider.awareness.on('change', () => this.update({ other: this.presence() }));
     this.messagesArray().observe(() => this.update({ messages: this.read() }));
-    this.stampsMap().observe(() => this.update({ messages: this.read() }));
+    this.stampsMap().observe(() => {
+      this.update({ messages: this.read() });
+      // Stamps arrive from the server: what the device stores is still everything the room has.
+      if (this.provider.synced) this.recordSynced();
+    });
     this.state.messages = this.read();
     // The browser knows before the socket does: going offline stops the socket, so what is
     // written meanwhile shows as waiting, and coming back online reconnects at once.
@@ -54,6 +69,14 @@ export class ChatRoom {
 
   private readonly onOffline = () => this.provider.disconnect();
   private readonly onOnline = () => this.provider.connect();
+
+  /** Records that the room as the server has it is stored on this device. */
+  private recordSynced(): void {
+    markSynced(this.persistence, this.doc, this.me.id, this.roomId).then(
+      () => this.update({ everSynced: true }),
+      () => undefined, // stays unmarked: the background download tries again
+    );
+  }
 
   private messagesArray(): Y.Array<ChatDocMessage> {
     return this.doc.getArray<ChatDocMessage>(CHAT_MESSAGES_ARRAY);
@@ -90,10 +113,14 @@ export class ChatRoom {
     return () => this.listeners.delete(listener);
   }
 
-  /** Appends a message (already checked and trimmed). It shows as pending until the server stamps it. */
-  send(content: string): void {
+  /**
+   * Appends a message (already checked and trimmed), written from `gigId` when given. It shows as
+   * pending until the server stamps it.
+   */
+  send(content: string, gigId?: string): void {
     const id = `${Date.now().toString(36)}-${crypto.getRandomValues(new Uint32Array(2)).join('')}`.slice(0, 64);
-    this.messagesArray().push([{ id, content, senderId: this.me.id, receiverId: this.otherId, clientTime: Date.now() }]);
+    const message: ChatDocMessage = { id, content, senderId: this.me.id, receiverId: this.otherId, clientTime: Date.now(), ...(gigId ? { gigId } : {}) };
+    this.messagesArray().push([message]);
     this.setTyping(false);
   }
 
@@ -105,6 +132,7 @@ export class ChatRoom {
   }
 
   destroy(): void {
+    openRooms.delete(this.roomId);
     window.removeEventListener('offline', this.onOffline);
     window.removeEventListener('online', this.onOnline);
     clearTimeout(this.typingTimer);

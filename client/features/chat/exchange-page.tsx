@@ -1,15 +1,26 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Link, Navigate, useParams } from 'react-router-dom';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { conversationIdFor } from '../../../shared/ids';
+import type { Application } from '../../../shared/schemas/application';
 import type { Conversation } from '../../../shared/schemas/conversation';
 import type { PublicProfile, User } from '../../../shared/schemas/user';
 import { CHAT_MESSAGES } from '../../../shared/validation/chat-access';
 import { checkMessage } from '../../../shared/validation/message';
 import { useData, useSyncStatus } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
+import { linkedGigs, subjectChanges, writingAbout } from './chat-gigs';
 import { ChatRoom, type RoomState } from './chat-room';
+import { LinkedGigsList, SubjectMarker } from './linked-gigs-list';
+
+/**
+ * The background download of recent conversations runs from this screen's chunk, which holds Yjs
+ * and its providers anyway: the signed-in shell loads it only once there is something to fetch.
+ */
+export { ChatDownloader } from './background-download';
 
 const SEND_FAILED = 'Failed to send message. Please try again.';
+/** The conversation has messages (its record says so) but none was ever stored on this device. */
+const NOT_DOWNLOADED = "This conversation hasn't been downloaded to this device yet. It will appear when you're back online.";
 
 function draftKey(userId: string, roomId: string): string {
   return `chat-draft-${userId}-${roomId}`;
@@ -22,10 +33,13 @@ function timeLabel(at: number): string {
 /**
  * `/exchange/{userId}` (SPEC.md §2 "Chat"): the conversation with that user, live and in ascending
  * time order, with presence and typing; history and sending work offline; the draft survives a
- * reload; opening it as the receiver marks it read (and its message notification).
+ * reload; opening it as the receiver marks it read (and its message notification). The header
+ * lists every gig linking the two; `?gig={gigId}` (from a Converse button) is the gig new messages
+ * are written from, and the list marks where the subject changes.
  */
 export default function ExchangePage() {
   const { userId: otherId = '' } = useParams();
+  const [searchParams, setSearchParams] = useSearchParams();
   const data = useData();
   const { db, outbox, userId } = data;
   const roomId = conversationIdFor(userId, otherId);
@@ -90,8 +104,12 @@ export default function ExchangePage() {
     }
   }, [unreadNotes.data]);
 
-  const messages = state?.messages ?? [];
+  const messages = useMemo(() => state?.messages ?? [], [state?.messages]);
   const names = useMemo(() => ({ [userId]: 'You', [otherId]: otherProfile?.name ?? 'Them' }), [userId, otherId, otherProfile?.name]);
+  const gigs = useMemo(() => linkedGigs((linking.data ?? []).map((d) => d.toJSON() as Application)), [linking.data]);
+  const writing = writingAbout(gigs, searchParams.get('gig'), messages);
+  const markers = useMemo(() => subjectChanges(gigs, messages), [gigs, messages]);
+  const liveGigs = gigs.filter((g) => !g.deleted);
 
   if (otherId === userId) {
     return (
@@ -123,7 +141,7 @@ export default function ExchangePage() {
     }
     try {
       if (!room || state?.closed) throw new Error('room closed');
-      room.send(checked.content);
+      room.send(checked.content, writing?.gigId);
       changeDraft('');
     } catch {
       setError(SEND_FAILED);
@@ -137,17 +155,23 @@ export default function ExchangePage() {
         <h1>{otherProfile?.name ?? 'Conversation'}</h1>
         <p className="field-state" aria-live="polite" data-testid="presence">
           {presence?.typing ? `${otherProfile?.name ?? 'They'} is typing…` : presence?.online ? 'Online' : 'Offline'}
-          {conv?.gigTitle ? ` · about “${conv.gigTitle}”` : ''}
         </p>
+        <LinkedGigsList gigs={gigs} current={writing?.gigId} />
       </div>
-      {!state?.loaded && messages.length === 0 ? (
+      {messages.length > 0 ? null : !state?.loaded ? (
         <p role="status">Loading messages…</p>
-      ) : messages.length === 0 ? (
+      ) : state.everSynced || state.synced || conv?.lastMessageTimestamp == null ? (
         <p className="empty">No messages yet. Say hello!</p>
+      ) : state.connected || sync.network === 'online' ? (
+        <p role="status">Loading messages…</p>
       ) : (
+        <p className="empty">{NOT_DOWNLOADED}</p>
+      )}
+      {messages.length > 0 && (
         <ol className="messages" aria-label="Messages" aria-live="polite">
           {messages.map((m) => (
             <li key={m.id} className={m.senderId === userId ? 'message message--mine' : 'message'}>
+              {markers.has(m.id) && <SubjectMarker gig={markers.get(m.id)!} />}
               <p className="message__meta">
                 <strong>{names[m.senderId] ?? 'Someone'}</strong>{' '}
                 <span>{m.pending ? (state?.connected ? 'Sending…' : 'Waiting to send') : timeLabel(m.timestamp!)}</span>
@@ -162,6 +186,21 @@ export default function ExchangePage() {
         <p role="alert" className="form-error">
           {error}
         </p>
+      )}
+      {liveGigs.length > 1 ? (
+        <p className="chat__about">
+          <label htmlFor="chat-about">About</label>{' '}
+          <select id="chat-about" value={writing?.gigId ?? ''} onChange={(e) => setSearchParams(e.target.value ? { gig: e.target.value } : {}, { replace: true })}>
+            {!writing && <option value="">Choose a gig</option>}
+            {liveGigs.map((g) => (
+              <option key={g.gigId} value={g.gigId}>
+                {g.title}
+              </option>
+            ))}
+          </select>
+        </p>
+      ) : (
+        writing && <p className="field-state chat__about">About: {writing.title}</p>
       )}
       <form className="chat__form" onSubmit={send}>
         <label className="visually-hidden" htmlFor="chat-input">

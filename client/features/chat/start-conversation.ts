@@ -8,10 +8,11 @@ export type StartResult = { ok: true; path: string } | { ok: false; error: strin
 
 /**
  * Converse buttons: opens the conversation with `otherId`, creating its record when it does not
- * exist yet (SPEC.md §5 Chat access). The link is judged on what this device holds: an
- * application between the two users; the server judges again.
+ * exist yet (SPEC.md §5 Chat access), from the gig `gigId` (the gig the button is on): the chat
+ * writes new messages from it, and a new record is named after it. The link is judged on what
+ * this device holds: an application between the two users; the server judges again.
  */
-export async function startConversation(data: DataContextValue | null, otherId: string): Promise<StartResult> {
+export async function startConversation(data: DataContextValue | null, otherId: string, gigId?: string): Promise<StartResult> {
   if (!data) return { ok: false, error: CHAT_MESSAGES.loggedOut };
   const { db, outbox, userId } = data;
   try {
@@ -30,12 +31,14 @@ export async function startConversation(data: DataContextValue | null, otherId: 
     const id = conversationIdFor(userId, otherId);
     const existing = await db.conversations.findOne(id).exec();
     if (!existing) {
-      const link = linking.map((d) => d.toJSON()).sort((a, b) => b.appliedAt - a.appliedAt)[0]!;
+      const apps = linking.map((d) => d.toJSON());
+      const link = apps.find((a) => a.gigId === gigId && !a.gigDeleted) ?? apps.sort((a, b) => b.appliedAt - a.appliedAt)[0]!;
       const doc = newConversation({ starterId: userId, otherId, link, now: Date.now() });
       outbox.track('conversations', id);
       await db.conversations.insert(doc);
     }
-    return { ok: true, path: `/exchange/${encodeURIComponent(otherId)}` };
+    const from = gigId ? `?gig=${encodeURIComponent(gigId)}` : '';
+    return { ok: true, path: `/exchange/${encodeURIComponent(otherId)}${from}` };
   } catch {
     return { ok: false, error: START_FAILED };
   }

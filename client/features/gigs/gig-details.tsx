@@ -87,7 +87,7 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
 
   async function converse() {
     setConverseError(null);
-    const result = await startConversation(data, gig.createdBy);
+    const result = await startConversation(data, gig.createdBy, gig.id);
     if (result.ok) navigate(result.path);
     else if ('redirectTo' in result) navigate(result.redirectTo);
     else setConverseError(result.error);
