@@ -83,11 +83,17 @@ describe("SPEC.md Chat 'Shows messages in ascending time order'", () => {
 
 describe('[decision] the new_message notification text', () => {
   it('names the sender and previews the latest message on one line', () => {
-    expect(newMessageNotice('Sam Seller', '  See you\n tomorrow ')).toBe('New message from Sam Seller: See you tomorrow');
+    expect(newMessageNotice('Sam Seller', '  See you\n tomorrow ')).toBe('New message from “Sam Seller”: See you tomorrow');
   });
 
   it('cuts a long message to 100 characters', () => {
     const notice = newMessageNotice('Sam', 'x'.repeat(300));
-    expect(notice).toBe(`New message from Sam: ${'x'.repeat(99)}…`);
+    expect(notice).toBe(`New message from “Sam”: ${'x'.repeat(99)}…`);
+  });
+});
+
+describe('[decision 013] names in notification texts', () => {
+  it('sets the sender name off in quotation marks, without direction overrides', () => {
+    expect(newMessageNotice('\u202ESupport', 'Your account is locked')).toBe('New message from “Support”: Your account is locked');
   });
 });

@@ -1,4 +1,5 @@
 import { LIMITS } from './constants';
+import { isSanitized, quoted, sanitizeText } from './text';
 import { checkMessage } from './validation/message';
 
 /**
@@ -31,7 +32,8 @@ export type ChatMessageCheck = { ok: true; message: ChatDocMessage } | { ok: fal
 
 /**
  * Judges one object pushed into `messages` by the user `senderId` in their conversation with
- * `receiverId`. Content is sent trimmed by the client; the rule here is SPEC.md §5 "An empty or
+ * `receiverId`. Content is sent sanitised and trimmed by the client (`checkMessage`); a chat update
+ * cannot be rewritten on its way, so content that is not sanitised is refused (decision 013); the rule here is SPEC.md §5 "An empty or
  * whitespace-only message is not sent" and our bound of LIMITS.messageMax on the text as stored.
  */
 export function checkChatDocMessage(value: unknown, expected: { senderId: string; receiverId: string }): ChatMessageCheck {
@@ -49,6 +51,7 @@ export function checkChatDocMessage(value: unknown, expected: { senderId: string
   }
   if (typeof content !== 'string') return { ok: false, reason: 'The message text must be text' };
   if (content.length > LIMITS.messageMax) return { ok: false, reason: `Message must be at most ${LIMITS.messageMax} characters` };
+  if (!isSanitized(content)) return { ok: false, reason: 'A message cannot contain direction overrides, control characters or broken characters' };
   const text = checkMessage(content);
   if (!text.ok) return { ok: false, reason: text.error ?? 'An empty message is not sent' };
   if (senderId !== expected.senderId) return { ok: false, reason: 'A message must be sent by the signed-in user' };
@@ -82,7 +85,7 @@ const NOTICE_PREVIEW = 100;
  * the latest message, so the one unread notice per conversation always shows the newest.
  */
 export function newMessageNotice(senderName: string, content: string): string {
-  const text = content.trim().replace(/\s+/g, ' ');
+  const text = sanitizeText(content).trim().replace(/\s+/g, ' ');
   const preview = text.length > NOTICE_PREVIEW ? `${text.slice(0, NOTICE_PREVIEW - 1)}…` : text;
-  return `New message from ${senderName || 'someone'}: ${preview}`;
+  return `New message from ${senderName ? quoted(senderName) : 'someone'}: ${preview}`;
 }

@@ -11,7 +11,6 @@
  *
  * Everything else is kept: right-to-left scripts themselves display correctly without controls.
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const STRIPPED = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function sanitizeText(text: string): string {
@@ -21,4 +20,13 @@ export function sanitizeText(text: string): string {
 /** True when `text` is already what sanitizeText makes of it. */
 export function isSanitized(text: string): boolean {
   return sanitizeText(text) === text;
+}
+
+/**
+ * A user-chosen name or title inside one of the platform's sentences, set off in quotation marks
+ * after the platform's own words, so a user named "Support" reads as a name, never as the start of
+ * a sentence the platform wrote (decision 013).
+ */
+export function quoted(text: string): string {
+  return `“${sanitizeText(text)}”`;
 }

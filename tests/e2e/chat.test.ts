@@ -97,7 +97,7 @@ describe('chat between two users in two browsers', () => {
     await send(ben.page, 'Did you see the sketches?');
     await badge.waitFor({ timeout: 20_000 });
     await ada.page.getByRole('link', { name: 'Notifications' }).click();
-    await ada.page.getByRole('button', { name: /^Unread: New message from Ben/ }).click();
+    await ada.page.getByRole('button', { name: /^Unread: New message from “Ben/ }).click();
     await ada.page.waitForURL(`**/exchange/${ben.user.id}`);
     await messages(ada.page).filter({ hasText: 'Did you see the sketches?' }).waitFor({ timeout: 20_000 });
     await badge.waitFor({ state: 'detached', timeout: 20_000 });
