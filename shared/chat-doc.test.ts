@@ -26,6 +26,8 @@ describe('a message object pushed into the chat document', () => {
     ['[decision] over LIMITS.messageMax characters', message({ content: 'm'.repeat(LIMITS.messageMax + 1) })],
     ['[decision] over the limit counting surrounding whitespace too', message({ content: `${'m'.repeat(LIMITS.messageMax)} ` })],
     ['content that is not text', message({ content: 42 })],
+    ['[decision 013] a right-to-left override in the text', message({ content: 'Pay \u202Eereh' })],
+    ['[decision 013] a NUL in the text', message({ content: 'Hello\u0000' })],
     ['sent in the name of the other participant', message({ senderId: BOB, receiverId: ALICE })],
     ['addressed to a third user', message({ receiverId: 'carol-0003' })],
     ['addressed to the sender', message({ receiverId: ALICE })],
