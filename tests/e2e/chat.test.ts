@@ -88,7 +88,7 @@ describe('chat between two users in two browsers', () => {
       .toEqual([true]);
     // Read the rest (the application's notification).
     await ada.page.goto(server.url + '/notifications');
-    await ada.page.getByRole('button', { name: /Ben Applicant applied/ }).click();
+    await ada.page.getByRole('button', { name: /New application from “Ben Applicant”/ }).click();
     await ada.page.waitForURL('**/applications');
     const badge = ada.page.getByTestId('unread-badge');
     await ada.page.goto(server.url + '/landing');
