@@ -2,6 +2,7 @@ import { IndexeddbPersistence } from 'y-indexeddb';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages, type ChatDocMessage, type ShownChatMessage } from '../../../shared/chat-doc';
+import { sanitizeText } from '../../../shared/text';
 
 export type Presence = { online: boolean; typing: boolean };
 export type RoomState = {
@@ -38,7 +39,8 @@ export class ChatRoom {
     void this.persistence.whenSynced.then(() => this.update({ loaded: true }));
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     this.provider = new WebsocketProvider(`${scheme}://${location.host}/api/chat`, roomId, this.doc, { disableBc: false, maxBackoffTime: 10_000 });
-    this.provider.awareness.setLocalState({ user: { id: me.id, name: me.name }, typing: false } satisfies AwarenessUser);
+    // Sanitised like every shown name (decision 013): the server relays no other.
+    this.provider.awareness.setLocalState({ user: { id: me.id, name: sanitizeText(me.name) }, typing: false } satisfies AwarenessUser);
     this.provider.on('status', ({ status }) => this.update({ connected: status === 'connected' }));
     this.provider.on('closed', (event) => this.update({ closed: event.reason || `closed (${event.code})` }));
     this.provider.awareness.on('change', () => this.update({ other: this.presence() }));
