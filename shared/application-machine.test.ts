@@ -132,3 +132,19 @@ describe('eventFromChange: which move a pushed document represents', () => {
 it('a new application notifies the gig creator (new_application)', () => {
   expect(newApplicationNotification(app('PENDING'))).toMatchObject({ userId: CREATOR.id, type: 'new_application', senderId: APPLICANT.id, gigId: GIG.id });
 });
+
+describe('[decision 013] notification texts name users as names, after the platform’s own words', () => {
+  it('a new application names the applicant in quotation marks', () => {
+    const note = newApplicationNotification(app('PENDING', { applicantName: 'Support', gigTitle: 'Mural' }));
+    expect(note.message).toBe('New application from “Support” for “Mural”');
+  });
+
+  it.each([
+    ['SEND_OFFER', 'PENDING', CREATOR, OFFER, `Offer from “${CREATOR.name}” for “Mural”`],
+    ['ACCEPT', 'PENDING_ACCEPTANCE', APPLICANT, { type: 'ACCEPT' }, `Offer accepted by “${APPLICANT.name}” for “Mural”. Pay to start the work.`],
+    ['DECLINE', 'PENDING_ACCEPTANCE', APPLICANT, { type: 'DECLINE' }, `Offer declined by “${APPLICANT.name}” for “Mural”`],
+  ] as const)('%s: the message starts with the platform’s words', (_name, status, actor, event, message) => {
+    const result = transition({ actor, application: app(status), gig: GIG, event: event as ApplicationEvent, now: NOW });
+    expect(result.ok && result.notifications[0]!.message).toBe(message);
+  });
+});

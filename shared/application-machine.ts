@@ -1,6 +1,7 @@
 import { STATUS_ALIASES, type ApplicationStatus, type CurrencyCode, type NotificationType } from './constants';
 import { applicationIdFor } from './ids';
 import type { Application } from './schemas/application';
+import { quoted } from './text';
 
 /**
  * The application state machine (SPEC.md §4 and ARCHITECTURE.md's decisions), as a pure function:
@@ -108,7 +109,7 @@ export function transition(input: { actor: Actor; application: Application; gig:
             userId: a.applicantId,
             type: 'FINAL_BUDGET_OFFER',
             recipientName: a.applicantName,
-            message: `${actor.name} sent you an offer for "${gigTitle}"`,
+            message: `Offer from ${quoted(actor.name)} for ${quoted(gigTitle)}`,
             finalBudget: event.finalBudget,
             currency: a.currency,
           },
@@ -126,7 +127,7 @@ export function transition(input: { actor: Actor; application: Application; gig:
           ok: true,
           changes: { status: 'REJECTED', finalBudget: null },
           notifications: [
-            { ...common, userId: a.creatorId, type: 'OFFER_REJECTED', recipientName: a.creatorName, message: `${actor.name} declined your offer for "${gigTitle}"` },
+            { ...common, userId: a.creatorId, type: 'OFFER_REJECTED', recipientName: a.creatorName, message: `Offer declined by ${quoted(actor.name)} for ${quoted(gigTitle)}` },
           ],
         };
       }
@@ -143,7 +144,7 @@ export function transition(input: { actor: Actor; application: Application; gig:
               userId: a.creatorId,
               type: 'payment_needed',
               recipientName: a.creatorName,
-              message: `${actor.name} accepted your offer for "${gigTitle}". Pay to start the work.`,
+              message: `Offer accepted by ${quoted(actor.name)} for ${quoted(gigTitle)}. Pay to start the work.`,
               finalBudget: budget,
               currency: a.currency,
             },
@@ -154,7 +155,7 @@ export function transition(input: { actor: Actor; application: Application; gig:
         ok: true,
         changes: { status: 'IN_PROGRESS', startedAt: now },
         notifications: [
-          { ...common, userId: a.creatorId, type: 'GIG_STARTED', recipientName: a.creatorName, message: `${actor.name} started working on "${gigTitle}"` },
+          { ...common, userId: a.creatorId, type: 'GIG_STARTED', recipientName: a.creatorName, message: `Work started by ${quoted(actor.name)} on ${quoted(gigTitle)}` },
         ],
       };
     }
@@ -170,7 +171,7 @@ export function transition(input: { actor: Actor; application: Application; gig:
             userId: a.applicantId,
             type: 'PAYMENT_CONFIRMED',
             recipientName: a.applicantName,
-            message: `${actor.name} paid for "${gigTitle}". You can start working.`,
+            message: `Payment received from ${quoted(actor.name)} for ${quoted(gigTitle)}. You can start working.`,
             amount: a.finalBudget ?? 0,
             currency: a.currency,
           },
@@ -192,7 +193,7 @@ export function transition(input: { actor: Actor; application: Application; gig:
             userId: a.applicantId,
             type: 'GIG_COMPLETED',
             recipientName: a.applicantName,
-            message: `${actor.name} marked "${gigTitle}" as complete`,
+            message: `Work on ${quoted(gigTitle)} marked complete by ${quoted(actor.name)}`,
             amount: freelancerShare(a.finalBudget ?? 0),
             currency: a.currency,
           },
@@ -243,7 +244,8 @@ export type Applicant = { id: string; name: string; email?: string; portfolioLin
  */
 export function newApplication(input: {
   gig: { id: string; title: string; category: string; currency: Application['currency'] };
-  creator: { id: string; name: string; email: string };
+  /** The emails are stored when known; who may see them is the server's read filter's business. */
+  creator: { id: string; name: string; email?: string };
   applicant: Applicant;
   budget: number;
   now: number;
@@ -256,10 +258,10 @@ export function newApplication(input: {
     gigCategory: gig.category,
     creatorId: creator.id,
     creatorName: creator.name,
-    creatorEmail: creator.email,
+    ...(creator.email ? { creatorEmail: creator.email } : {}),
     applicantId: applicant.id,
     applicantName: applicant.name,
-    applicantEmail: applicant.email ?? '',
+    ...(applicant.email ? { applicantEmail: applicant.email } : {}),
     applicantPortfolioLink: applicant.portfolioLink ?? '',
     ...(applicant.location ? { applicantCountry: applicant.location } : {}),
     budget,
@@ -279,7 +281,7 @@ export function newApplicationNotification(a: Application): NotificationDraft {
   return {
     userId: a.creatorId,
     type: 'new_application',
-    message: `${a.applicantName} applied to "${a.gigTitle}"`,
+    message: `New application from ${quoted(a.applicantName)} for ${quoted(a.gigTitle)}`,
     senderId: a.applicantId,
     senderName: a.applicantName,
     recipientName: a.creatorName,

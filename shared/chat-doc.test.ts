@@ -26,6 +26,8 @@ describe('a message object pushed into the chat document', () => {
     ['[decision] over LIMITS.messageMax characters', message({ content: 'm'.repeat(LIMITS.messageMax + 1) })],
     ['[decision] over the limit counting surrounding whitespace too', message({ content: `${'m'.repeat(LIMITS.messageMax)} ` })],
     ['content that is not text', message({ content: 42 })],
+    ['[decision 013] a right-to-left override in the text', message({ content: 'Pay \u202Eereh' })],
+    ['[decision 013] a NUL in the text', message({ content: 'Hello\u0000' })],
     ['sent in the name of the other participant', message({ senderId: BOB, receiverId: ALICE })],
     ['addressed to a third user', message({ receiverId: 'carol-0003' })],
     ['addressed to the sender', message({ receiverId: ALICE })],
@@ -92,14 +94,20 @@ describe("SPEC.md Chat 'Shows messages in ascending time order'", () => {
 
 describe('[decision] the new_message notification text', () => {
   it('names the sender and previews the latest message on one line', () => {
-    expect(newMessageNotice('Sam Seller', '  See you\n tomorrow ')).toBe('New message from Sam Seller: See you tomorrow');
+    expect(newMessageNotice('Sam Seller', '  See you\n tomorrow ')).toBe('New message from “Sam Seller”: See you tomorrow');
   });
 
   it('cuts a long message to 100 characters', () => {
     const notice = newMessageNotice('Sam', 'x'.repeat(300));
-    expect(notice).toBe(`New message from Sam: ${'x'.repeat(99)}…`);
+    expect(notice).toBe(`New message from “Sam”: ${'x'.repeat(99)}…`);
+  });
+});
+
+describe('[decision 013] names in notification texts', () => {
+  it('sets the sender name off in quotation marks, without direction overrides', () => {
+    expect(newMessageNotice('\u202ESupport', 'Your account is locked')).toBe('New message from “Support”: Your account is locked');
   });
   it('names the gig the message was written from, when it has one', () => {
-    expect(newMessageNotice('Sam Seller', 'Sketch attached', 'Album cover illustration')).toBe('New message from Sam Seller about "Album cover illustration": Sketch attached');
+    expect(newMessageNotice('Sam Seller', 'Sketch attached', 'Album cover illustration')).toBe('New message from “Sam Seller” about “Album cover illustration”: Sketch attached');
   });
 });

@@ -1,5 +1,6 @@
 import { LIMITS } from './constants';
 import { ID_PATTERN } from './ids';
+import { isSanitized, quoted, sanitizeText } from './text';
 import { checkMessage } from './validation/message';
 
 /**
@@ -38,7 +39,8 @@ export type ChatMessageCheck = { ok: true; message: ChatDocMessage } | { ok: fal
 
 /**
  * Judges one object pushed into `messages` by the user `senderId` in their conversation with
- * `receiverId`. Content is sent trimmed by the client; the rule here is SPEC.md §5 "An empty or
+ * `receiverId`. Content is sent sanitised and trimmed by the client (`checkMessage`); a chat update
+ * cannot be rewritten on its way, so content that is not sanitised is refused (decision 013); the rule here is SPEC.md §5 "An empty or
  * whitespace-only message is not sent" and our bound of LIMITS.messageMax on the text as stored.
  * A gigId is judged on its shape only: whether it links the two is the server's to check against
  * its store when it names the gig (docs/decisions/015-chat-gigs-and-offline-history.md).
@@ -60,6 +62,7 @@ export function checkChatDocMessage(value: unknown, expected: { senderId: string
   }
   if (typeof content !== 'string') return { ok: false, reason: 'The message text must be text' };
   if (content.length > LIMITS.messageMax) return { ok: false, reason: `Message must be at most ${LIMITS.messageMax} characters` };
+  if (!isSanitized(content)) return { ok: false, reason: 'A message cannot contain direction overrides, control characters or broken characters' };
   const text = checkMessage(content);
   if (!text.ok) return { ok: false, reason: text.error ?? 'An empty message is not sent' };
   if (senderId !== expected.senderId) return { ok: false, reason: 'A message must be sent by the signed-in user' };
@@ -95,8 +98,8 @@ const NOTICE_PREVIEW = 100;
  * conversation always shows the newest.
  */
 export function newMessageNotice(senderName: string, content: string, gigTitle = ''): string {
-  const text = content.trim().replace(/\s+/g, ' ');
+  const text = sanitizeText(content).trim().replace(/\s+/g, ' ');
   const preview = text.length > NOTICE_PREVIEW ? `${text.slice(0, NOTICE_PREVIEW - 1)}…` : text;
-  const about = gigTitle ? ` about "${gigTitle}"` : '';
-  return `New message from ${senderName || 'someone'}${about}: ${preview}`;
+  const about = gigTitle ? ` about ${quoted(gigTitle)}` : '';
+  return `New message from ${senderName ? quoted(senderName) : 'someone'}${about}: ${preview}`;
 }

@@ -65,6 +65,16 @@ export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 /** SELECTED is an alias of PENDING_ACCEPTANCE, accepted on input only (ARCHITECTURE.md decisions). */
 export const STATUS_ALIASES: Record<string, ApplicationStatus> = { SELECTED: 'PENDING_ACCEPTANCE' };
 
+/**
+ * An accepted offer: both sides agreed to work together. From here on the gig is taken, and the
+ * two users see each other's contact email (decision 003).
+ */
+export const ACCEPTED_OFFER_STATUSES: readonly ApplicationStatus[] = ['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED'];
+
+export function isAcceptedOffer(status: unknown): boolean {
+  return (ACCEPTED_OFFER_STATUSES as readonly unknown[]).includes(status);
+}
+
 export const GIG_STATUS_ACTIVE = 'active';
 export const WAITLIST_STATUS_PENDING = 'pending';
 

@@ -1,4 +1,4 @@
-import { countryByCode, NEW_APPLICATION_WINDOW_MS, type ApplicationStatus } from './constants';
+import { countryByCode, isAcceptedOffer, NEW_APPLICATION_WINDOW_MS } from './constants';
 import type { Application } from './schemas/application';
 import type { Conversation } from './schemas/conversation';
 import type { Gig } from './schemas/gig';
@@ -25,11 +25,9 @@ export function skillPreview(skills: string): { shown: string[]; moreLabel: stri
   return { shown: all.slice(0, 2), moreLabel: more > 0 ? `+${more} more` : null };
 }
 
-const SHOWN_FROM_APPLICATION: ApplicationStatus[] = ['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED'];
-
 /** The shown status of a gig: from the first of its applications in PENDING_PAYMENT, IN_PROGRESS or COMPLETED; otherwise the gig's own. */
 export function shownGigStatus(gig: Pick<Gig, 'status'>, applications: Pick<Application, 'status'>[]): string {
-  return applications.find((a) => SHOWN_FROM_APPLICATION.includes(a.status))?.status ?? gig.status;
+  return applications.find((a) => isAcceptedOffer(a.status))?.status ?? gig.status;
 }
 
 const STATUS_LABELS: Record<string, string> = {

@@ -21,6 +21,14 @@ export const PAYOUT_SETUP_MESSAGES = {
   connectFailed: 'Failed to connect with Stripe',
 } as const;
 
+/**
+ * Not in SPEC.md: the payment provider cannot pay out to the freelancer's country from this
+ * platform (decision 007). The settings page shows it as the server answers it.
+ */
+export function payoutsUnavailable(countryName: string): string {
+  return `Payouts to accounts in ${countryName} are not available yet: our payment provider cannot send payouts there from this platform. Please contact support.`;
+}
+
 /** Not in SPEC.md: the server could not open the provider's checkout (the buyer may try again). */
 export const PAYMENT_START_FAILED = 'The payment could not be started. Please try again.';
 

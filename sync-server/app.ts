@@ -13,10 +13,10 @@ import type { ChangeStreamHub } from './replication/stream';
 import { waitlistRoutes } from './waitlist/routes';
 import { createPayments } from './payments/payments';
 import { paymentRoutes } from './payments/routes';
-import { webhookRoutes } from './payments/webhook';
+import { WEBHOOK_PATHS, webhookRoutes } from './payments/webhook';
 
 /** Paths that verify their caller another way (Stripe signs its webhooks). */
-const ORIGIN_EXEMPT = new Set(['/api/stripe/webhook']);
+const ORIGIN_EXEMPT = new Set(Object.values(WEBHOOK_PATHS).map((path) => '/api' + path));
 
 /** Builds the Express app: security, API routes, then the built PWA with its fallback. */
 export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Express {

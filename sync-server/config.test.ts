@@ -19,3 +19,15 @@ describe('configuration', () => {
     expect(c).toMatchObject({ port: 9000, dataDir: '/tmp/x', cookieSecure: true, rateLimits: false, stripeSecretKey: 'sk_test_1', stripeApiBase: 'http://127.0.0.1:12111' });
   });
 });
+
+describe('Stripe Connect settings (decision 007)', () => {
+  it('reads the Connect webhook secret and the platform country, CA by default', () => {
+    expect(readConfig({}).stripePlatformCountry).toBe('CA');
+    const c = readConfig({ STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connect', STRIPE_PLATFORM_COUNTRY: 'US' });
+    expect(c).toMatchObject({ stripeConnectWebhookSecret: 'whsec_connect', stripePlatformCountry: 'US' });
+  });
+
+  it('refuses a platform country without self-serve cross-border payouts, saying which are possible', () => {
+    expect(() => readConfig({ STRIPE_PLATFORM_COUNTRY: 'NG' })).toThrow(/STRIPE_PLATFORM_COUNTRY: must be one of US, GB, CA, FR/);
+  });
+});

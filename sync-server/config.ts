@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { PLATFORM_COUNTRIES, type PlatformCountry } from './payments/payout-countries';
 
 /**
  * Server configuration, read once from the environment and validated.
@@ -25,6 +26,10 @@ const envSchema = z.object({
   COMMUNITY_CHAT_URL: z.string().url().default('https://chat.whatsapp.com/'),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** The Connect webhook endpoint's own secret: events about connected accounts (decision 007). */
+  STRIPE_CONNECT_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Where the platform's Stripe account is: decides each payout account's service agreement (decision 007). */
+  STRIPE_PLATFORM_COUNTRY: z.enum(PLATFORM_COUNTRIES, { error: `must be one of ${PLATFORM_COUNTRIES.join(', ')} (a country where Stripe offers self-serve cross-border payouts)` }).default('CA'),
   /** Where the Stripe SDK sends its requests, e.g. http://127.0.0.1:12111 in tests. */
   STRIPE_API_BASE: z.string().url().optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
@@ -46,6 +51,8 @@ export type Config = {
   communityChatUrl: string;
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
+  stripeConnectWebhookSecret: string | undefined;
+  stripePlatformCountry: PlatformCountry;
   stripeApiBase: string | undefined;
   logLevel: 'silent' | 'error' | 'info';
   chatRoomIdleMs: number;
@@ -72,6 +79,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     communityChatUrl: e.COMMUNITY_CHAT_URL,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    stripeConnectWebhookSecret: e.STRIPE_CONNECT_WEBHOOK_SECRET,
+    stripePlatformCountry: e.STRIPE_PLATFORM_COUNTRY,
     stripeApiBase: e.STRIPE_API_BASE,
     logLevel: e.LOG_LEVEL,
     chatRoomIdleMs: e.CHAT_ROOM_IDLE_MS,

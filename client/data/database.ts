@@ -11,11 +11,12 @@ export type AppCollections = { [K in keyof DocTypes]: RxCollection<DocTypes[K]> 
 export type AppDatabase = RxDatabase<AppCollections>;
 
 /**
- * The database name is per user: two accounts on one device never share data. The `v2` marks the
- * gig schema with its local sort key; nothing was released before it, so no migration is kept.
+ * The database name is per user: two accounts on one device never share data. The version marks
+ * a schema change (v2: the gig's local sort key; v3: the application's emails became optional,
+ * decision 003); nothing was released before it, so no migration is kept.
  */
 export function databaseName(userId: string): string {
-  return `gigs-v2-${userId.toLowerCase()}`;
+  return `gigs-v3-${userId.toLowerCase()}`;
 }
 
 /**

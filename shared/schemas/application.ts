@@ -1,21 +1,22 @@
 import { z } from 'zod';
 import { APPLICATION_STATUSES, COUNTRY_CODES, CURRENCY_CODES, LIMITS } from '../constants';
-import { idSchema, minorUnitsSchema, timestampSchema, toRxSchema } from './common';
+import { idSchema, minorUnitsSchema, timestampSchema, toRxSchema, userText } from './common';
 
 /** SPEC.md §3 Application. Money fields are integer minor units. */
 export const applicationSchema = z.object({
   /** `${gigId}.${applicantId}`: one application per applicant and gig. */
   id: z.string().max(140),
   gigId: idSchema,
-  gigTitle: z.string().max(LIMITS.titleMax),
+  gigTitle: userText(LIMITS.titleMax),
   gigCategory: z.string().max(64),
   creatorId: idSchema,
-  creatorName: z.string().max(LIMITS.nameMax),
-  creatorEmail: z.string().max(LIMITS.emailMax),
+  creatorName: userText(LIMITS.nameMax),
+  /** Each side sees the other's email only once an offer is accepted (decision 003); always their own. */
+  creatorEmail: z.string().max(LIMITS.emailMax).optional(),
   applicantId: idSchema,
-  applicantName: z.string().max(LIMITS.nameMax),
-  applicantEmail: z.string().max(LIMITS.emailMax),
-  applicantPortfolioLink: z.string().max(LIMITS.urlMax),
+  applicantName: userText(LIMITS.nameMax),
+  applicantEmail: z.string().max(LIMITS.emailMax).optional(),
+  applicantPortfolioLink: userText(LIMITS.urlMax),
   applicantCountry: z.enum(COUNTRY_CODES).optional(),
   /** The applicant's offer. */
   budget: minorUnitsSchema,

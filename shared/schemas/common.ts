@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { ID_PATTERN } from '../ids';
+import { sanitizeText } from '../text';
 
 export const idSchema = z.string().regex(ID_PATTERN);
 /** Milliseconds since the epoch. Server-set wherever SPEC.md says "server timestamp". */
 export const timestampSchema = z.number().int().min(0).max(8_640_000_000_000_000);
 /** Money past the input field: integer minor units (cents, kobo). */
 export const minorUnitsSchema = z.number().int().min(0).max(1_000_000_000_00);
+/**
+ * Text a user controls, bounded, and sanitised when parsed (decision 013): what the server stores
+ * from a pushed document is the parsed value, so no write keeps a direction override or a NUL.
+ */
+export const userText = (max: number) => z.string().max(max).transform(sanitizeText);
 /** A calendar day, as the date inputs give it: YYYY-MM-DD. */
 export const isoDaySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 

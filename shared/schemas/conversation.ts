@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants';
-import { idSchema, timestampSchema, toRxSchema } from './common';
+import { idSchema, timestampSchema, toRxSchema, userText } from './common';
 
 /** SPEC.md §3 Conversation. The id is the two user ids sorted and joined by `_`. */
 export const conversationSchema = z.object({
   id: z.string().max(140),
   participants: z.array(idSchema).length(2),
   createdAt: timestampSchema,
-  lastMessage: z.string().max(LIMITS.messageMax),
+  lastMessage: userText(LIMITS.messageMax),
   lastMessageTimestamp: timestampSchema.nullable(),
   lastSenderId: idSchema.nullable(),
   lastMessageRead: z.boolean(),
-  gigTitle: z.string().max(LIMITS.titleMax),
+  gigTitle: userText(LIMITS.titleMax),
   gigId: idSchema.nullable(),
   creatorId: idSchema.nullable(),
   isCreatorInitiated: z.boolean(),
@@ -24,7 +24,7 @@ export const conversationRxSchema = toRxSchema(conversationSchema);
 /** A message inside a conversation (SPEC.md §3 Message); held in the conversation's Yjs document. */
 export const messageSchema = z.object({
   id: z.string().max(64),
-  content: z.string().max(LIMITS.messageMax),
+  content: userText(LIMITS.messageMax),
   timestamp: timestampSchema,
   senderId: idSchema,
   receiverId: idSchema,

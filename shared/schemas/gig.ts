@@ -1,28 +1,28 @@
 import { z } from 'zod';
 import { COUNTRY_CODES, CURRENCY_CODES, LIMITS, LOCATION_TYPES } from '../constants';
-import { idSchema, isoDaySchema, timestampSchema, toRxSchema } from './common';
+import { idSchema, isoDaySchema, timestampSchema, toRxSchema, userText } from './common';
 
-/** SPEC.md §3 Gig. creatorEmail stays on the server (ARCHITECTURE.md: emails only between linked users). */
+/** SPEC.md §3 Gig. creatorEmail stays on the server: a gig is public, an email is not (decision 003). */
 export const gigSchema = z.object({
   id: idSchema,
-  title: z.string().max(LIMITS.titleMax),
-  description: z.string().max(LIMITS.descriptionMax),
+  title: userText(LIMITS.titleMax),
+  description: userText(LIMITS.descriptionMax),
   /** The niche display name. */
   category: z.string().max(64),
   locationType: z.enum(LOCATION_TYPES),
   country: z.enum(COUNTRY_CODES).optional(),
-  city: z.string().max(LIMITS.cityMax).optional(),
+  city: userText(LIMITS.cityMax).optional(),
   /** Text: a range such as 500-1000, or a single amount; empty for passion-driven gigs. */
-  budget: z.string().max(LIMITS.budgetTextMax),
+  budget: userText(LIMITS.budgetTextMax),
   isPassionDriven: z.boolean(),
   currency: z.enum(CURRENCY_CODES),
   /** Comma-separated, normalised to ", " between skills. */
-  skills: z.string().max(LIMITS.skillsMax),
+  skills: userText(LIMITS.skillsMax),
   projectDeadline: isoDaySchema.optional(),
   projectDate: isoDaySchema.optional(),
   createdAt: timestampSchema,
   createdBy: idSchema,
-  creatorName: z.string().max(LIMITS.nameMax),
+  creatorName: userText(LIMITS.nameMax),
   status: z.string().max(32),
   updatedAt: timestampSchema,
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURRENCY_CODES, LIMITS, NOTIFICATION_TYPES } from '../constants';
-import { idSchema, minorUnitsSchema, timestampSchema, toRxSchema } from './common';
+import { idSchema, minorUnitsSchema, timestampSchema, toRxSchema, userText } from './common';
 
 /**
  * SPEC.md §3 Notification in its one canonical shape: `read: boolean` and `createdAt`
@@ -10,12 +10,12 @@ export const notificationSchema = z.object({
   id: z.string().max(200),
   userId: idSchema,
   type: z.enum(NOTIFICATION_TYPES),
-  message: z.string().max(1000),
+  message: userText(1000),
   senderId: idSchema.optional(),
-  senderName: z.string().max(LIMITS.nameMax).optional(),
-  recipientName: z.string().max(LIMITS.nameMax).optional(),
+  senderName: userText(LIMITS.nameMax).optional(),
+  recipientName: userText(LIMITS.nameMax).optional(),
   gigId: idSchema.optional(),
-  gigTitle: z.string().max(LIMITS.titleMax).optional(),
+  gigTitle: userText(LIMITS.titleMax).optional(),
   applicationId: z.string().max(140).optional(),
   conversationId: z.string().max(140).optional(),
   finalBudget: minorUnitsSchema.optional(),

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { COUNTRY_CODES, LIMITS, NICHE_IDS } from '../constants';
-import { idSchema, timestampSchema, toRxSchema } from './common';
+import { idSchema, timestampSchema, toRxSchema, userText } from './common';
 
 /** The public profile: what any user linked by an application may see of another (no email, no payout ids). */
 export const publicProfileSchema = z.object({
   id: idSchema,
-  name: z.string().max(LIMITS.nameMax),
-  username: z.string().max(64).optional(),
+  name: userText(LIMITS.nameMax),
+  username: userText(64).optional(),
   location: z.enum(COUNTRY_CODES).optional(),
   creativeNiche: z.enum(NICHE_IDS).optional(),
-  subcategory: z.string().max(64).optional(),
-  portfolioLink: z.string().max(LIMITS.urlMax).optional(),
-  bio: z.string().max(LIMITS.bioMax).optional(),
+  subcategory: userText(64).optional(),
+  portfolioLink: userText(LIMITS.urlMax).optional(),
+  bio: userText(LIMITS.bioMax).optional(),
   updatedAt: timestampSchema,
 });
 export type PublicProfile = z.infer<typeof publicProfileSchema>;

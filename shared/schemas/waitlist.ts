@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { COUNTRY_CODES, LIMITS } from '../constants';
-import { timestampSchema } from './common';
+import { timestampSchema, userText } from './common';
 
 /** SPEC.md §3 Waitlist entry. Never replicated: a plain public POST. */
 export const waitlistEntrySchema = z.object({
-  name: z.string().max(LIMITS.nameMax),
+  name: userText(LIMITS.nameMax),
   email: z.string().max(LIMITS.emailMax),
   location: z.enum(COUNTRY_CODES),
-  city: z.string().max(LIMITS.cityMax),
+  city: userText(LIMITS.cityMax),
   submittedAt: timestampSchema,
   status: z.literal('pending'),
 });

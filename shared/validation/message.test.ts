@@ -23,3 +23,13 @@ describe("SPEC.md §5 Messages: 'An empty or whitespace-only message is not sent
     expect(MESSAGE_TOO_LONG).toBe('Message must be at most 5000 characters');
   });
 });
+
+describe('[decision 013] the sent text is sanitised', () => {
+  it('drops direction overrides and NUL before trimming and sending', () => {
+    expect(checkMessage(' \u202EHello\u0000 ')).toEqual({ ok: true, content: 'Hello' });
+  });
+
+  it('a message of controls only is not sent', () => {
+    expect(checkMessage('\u202E\u0000').ok).toBe(false);
+  });
+});

@@ -1,15 +1,16 @@
 import { LIMITS } from '../constants';
+import { sanitizeText } from '../text';
 
 /** Not in SPEC.md, which bounds no message; LIMITS.messageMax is the project's bound. */
 export const MESSAGE_TOO_LONG = `Message must be at most ${LIMITS.messageMax} characters`;
 
 /**
  * "An empty or whitespace-only message is not sent" (SPEC.md §5): silently, so no error text.
- * What is sent is the trimmed text; its length (UTF-16 units, as the textarea's maxLength counts)
- * must be within LIMITS.messageMax.
+ * What is sent is the sanitised (decision 013), trimmed text; its length (UTF-16 units, as the
+ * textarea's maxLength counts) must be within LIMITS.messageMax.
  */
 export function checkMessage(text: string): { ok: true; content: string } | { ok: false; error?: typeof MESSAGE_TOO_LONG } {
-  const content = text.trim();
+  const content = sanitizeText(text).trim();
   if (!content) return { ok: false };
   if (content.length > LIMITS.messageMax) return { ok: false, error: MESSAGE_TOO_LONG };
   return { ok: true, content };

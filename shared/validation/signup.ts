@@ -1,4 +1,5 @@
 import { LIMITS } from '../constants';
+import { sanitizeText } from '../text';
 import { collectErrors, type FieldErrors } from './types';
 
 /** SPEC.md §5 Signup, word for word. */
@@ -23,9 +24,9 @@ export const NAME_TOO_LONG = `Name must be at most ${LIMITS.nameMax} characters`
  */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Accounts and the waitlist are keyed by this form of the address. */
+/** Accounts and the waitlist are keyed by this form of the address (no invisible controls: decision 013). */
 export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+  return sanitizeText(email).trim().toLowerCase();
 }
 
 /** 'Email is required' / 'Email is invalid' or undefined; shared by signup, login and waitlist. */

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { LIMITS } from '../../shared/constants';
 import { newId } from '../../shared/ids';
+import { sanitizeText } from '../../shared/text';
 import { validateLogin } from '../../shared/validation/login';
 import { normalizeEmail, validateSignup } from '../../shared/validation/signup';
 import { firstError } from '../../shared/validation/types';
@@ -18,7 +19,7 @@ const LOGIN_FAILED = 'Invalid email or password. Please try again.';
 export const EMAIL_TAKEN = 'An account with this email already exists. Please log in instead.';
 
 const signupBody = z.strictObject({
-  name: z.string().max(LIMITS.nameMax, 'Name is too long'),
+  name: z.string().max(LIMITS.nameMax, 'Name is too long').transform(sanitizeText),
   email: z.string().max(LIMITS.emailMax, 'Email is too long'),
   password: z.string().max(256, 'Password is too long'),
   confirmPassword: z.string().max(256, 'Password is too long'),

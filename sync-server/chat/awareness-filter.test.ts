@@ -34,6 +34,7 @@ describe('awareness a client may send: only its own presence', () => {
     ['an extra field in user', [[7, { user: { id: ALICE, name: 'A', avatar: 'x' } }]]],
     ['typing that is not a boolean', [[7, { typing: 'yes' }]]],
     ['a name over 100 characters', [[7, { user: { id: ALICE, name: 'n'.repeat(101) } }]]],
+    ['[decision 013] a name with a right-to-left override', [[7, { user: { id: ALICE, name: 'Al\u202Eice' } }]]],
     ['a state that is not an object', [[7, 'hello']]],
     ["another client's id", [[8, { typing: true }]]],
     ['one good entry beside a bad one', [[7, { typing: true }], [8, { typing: true }]]],

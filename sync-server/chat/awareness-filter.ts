@@ -1,5 +1,6 @@
 import * as decoding from 'lib0/decoding';
 import { LIMITS } from '../../shared/constants';
+import { isSanitized } from '../../shared/text';
 
 export type AwarenessEntry = { clientId: number; state: Record<string, unknown> | null };
 
@@ -51,7 +52,8 @@ function isOwnPresence(state: unknown, userId: string): state is Record<string, 
       const keys = Object.keys(value);
       if (keys.some((k) => k !== 'id' && k !== 'name')) return false;
       if (value.id !== userId) return false;
-      if (value.name !== undefined && (typeof value.name !== 'string' || value.name.length > LIMITS.nameMax)) return false;
+      // A name with direction overrides or controls is not relayed (decision 013).
+      if (value.name !== undefined && (typeof value.name !== 'string' || value.name.length > LIMITS.nameMax || !isSanitized(value.name))) return false;
     } else {
       return false;
     }

@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
+import { HttpError } from '../http/errors';
 import { stamp, str } from '../policies/types';
 import type { StoredDoc } from '../store/store';
 import { PAYMENT_MESSAGES } from './messages';
 import { lockKey, usableAccountId, viaProvider, type Payments } from './payments';
+import { payoutTerms, type ServiceAgreement } from './payout-countries';
 import { releaseHeldPayouts } from './payouts';
 import { idempotencyKeys, type PayoutState } from './provider';
 
@@ -26,6 +28,18 @@ export async function onboardingLink(p: Payments, accountId: string, origin: str
 }
 
 /**
+ * The service agreement a new payout account needs under Stripe, from the platform's country and
+ * the user's (decision 007); 422 with a clear message where Stripe cannot pay out. The simulated
+ * provider moves no money, so it pays out anywhere.
+ */
+function serviceAgreementFor(p: Payments, country: string | undefined): ServiceAgreement | undefined {
+  if (p.provider.mode !== 'stripe') return undefined;
+  const terms = payoutTerms(p.ctx.config.stripePlatformCountry, country);
+  if (!terms.ok) throw new HttpError(422, terms.error);
+  return terms.serviceAgreement;
+}
+
+/**
  * POST /api/stripe/create-connect-account: reuses the user's payout account or creates one, stores
  * its id on the user record (the server is the only writer of stripeAccountId), and answers an
  * onboarding link. One at a time per user, so a double click cannot create two accounts.
@@ -36,9 +50,11 @@ export async function connectAccount(p: Payments, userId: string, origin: string
     const user = store.get('users', userId)!;
     const existing = usableAccountId(p, user.stripeAccountId);
     if (existing) return existing;
+    const country = str(user.location) || undefined;
+    const serviceAgreement = serviceAgreementFor(p, country);
     const account = await viaProvider(p, PAYMENT_MESSAGES.accountCreateFailed, () =>
       p.provider.createConnectAccount(
-        { email: str(user.email), userId, ...(str(user.location) ? { country: str(user.location) } : {}) },
+        { email: str(user.email), userId, ...(country ? { country } : {}), ...(serviceAgreement ? { serviceAgreement } : {}) },
         idempotencyKeys.connectAccount(userId),
       ),
     );

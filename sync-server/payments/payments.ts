@@ -20,11 +20,11 @@ export type Payments = {
 
 /** Stripe when STRIPE_SECRET_KEY is set, otherwise the simulated provider (ARCHITECTURE.md "Payments"). */
 export function createPayments(ctx: AppContext): Payments {
-  const { stripeSecretKey, stripeWebhookSecret, stripeApiBase } = ctx.config;
+  const { stripeSecretKey, stripeWebhookSecret, stripeConnectWebhookSecret, stripeApiBase } = ctx.config;
   if (stripeSecretKey) {
     return {
       ctx,
-      provider: createStripeProvider({ secretKey: stripeSecretKey, webhookSecret: stripeWebhookSecret, apiBase: stripeApiBase }),
+      provider: createStripeProvider({ secretKey: stripeSecretKey, webhookSecret: stripeWebhookSecret, connectWebhookSecret: stripeConnectWebhookSecret, apiBase: stripeApiBase }),
       simulated: undefined,
       lock: new KeyedLock(),
     };

@@ -1,4 +1,5 @@
 import type { CurrencyCode } from '../../shared/constants';
+import type { ServiceAgreement } from './payout-countries';
 
 /**
  * The one door to the card payment provider (ARCHITECTURE.md "Payments"). Two implementations:
@@ -54,23 +55,37 @@ export type TransferInput = {
   metadata: Record<string, string>;
 };
 
-/** A verified provider event: only what the server acts on. */
-export type ProviderEvent =
-  | { id: string; type: 'checkout.session.completed' | 'checkout.session.async_payment_succeeded'; sessionId: string; applicationId: string | undefined }
-  | { id: string; type: 'account.updated'; accountId: string }
-  | { id: string; type: 'other'; providerType: string };
+/**
+ * A verified provider event: only what the server acts on. `connectedAccount` is set on events that
+ * happened on a connected account (Stripe's `account` field): they come to the Connect endpoint.
+ */
+export type ProviderEvent = { id: string; connectedAccount?: string } & (
+  | { type: 'checkout.session.completed' | 'checkout.session.async_payment_succeeded'; sessionId: string; applicationId: string | undefined }
+  | { type: 'account.updated'; accountId: string }
+  | { type: 'other'; providerType: string }
+);
+
+/** Which webhook endpoint received the event: each has its own signing secret (decision 007). */
+export type WebhookEndpoint = 'platform' | 'connect';
 
 export interface PaymentsProvider {
   readonly mode: 'stripe' | 'simulated';
-  createConnectAccount(input: { email: string; userId: string; country?: string }, idempotencyKey: string): Promise<ProviderAccount>;
+  /** `serviceAgreement` 'recipient' for a cross-border payout account (payout-countries.ts); full by default. */
+  createConnectAccount(
+    input: { email: string; userId: string; country?: string; serviceAgreement?: ServiceAgreement },
+    idempotencyKey: string,
+  ): Promise<ProviderAccount>;
   /** A one-time onboarding link; it expires, so each call makes a new one. */
   accountLink(input: { accountId: string; refreshUrl: string; returnUrl: string }, idempotencyKey: string): Promise<{ url: string }>;
   retrieveAccount(accountId: string): Promise<ProviderAccount>;
   createCheckoutSession(input: CheckoutInput, idempotencyKey: string): Promise<CheckoutSession>;
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession | undefined>;
   createTransfer(input: TransferInput, idempotencyKey: string): Promise<{ id: string }>;
-  /** Verifies the signature and age of a webhook; throws ProviderError(400) when it is not genuine. */
-  verifyWebhook(rawBody: Buffer, signature: string | undefined): Promise<ProviderEvent>;
+  /**
+   * Verifies the signature and age of a webhook with the secret of the endpoint that received it;
+   * throws ProviderError(400) when it is not genuine, ProviderError(404) when that endpoint has no secret.
+   */
+  verifyWebhook(rawBody: Buffer, signature: string | undefined, endpoint: WebhookEndpoint): Promise<ProviderEvent>;
 }
 
 /**

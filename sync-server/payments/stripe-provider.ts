@@ -8,12 +8,20 @@ import {
   type ProviderAccount,
   type ProviderEvent,
   type TransferInput,
+  type WebhookEndpoint,
 } from './provider';
 
 /** Stripe's default webhook tolerance: a signature older than this is refused (replay protection). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
-export type StripeProviderOptions = { secretKey: string; webhookSecret: string | undefined; apiBase: string | undefined };
+export type StripeProviderOptions = {
+  secretKey: string;
+  /** The platform endpoint's signing secret (checkout events). */
+  webhookSecret: string | undefined;
+  /** The Connect endpoint's signing secret (events on connected accounts, such as account.updated). */
+  connectWebhookSecret: string | undefined;
+  apiBase: string | undefined;
+};
 
 /** STRIPE_API_BASE (e.g. http://127.0.0.1:12111) → the SDK's host, port and protocol. */
 export function apiBaseOptions(apiBase: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
@@ -80,16 +88,15 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentsPr
   return {
     mode: 'stripe',
 
-    async createConnectAccount({ email, userId, country }, idempotencyKey) {
+    async createConnectAccount({ email, userId, country, serviceAgreement }, idempotencyKey) {
       const account = await call(() =>
         stripe.accounts.create(
           {
             type: 'express',
             email,
             ...(country ? { country } : {}),
-            // Stripe does not onboard Nigerian accounts under the full service agreement: they
-            // can only receive cross-border payouts as recipients.
-            ...(country === 'NG' ? { tos_acceptance: { service_agreement: 'recipient' } } : {}),
+            // Cross-border payouts need the recipient agreement (payout-countries.ts); full is the default.
+            ...(serviceAgreement === 'recipient' ? { tos_acceptance: { service_agreement: 'recipient' } } : {}),
             capabilities: { transfers: { requested: true } },
             metadata: { userId },
           },
@@ -159,11 +166,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentsPr
       return { id: transfer.id };
     },
 
-    async verifyWebhook(rawBody, signature) {
-      if (!options.webhookSecret) throw new ProviderError('Webhooks are not configured', 404, true);
+    async verifyWebhook(rawBody, signature, endpoint: WebhookEndpoint) {
+      const secret = endpoint === 'connect' ? options.connectWebhookSecret : options.webhookSecret;
+      if (!secret) throw new ProviderError('Webhooks are not configured', 404, true);
       let event: Stripe.Event;
       try {
-        event = await stripe.webhooks.constructEventAsync(rawBody, signature ?? '', options.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
+        event = await stripe.webhooks.constructEventAsync(rawBody, signature ?? '', secret, WEBHOOK_TOLERANCE_SECONDS);
       } catch {
         throw new ProviderError('Invalid webhook signature', 400, true);
       }
@@ -173,15 +181,16 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentsPr
 }
 
 function eventOf(event: Stripe.Event): ProviderEvent {
+  const base = { id: event.id, ...(event.account ? { connectedAccount: event.account } : {}) };
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
       const session = event.data.object;
-      return { id: event.id, type: event.type, sessionId: session.id, applicationId: session.metadata?.applicationId };
+      return { ...base, type: event.type, sessionId: session.id, applicationId: session.metadata?.applicationId };
     }
     case 'account.updated':
-      return { id: event.id, type: 'account.updated', accountId: event.data.object.id };
+      return { ...base, type: 'account.updated', accountId: event.data.object.id };
     default:
-      return { id: event.id, type: 'other', providerType: event.type };
+      return { ...base, type: 'other', providerType: event.type };
   }
 }

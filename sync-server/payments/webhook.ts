@@ -4,36 +4,53 @@ import { refreshPayoutState, userByAccountId } from './accounts';
 import { confirmPayment } from './checkout';
 import { ledger, ledgerId, ledgerWrite } from './ledger';
 import { lockKey, type Payments } from './payments';
-import { ProviderError, type ProviderEvent } from './provider';
+import { ProviderError, type ProviderEvent, type WebhookEndpoint } from './provider';
 
 /**
- * POST /api/stripe/webhook. Mounted before the JSON parsers: the signature covers the raw bytes.
- * Only in Stripe mode with STRIPE_WEBHOOK_SECRET set; otherwise it does not exist (404).
- * Each event id is acted on once: the id is stored after the event is handled, and a repeat
- * (Stripe retries, or a replayed request within the signature's tolerance) is acknowledged only.
+ * The two Stripe webhook endpoints (decision 007). Stripe delivers events about the platform's own
+ * account (Checkout Sessions: separate charges and transfers charge on the platform) to a platform
+ * endpoint, and events that happen on connected accounts (account.updated of a freelancer's payout
+ * account, marked with `account`) only to a Connect endpoint, which has its own signing secret:
+ *
+ * - POST /api/stripe/webhook: STRIPE_WEBHOOK_SECRET; acts on platform events only.
+ * - POST /api/stripe/connect-webhook: STRIPE_CONNECT_WEBHOOK_SECRET; acts on connected-account
+ *   events only.
+ *
+ * An event that arrives at the other endpoint is verified with that endpoint's secret and then
+ * acknowledged without acting (`ignored`), so a misrouted event is never taken from the wrong
+ * signer. Each endpoint exists only in Stripe mode with its secret set (404 otherwise). Mounted
+ * before the JSON parsers: the signature covers the raw bytes. Each event id is acted on once: the
+ * id is stored after the event is handled, and a repeat (Stripe retries, or a replayed request
+ * within the signature's tolerance) is acknowledged only.
  */
+export const WEBHOOK_PATHS: Record<WebhookEndpoint, string> = { platform: '/stripe/webhook', connect: '/stripe/connect-webhook' };
+
 export function webhookRoutes(p: Payments): Router {
   const router = Router();
-  router.post('/stripe/webhook', express.raw({ type: () => true, limit: '512kb' }), async (req, res) => {
-    if (p.provider.mode !== 'stripe' || !p.ctx.config.stripeWebhookSecret) throw notFound();
-    const body: unknown = req.body;
-    if (!Buffer.isBuffer(body)) throw new HttpError(400, 'Invalid webhook payload');
-    let event: ProviderEvent;
-    try {
-      event = await p.provider.verifyWebhook(body, req.get('stripe-signature'));
-    } catch (err) {
-      if (err instanceof ProviderError) throw new HttpError(err.status === 404 ? 404 : 400, err.message);
-      throw err;
-    }
-    const outcome = await p.lock.run(lockKey.event(event.id), async () => {
-      if (ledger.webhookEvent(p.ctx.store, event.id)) return 'duplicate' as const;
-      const ignored = await handle(p, event);
-      const now = p.ctx.now();
-      await p.ctx.store.commit([ledgerWrite({ id: ledgerId.webhookEvent(event.id), kind: 'webhook_event', eventId: event.id, type: event.type, createdAt: now, updatedAt: now })]);
-      return ignored ? ('ignored' as const) : ('processed' as const);
+  for (const endpoint of ['platform', 'connect'] as const) {
+    router.post(WEBHOOK_PATHS[endpoint], express.raw({ type: () => true, limit: '512kb' }), async (req, res) => {
+      const secret = endpoint === 'connect' ? p.ctx.config.stripeConnectWebhookSecret : p.ctx.config.stripeWebhookSecret;
+      if (p.provider.mode !== 'stripe' || !secret) throw notFound();
+      const body: unknown = req.body;
+      if (!Buffer.isBuffer(body)) throw new HttpError(400, 'Invalid webhook payload');
+      let event: ProviderEvent;
+      try {
+        event = await p.provider.verifyWebhook(body, req.get('stripe-signature'), endpoint);
+      } catch (err) {
+        if (err instanceof ProviderError) throw new HttpError(err.status === 404 ? 404 : 400, err.message);
+        throw err;
+      }
+      const outcome = await p.lock.run(lockKey.event(event.id), async () => {
+        if (ledger.webhookEvent(p.ctx.store, event.id)) return 'duplicate' as const;
+        const forThisEndpoint = (event.connectedAccount !== undefined) === (endpoint === 'connect');
+        const ignored = forThisEndpoint ? await handle(p, event) : true;
+        const now = p.ctx.now();
+        await p.ctx.store.commit([ledgerWrite({ id: ledgerId.webhookEvent(event.id), kind: 'webhook_event', eventId: event.id, type: event.type, createdAt: now, updatedAt: now })]);
+        return ignored ? ('ignored' as const) : ('processed' as const);
+      });
+      res.json({ received: true, outcome });
     });
-    res.json({ received: true, outcome });
-  });
+  }
   return router;
 }
 
@@ -51,6 +68,8 @@ async function handle(p: Payments, event: ProviderEvent): Promise<boolean> {
         await confirmPayment(p, event.applicationId, event.sessionId, 'webhook');
         return false;
       case 'account.updated': {
+        // On the Connect endpoint the event is about the account it names in `account`.
+        if (event.accountId !== event.connectedAccount) return true;
         const user = userByAccountId(p, event.accountId);
         if (!user) return true;
         await refreshPayoutState(p, user);

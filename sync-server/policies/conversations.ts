@@ -1,4 +1,5 @@
 import { conversationIdFor } from '../../shared/ids';
+import { quoted } from '../../shared/text';
 import { checkConversationStart, newConversation, type ConversationLink } from '../../shared/validation/chat-access';
 import type { DocWrite, Store } from '../store/store';
 import { linkedByApplication } from '../replication/visibility';
@@ -54,7 +55,7 @@ export const conversationPolicy: Policy = ({ ctx, actor, current, incoming, dele
         {
           userId: otherId,
           type: 'new_conversation',
-          message: `${str(actor.name)} started a conversation about "${link.gigTitle}"`,
+          message: `New conversation from ${quoted(str(actor.name))} about ${quoted(link.gigTitle)}`,
           senderId: actor.id,
           senderName: str(actor.name),
           gigId: link.gigId,

@@ -22,7 +22,10 @@ const POLICIES: Record<ReplicatedCollection, Policy> = {
   conversations: conversationPolicy,
 };
 
-/** Pushed documents are checked field by field against the entity schema (every field optional: the policy decides). */
+/**
+ * Pushed documents are checked field by field against the entity schema (every field optional: the
+ * policy decides). The policy gets the parsed document, so user text arrives sanitised (decision 013).
+ */
 const SHAPES: Record<ReplicatedCollection, z.ZodObject> = {
   users: userSchema.partial().strict(),
   gigs: gigSchema.extend({ creatorEmail: gigSchema.shape.creatorName }).partial().strict(),
@@ -127,7 +130,7 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
       continue;
     }
     const now = ctx.now();
-    const result = POLICIES[collection]({ ctx, actor: auth.user, current, incoming, deleting, now });
+    const result = POLICIES[collection]({ ctx, actor: auth.user, current, incoming: shape.data as Record<string, unknown>, deleting, now });
     if (!result.ok) {
       refuse(result.reason);
       continue;

@@ -1,3 +1,4 @@
+import { isAcceptedOffer } from '../../shared/constants';
 import { ownUserView, publicProfileView } from '../auth/users';
 import type { CollectionName, Store, StoredDoc } from '../store/store';
 
@@ -26,8 +27,19 @@ function withoutServerFields(doc: StoredDoc, drop: readonly string[] = []): Reco
 }
 
 /**
+ * The other side's contact email is shared only once both sides agreed to work together (an
+ * accepted offer); before that anyone could harvest a creator's email by applying (decision 003).
+ * Each side always sees its own.
+ */
+function applicationView(doc: StoredDoc, userId: string): Record<string, unknown> {
+  if (isAcceptedOffer(doc.status)) return withoutServerFields(doc);
+  return withoutServerFields(doc, [userId === doc.creatorId ? 'applicantEmail' : 'creatorEmail']);
+}
+
+/**
  * What `userId` may see of a stored document, shaped for them, or undefined when they may not see
  * it at all (ARCHITECTURE.md "Read filtering"). Tombstones follow the same rule as the document.
+ * The one redaction: pull, the push answers and the change stream all serialize through it.
  */
 export function viewFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): Record<string, unknown> | undefined {
   switch (collection) {
@@ -36,10 +48,10 @@ export function viewFor(store: Store, userId: string, collection: CollectionName
       if (linkedByApplication(store, userId, doc.id)) return { ...publicProfileView(doc), _deleted: doc._deleted };
       return undefined;
     case 'gigs':
-      // Emails are seen only between users an application links: not on the public gig.
+      // A gig is public: its creator's email never travels with it (decision 003).
       return withoutServerFields(doc, ['creatorEmail']);
     case 'applications':
-      return doc.applicantId === userId || doc.creatorId === userId ? withoutServerFields(doc) : undefined;
+      return doc.applicantId === userId || doc.creatorId === userId ? applicationView(doc, userId) : undefined;
     case 'notifications':
       return doc.userId === userId ? withoutServerFields(doc) : undefined;
     case 'conversations':

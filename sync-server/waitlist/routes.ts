@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { LIMITS, WAITLIST_STATUS_PENDING } from '../../shared/constants';
 import { newId } from '../../shared/ids';
+import { sanitizeText } from '../../shared/text';
 import { normalizeEmail } from '../../shared/validation/signup';
 import { firstError } from '../../shared/validation/types';
 import { validateWaitlist } from '../../shared/validation/waitlist';
@@ -12,9 +13,9 @@ import { badRequest } from '../http/errors';
 import { parseBody } from '../http/parse';
 
 const waitlistBody = z.strictObject({
-  name: z.string().max(LIMITS.nameMax, 'Name is too long'),
+  name: z.string().max(LIMITS.nameMax, 'Name is too long').transform(sanitizeText),
   email: z.string().max(LIMITS.emailMax, 'Email is too long'),
-  city: z.string().max(LIMITS.cityMax, 'City is too long'),
+  city: z.string().max(LIMITS.cityMax, 'City is too long').transform(sanitizeText),
   location: z.string().max(8),
 });
 

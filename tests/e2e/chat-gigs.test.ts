@@ -74,7 +74,7 @@ describe('a chat between two users linked by two gigs', () => {
 
     // The buyer's one unread message notification names the gig of the newest message.
     await ada.page.goto(server.url + '/notifications');
-    await ada.page.getByRole('button', { name: /^Unread: New message from Ben Applicant about "Album cover illustration": Album sketches attached\./ }).click({ timeout: 20_000 });
+    await ada.page.getByRole('button', { name: /^Unread: New message from “Ben Applicant” about “Album cover illustration”: Album sketches attached\./ }).click({ timeout: 20_000 });
     await ada.page.waitForURL(`**/exchange/${ben.user.id}`);
     await expect.poll(() => texts(ada.page), { timeout: 20_000 }).toEqual(['Happy to start the mural.', 'Album sketches attached.']);
     await messages(ada.page).filter({ hasText: 'Album sketches attached.' }).getByText('about: Album cover illustration').waitFor();

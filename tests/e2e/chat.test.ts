@@ -90,7 +90,7 @@ describe('chat between two users in two browsers', () => {
       .toEqual([true]);
     // Read the rest (the application's notification).
     await ada.page.goto(server.url + '/notifications');
-    await ada.page.getByRole('button', { name: /Ben Applicant applied/ }).click();
+    await ada.page.getByRole('button', { name: /New application from “Ben Applicant”/ }).click();
     await ada.page.waitForURL('**/applications');
     const badge = ada.page.getByTestId('unread-badge');
     await ada.page.goto(server.url + '/landing');
@@ -99,7 +99,7 @@ describe('chat between two users in two browsers', () => {
     await send(ben.page, 'Did you see the sketches?');
     await badge.waitFor({ timeout: 20_000 });
     await ada.page.getByRole('link', { name: 'Notifications' }).click();
-    await ada.page.getByRole('button', { name: /^Unread: New message from Ben/ }).click();
+    await ada.page.getByRole('button', { name: /^Unread: New message from “Ben/ }).click();
     await ada.page.waitForURL(`**/exchange/${ben.user.id}`);
     await messages(ada.page).filter({ hasText: 'Did you see the sketches?' }).waitFor({ timeout: 20_000 });
     await badge.waitFor({ state: 'detached', timeout: 20_000 });

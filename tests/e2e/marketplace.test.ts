@@ -317,16 +317,16 @@ describe('the marketplace, two users in two browsers', () => {
   it('a notification click marks it read and navigates; Messages Only filters', async () => {
     const { page } = ada;
     await page.goto(server.url + '/notifications');
-    const item = page.getByRole('button', { name: /Cleo Freelancer applied/ });
+    const item = page.getByRole('button', { name: /New application from “Cleo Freelancer”/ });
     await item.waitFor({ timeout: 20_000 });
     await item.getByText('Unread:').waitFor();
     await page.getByRole('tab', { name: 'Messages Only' }).click();
     await page.getByText('No message notifications yet.').waitFor();
     await page.getByRole('tab', { name: 'All' }).click();
-    await page.getByRole('button', { name: /Cleo Freelancer applied/ }).click();
+    await page.getByRole('button', { name: /New application from “Cleo Freelancer”/ }).click();
     await page.waitForURL('**/applications');
     await page.getByRole('link', { name: 'Notifications' }).click();
-    await page.getByRole('button', { name: /Cleo Freelancer applied/ }).waitFor();
-    expect(await page.getByRole('button', { name: /Cleo Freelancer applied/ }).getByText('Unread:').count()).toBe(0);
+    await page.getByRole('button', { name: /New application from “Cleo Freelancer”/ }).waitFor();
+    expect(await page.getByRole('button', { name: /New application from “Cleo Freelancer”/ }).getByText('Unread:').count()).toBe(0);
   });
 });

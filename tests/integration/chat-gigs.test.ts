@@ -65,7 +65,7 @@ describe('the gig a conversation is about', () => {
     const record = newConversation({ starterId: buyer.user.id, otherId: seller.user.id, link: { gigId: mural, gigTitle: 'Community mural (passion project)', creatorId: buyer.user.id }, now: Date.now() });
     expect((await write(buyer.http, 'conversations', record)).refusal).toBeUndefined();
     const notes = (await pullAll(seller.http, 'notifications')).documents.filter((n) => n.type === 'new_conversation');
-    expect(notes).toEqual([expect.objectContaining({ gigId: mural, gigTitle: 'Community mural (passion project)', message: 'Bea Buyer started a conversation about "Community mural (passion project)"' })]);
+    expect(notes).toEqual([expect.objectContaining({ gigId: mural, gigTitle: 'Community mural (passion project)', message: 'New conversation from “Bea Buyer” about “Community mural (passion project)”' })]);
     expect(await conversation(buyer, room)).toMatchObject({ gigId: mural, gigTitle: 'Community mural (passion project)' });
   });
 
@@ -82,7 +82,7 @@ describe('the gig a conversation is about', () => {
       const notes = await messageNotes(buyer, room);
       return notes.length > 0 ? notes : undefined;
     });
-    expect(note).toMatchObject({ gigId: album, gigTitle: 'Album cover illustration', message: 'New message from Sam Seller about "Album cover illustration": I can paint the album cover too.' });
+    expect(note).toMatchObject({ gigId: album, gigTitle: 'Album cover illustration', message: 'New message from “Sam Seller” about “Album cover illustration”: I can paint the album cover too.' });
     expect(await conversation(buyer, room)).toMatchObject({ gigId: album, gigTitle: 'Album cover illustration', lastMessage: 'I can paint the album cover too.' });
 
     // Back to the mural: the one unread notification and the record follow the latest message.
@@ -91,7 +91,7 @@ describe('the gig a conversation is about', () => {
       const notes = await messageNotes(buyer, room);
       return notes.length === 1 && notes[0]!.gigId === mural ? notes[0] : undefined;
     });
-    expect(refreshed).toMatchObject({ gigTitle: 'Community mural (passion project)', message: 'New message from Sam Seller about "Community mural (passion project)": And the mural starts Monday.', read: false });
+    expect(refreshed).toMatchObject({ gigTitle: 'Community mural (passion project)', message: 'New message from “Sam Seller” about “Community mural (passion project)”: And the mural starts Monday.', read: false });
     expect(await conversation(seller, room)).toMatchObject({ gigId: mural, gigTitle: 'Community mural (passion project)' });
   });
 
@@ -105,7 +105,7 @@ describe('the gig a conversation is about', () => {
     // Another gig of the buyer's, which the seller never applied to.
     s.send(chatMessage(seller.user.id, buyer.user.id, 'And that sign?', { gigId: unrelated }));
     const note = await waitFor('the notification shows the newest message', async () => (await messageNotes(buyer, room)).find((n) => String(n.message).endsWith('And that sign?')));
-    expect(note).toMatchObject({ gigId: album, gigTitle: 'Album cover illustration', message: 'New message from Sam Seller: And that sign?' });
+    expect(note).toMatchObject({ gigId: album, gigTitle: 'Album cover illustration', message: 'New message from “Sam Seller”: And that sign?' });
     expect(await conversation(buyer, room)).toMatchObject({ gigId: album, lastMessage: 'And that sign?' });
     expect(s.closedWith()).toBeUndefined();
   });

@@ -160,7 +160,7 @@ describe('SPEC.md Chat: live messages with server time', () => {
       read: false,
       senderId: buyer.user.id,
       senderName: 'Bea Buyer',
-      message: 'New message from Bea Buyer: Second message',
+      message: 'New message from “Bea Buyer”: Second message',
     });
     const buyerNotes = (await pullAll(buyer.http, 'notifications')).documents.filter((n) => n.type === 'new_message');
     expect(buyerNotes).toHaveLength(0);

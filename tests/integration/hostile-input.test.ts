@@ -41,6 +41,7 @@ const N = HOSTILE_PAYLOADS;
 const root = seededRandom(HOSTILE_SEED);
 const TIMEOUT = 30_000 + N * 40;
 const WEBHOOK_SECRET = 'whsec_hostile_suite';
+const CONNECT_WEBHOOK_SECRET = 'whsec_hostile_suite_connect';
 
 let server: TestServer;
 let stripeServer: TestServer;
@@ -535,19 +536,25 @@ describe(`hostile HTTP payloads (${N} per endpoint)`, () => {
   });
 });
 
-describe(`POST /api/stripe/webhook (${N} unsigned, forged and stale events)`, () => {
+describe(`POST /api/stripe/webhook and /api/stripe/connect-webhook (${N} unsigned, forged and stale events)`, () => {
   it('refuses every one with 400 (413 when too large) and a JSON { error }, and records nothing', async () => {
     stripe = await startStripeMock();
     stripeServer = await startTestServer({
       STRIPE_SECRET_KEY: 'sk_test_hostile',
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_WEBHOOK_SECRET,
       STRIPE_API_BASE: stripe.url,
       LOG_LEVEL: 'silent',
       SNAPSHOT_INTERVAL_MS: '3600000',
     });
     const r = root.fork('webhook');
     const violations = await run(stripeServer, 'POST /api/stripe/webhook', N, async () => {
-      const event = signedEvent(WEBHOOK_SECRET, r.pick(['checkout.session.completed', 'account.updated', 'charge.refunded']), { id: `cs_${randomText(r, 8)}`, metadata: { applicationId: 'x' } });
+      // Each endpoint with its own secret (decision 007); the defects are the same for both.
+      const [path, secret] = r.pick([
+        ['/api/stripe/webhook', WEBHOOK_SECRET],
+        ['/api/stripe/connect-webhook', CONNECT_WEBHOOK_SECRET],
+      ] as const);
+      const event = signedEvent(secret, r.pick(['checkout.session.completed', 'account.updated', 'charge.refunded']), { id: `cs_${randomText(r, 8)}`, metadata: { applicationId: 'x' } }, { account: 'acct_x' });
       const headers: Record<string, string> = { 'content-type': r.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded']) };
       if (r.chance(0.3)) headers.origin = 'https://evil.example';
       let body: string = event.body;
@@ -567,7 +574,7 @@ describe(`POST /api/stripe/webhook (${N} unsigned, forged and stale events)`, ()
           break;
         case 3:
           defect = 'a stale signature (over 300 s)';
-          headers['stripe-signature'] = stripeSignature(event.body, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - r.int(301, 100_000));
+          headers['stripe-signature'] = stripeSignature(event.body, secret, Math.floor(Date.now() / 1000) - r.int(301, 100_000));
           break;
         case 4:
           defect = 'a signature of another body';
@@ -585,7 +592,7 @@ describe(`POST /api/stripe/webhook (${N} unsigned, forged and stale events)`, ()
           body = JSON.stringify({ padding: 'p'.repeat(512 * 1024 + r.int(1, 100_000)) });
           status = 413;
       }
-      const a = await send(stripeServer, { defect, method: 'POST', path: '/api/stripe/webhook', headers, body, expect: { kind: 'refused', status } });
+      const a = await send(stripeServer, { defect, method: 'POST', path, headers, body, expect: { kind: 'refused', status } });
       return { defect, problem: judge({ defect, method: 'POST', path: '', headers, expect: { kind: 'refused', status } }, a) };
     });
     expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);

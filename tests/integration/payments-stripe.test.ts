@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { applyTo, createPayoutAccount, gigDoc, isoDay, offerAndAccept, person, pullAll, signUpWithProfile, write } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
@@ -10,12 +10,20 @@ import { signedEvent, startStripeMock, type StripeMock } from '../support/stripe
  */
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
+const CONNECT_WEBHOOK_SECRET = 'whsec_test_connect_secret';
 let stripe: StripeMock;
 let server: TestServer;
 
 beforeAll(async () => {
   stripe = await startStripeMock();
-  server = await startTestServer({ STRIPE_SECRET_KEY: 'sk_test_payments', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: stripe.url, LOG_LEVEL: 'silent' });
+  // The platform country is the default (CA).
+  server = await startTestServer({
+    STRIPE_SECRET_KEY: 'sk_test_payments',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_WEBHOOK_SECRET,
+    STRIPE_API_BASE: stripe.url,
+    LOG_LEVEL: 'silent',
+  });
 });
 afterAll(async () => {
   await server.cleanup();
@@ -73,14 +81,16 @@ async function connect(client: TestClient, userId: string, email: string) {
   return res.body;
 }
 
-async function webhook(body: string, signature?: string) {
-  const res = await fetch(`${server.url}/api/stripe/webhook`, {
+async function webhook(body: string, signature?: string, path = '/api/stripe/webhook', url = server.url) {
+  const res = await fetch(`${url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) },
     body,
   });
   return { status: res.status, body: (await res.json()) as Doc };
 }
+
+const connectWebhook = (body: string, signature?: string) => webhook(body, signature, '/api/stripe/connect-webhook');
 
 const complete = (s: Scene, client = s.buyer, userId = s.buyerUser.id) =>
   client.post<{ success: boolean; error?: string; payout?: string; amount?: number }>('/api/gigs/complete-gig', {
@@ -130,14 +140,40 @@ describe('payout account (POST /api/stripe/create-connect-account, GET /api/stri
     expect(server.ctx.store.get('users', s.strangerUser.id)!.stripeAccountId).toBeUndefined();
   });
 
-  it('sends the user’s country, and makes a Nigerian account a cross-border payout recipient', async () => {
-    for (const [location, agreement] of [['GB', undefined], ['NG', 'recipient']] as const) {
+  it('sends the user’s country: full service agreement at home (CA), the recipient agreement for cross-border payouts', async () => {
+    for (const [location, agreement] of [['CA', undefined], ['GB', 'recipient'], ['US', 'recipient'], ['FR', 'recipient']] as const) {
       const client = new TestClient(server.url);
       const user = await signUpWithProfile(client, { location });
       await connect(client, user.id, user.email);
       const req = stripe.calls('/v1/accounts').find((r) => (r.body.metadata as Doc)?.userId === user.id)!;
       expect(req.body.country).toBe(location);
-      expect((req.body.tos_acceptance as Doc | undefined)?.service_agreement).toBe(agreement);
+      expect((req.body.tos_acceptance as Doc | undefined)?.service_agreement, location).toBe(agreement);
+      expect(req.body.capabilities).toEqual({ transfers: { requested: 'true' } });
+    }
+  });
+
+  it('refuses, with a clear error and no Stripe request, a country Stripe cannot pay out to (Nigeria)', async () => {
+    const client = new TestClient(server.url);
+    const user = await signUpWithProfile(client, { location: 'NG' });
+    const res = await createPayoutAccount(client, user, 'localhost');
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      error: 'Payouts to accounts in Nigeria are not available yet: our payment provider cannot send payouts there from this platform. Please contact support.',
+    });
+    expect(stripe.calls('/v1/accounts').filter((r) => (r.body.metadata as Doc)?.userId === user.id)).toHaveLength(0);
+    expect(server.ctx.store.get('users', user.id)!.stripeAccountId).toBeUndefined();
+    expect((await client.get('/api/stripe/account-status')).body).toMatchObject({ state: 'none' });
+  });
+
+  it('decides by the configured platform country (STRIPE_PLATFORM_COUNTRY=GB)', async () => {
+    const uk = await startTestServer({ STRIPE_SECRET_KEY: 'sk_test_uk', STRIPE_PLATFORM_COUNTRY: 'GB', STRIPE_API_BASE: stripe.url, LOG_LEVEL: 'silent' });
+    onTestFinished(() => uk.cleanup());
+    for (const [location, agreement] of [['GB', undefined], ['CA', 'recipient']] as const) {
+      const client = new TestClient(uk.url);
+      const user = await signUpWithProfile(client, { location });
+      expect((await createPayoutAccount(client, user)).status).toBe(200);
+      const req = stripe.calls('/v1/accounts').find((r) => (r.body.metadata as Doc)?.userId === user.id)!;
+      expect((req.body.tos_acceptance as Doc | undefined)?.service_agreement, location).toBe(agreement);
     }
   });
 
@@ -336,6 +372,62 @@ describe('webhook (POST /api/stripe/webhook)', () => {
   });
 });
 
+describe('Connect webhook (POST /api/stripe/connect-webhook): events on connected accounts', () => {
+  /** A seller with a payout account that Stripe has just finished onboarding. */
+  async function onboarded() {
+    const client = new TestClient(server.url);
+    const user = await signUpWithProfile(client);
+    const { accountId } = await connect(client, user.id, user.email);
+    expect(server.ctx.store.get('users', user.id)).toMatchObject({ payoutStatus: 'pending' });
+    stripe.enableAccount(accountId);
+    return { user, accountId };
+  }
+
+  it('an account.updated signed with the Connect secret is accepted and updates the account', async () => {
+    const { user, accountId } = await onboarded();
+    const event = signedEvent(CONNECT_WEBHOOK_SECRET, 'account.updated', { id: accountId, object: 'account' }, { account: accountId });
+    expect(await connectWebhook(event.body, event.signature)).toEqual({ status: 200, body: { received: true, outcome: 'processed' } });
+    expect(server.ctx.store.get('users', user.id)).toMatchObject({ payoutStatus: 'active' });
+    expect(await connectWebhook(event.body, event.signature)).toEqual({ status: 200, body: { received: true, outcome: 'duplicate' } });
+  });
+
+  it('the same event signed with the platform secret only is refused at the Connect endpoint, and not acted on at the platform one', async () => {
+    const { user, accountId } = await onboarded();
+    const object = { id: accountId, object: 'account' };
+    const platformSigned = signedEvent(WEBHOOK_SECRET, 'account.updated', object, { account: accountId });
+    expect((await connectWebhook(platformSigned.body, platformSigned.signature)).status).toBe(400);
+    expect(await webhook(platformSigned.body, platformSigned.signature)).toEqual({ status: 200, body: { received: true, outcome: 'ignored' } });
+    expect(server.ctx.store.get('users', user.id)).toMatchObject({ payoutStatus: 'pending' });
+    // Nor does the Connect secret open the platform endpoint.
+    const connectSigned = signedEvent(CONNECT_WEBHOOK_SECRET, 'account.updated', object, { account: accountId });
+    expect((await webhook(connectSigned.body, connectSigned.signature)).status).toBe(400);
+    expect(server.ctx.store.get('users', user.id)).toMatchObject({ payoutStatus: 'pending' });
+  });
+
+  it('acts only on what happened on the connected account it names; checkout events belong to the platform endpoint', async () => {
+    const { user, accountId } = await onboarded();
+    // An account.updated about another account than the event's own is not taken.
+    const other = await onboarded();
+    const mismatched = signedEvent(CONNECT_WEBHOOK_SECRET, 'account.updated', { id: accountId, object: 'account' }, { account: other.accountId });
+    expect((await connectWebhook(mismatched.body, mismatched.signature)).body).toEqual({ received: true, outcome: 'ignored' });
+    expect(server.ctx.store.get('users', user.id)).toMatchObject({ payoutStatus: 'pending' });
+    // A platform event (no `account`) at the Connect endpoint is acknowledged, not acted on.
+    const s = await scene();
+    const { sessionId } = await checkout(s);
+    stripe.markPaid(sessionId);
+    const platformEvent = signedEvent(CONNECT_WEBHOOK_SECRET, 'checkout.session.completed', { id: sessionId, object: 'checkout.session', metadata: { applicationId: s.applicationId } });
+    expect((await connectWebhook(platformEvent.body, platformEvent.signature)).body).toEqual({ received: true, outcome: 'ignored' });
+    expect(stored(s.applicationId).status).toBe('PENDING_PAYMENT');
+  });
+
+  it('does not exist without STRIPE_CONNECT_WEBHOOK_SECRET (404), like the platform endpoint without its secret', async () => {
+    const bare = await startTestServer({ STRIPE_SECRET_KEY: 'sk_test_bare', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: stripe.url, LOG_LEVEL: 'silent' });
+    onTestFinished(() => bare.cleanup());
+    const event = signedEvent(CONNECT_WEBHOOK_SECRET, 'account.updated', { id: 'acct_x', object: 'account' }, { account: 'acct_x' });
+    expect((await webhook(event.body, event.signature, '/api/stripe/connect-webhook', bare.url)).status).toBe(404);
+  });
+});
+
 describe('Mark as Complete (POST /api/gigs/complete-gig)', () => {
   it('transfers 90% of the base to the connected account from the charge, then COMPLETED and GIG_COMPLETED', async () => {
     const s = await scene(45000);
@@ -382,13 +474,13 @@ describe('Mark as Complete (POST /api/gigs/complete-gig)', () => {
     expect(note.message).toContain('Set up payouts in Settings');
 
     const { accountId } = await connect(s.seller, s.sellerUser.id, s.sellerUser.email);
-    const pending = signedEvent(WEBHOOK_SECRET, 'account.updated', { id: accountId, object: 'account' });
-    expect((await webhook(pending.body, pending.signature)).body).toMatchObject({ outcome: 'processed' });
+    const pending = signedEvent(CONNECT_WEBHOOK_SECRET, 'account.updated', { id: accountId, object: 'account' }, { account: accountId });
+    expect((await connectWebhook(pending.body, pending.signature)).body).toMatchObject({ outcome: 'processed' });
     expect(transfersFor(s.applicationId)).toHaveLength(0);
 
     stripe.enableAccount(accountId);
-    const ready = signedEvent(WEBHOOK_SECRET, 'account.updated', { id: accountId, object: 'account' });
-    expect((await webhook(ready.body, ready.signature)).status).toBe(200);
+    const ready = signedEvent(CONNECT_WEBHOOK_SECRET, 'account.updated', { id: accountId, object: 'account' }, { account: accountId });
+    expect((await connectWebhook(ready.body, ready.signature)).status).toBe(200);
     const [transfer] = transfersFor(s.applicationId);
     expect(transfer!.body).toMatchObject({ amount: '9000', currency: 'cad', destination: accountId, source_transaction: chargeId });
     expect(transfer!.idempotencyKey).toBe(`application:${s.applicationId}:transfer`);
@@ -396,8 +488,8 @@ describe('Mark as Complete (POST /api/gigs/complete-gig)', () => {
     expect(server.ctx.store.get('users', s.sellerUser.id)).toMatchObject({ payoutStatus: 'active' });
     expect(await notificationsOf(s.seller)).toContainEqual(expect.objectContaining({ message: 'Your payout for "Poster design" is on its way.' }));
 
-    const again = signedEvent(WEBHOOK_SECRET, 'account.updated', { id: accountId, object: 'account' });
-    await webhook(again.body, again.signature);
+    const again = signedEvent(CONNECT_WEBHOOK_SECRET, 'account.updated', { id: accountId, object: 'account' }, { account: accountId });
+    await connectWebhook(again.body, again.signature);
     expect((await s.seller.get('/api/stripe/account-status')).body).toMatchObject({ state: 'connected', released: 0 });
     expect(transfersFor(s.applicationId)).toHaveLength(1);
   });

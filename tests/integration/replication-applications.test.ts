@@ -37,7 +37,6 @@ describe('applying', () => {
       gigTitle: 'Poster design',
       creatorId: buyerUser.id,
       creatorName: 'Bea Buyer',
-      creatorEmail: buyerUser.email,
       applicantName: 'Sam Seller',
       applicantEmail: sellerUser.email,
       applicantCountry: 'GB',
@@ -45,6 +44,9 @@ describe('applying', () => {
       currency: 'CAD',
       finalBudget: null,
     });
+    // The server fills in the creator's email but shares it only once an offer is accepted (decision 003).
+    expect(application).not.toHaveProperty('creatorEmail');
+    expect(server.ctx.store.get('applications', application.id as string)).toMatchObject({ creatorEmail: buyerUser.email, applicantEmail: sellerUser.email });
     const notes = await notificationsOf(buyer);
     expect(notes).toContainEqual(expect.objectContaining({ type: 'new_application', gigId: gig.id, read: false, senderId: sellerUser.id }));
   });

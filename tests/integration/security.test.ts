@@ -52,8 +52,8 @@ import { chatMessage, chatSocketBase, openChat, tryChatSocket } from '../support
  *    through the whole offer → payment → chat → completion flow, with a third user watching:
  *    every byte each receives (HTTP answers, pulls, the change stream, the chat room) is scanned.
  *    Another user's payout id never appears; another user's email appears only in the linked
- *    application's `creatorEmail` / `applicantEmail` (ARCHITECTURE.md "Contact emails are visible
- *    only to the two users an application links", docs/decisions/003), and never to the third.
+ *    application's `creatorEmail` / `applicantEmail` once the offer is accepted, not before
+ *    (docs/decisions/003), and never to the third.
  *    (replication-applications.test.ts: a stranger's pulls and a public profile carry no email.)
  */
 
@@ -799,6 +799,17 @@ describe('6. emails and payout ids never reach another user', () => {
     const sellerAccount = await connectPayouts(seller, sellerUser);
     const sellerOwn = await ownUser(seller, sellerUser.id);
     expect((await write(seller, 'users', { ...sellerOwn, bio: 'Printmaker and muralist' }, sellerOwn)).refusal).toBeUndefined();
+
+    // Until an offer is accepted the application links them but shares neither email (decision 003):
+    // applying costs nothing, so it must not be a way to collect creators' emails.
+    for (const client of [buyer, seller]) await pullAll(client, 'applications');
+    await waitFor('both streams saw the application', () => [streams.buyer, streams.seller].every((s) => s.text().includes(applied.id as string)));
+    const beforeAcceptance = {
+      buyer: occurrences(buyer.received.join('\n') + streams.buyer.text(), sellerUser.email),
+      seller: occurrences(seller.received.join('\n') + streams.seller.text(), buyerUser.email),
+    };
+    expect(beforeAcceptance).toEqual({ buyer: 0, seller: 0 });
+    ok('before an offer is accepted: neither email reaches the other side (answers, pulls, stream)');
 
     const accepted = await offerAndAccept(buyer, seller, applied, 30_000);
     expect(accepted.status).toBe('PENDING_PAYMENT');

@@ -236,15 +236,19 @@ export async function startStripeMock(): Promise<StripeMock> {
   };
 }
 
-/** A webhook request body and its Stripe-Signature header, signed like Stripe signs them. */
+/**
+ * A webhook request body and its Stripe-Signature header, signed like Stripe signs them. `account`
+ * marks an event that happened on a connected account, as Stripe sends them to a Connect endpoint.
+ */
 export function signedEvent(
   secret: string,
   type: string,
   object: Obj,
-  options: { id?: string; timestamp?: number } = {},
+  options: { id?: string; timestamp?: number; account?: string } = {},
 ): { id: string; body: string; signature: string } {
   const id = options.id ?? randomId('evt');
-  const body = JSON.stringify({ id, object: 'event', type, api_version: '2025-01-01', created: seconds(), data: { object }, livemode: false, pending_webhooks: 1 });
+  const event = { id, object: 'event', type, api_version: '2025-01-01', created: seconds(), data: { object }, livemode: false, pending_webhooks: 1 };
+  const body = JSON.stringify(options.account ? { ...event, account: options.account } : event);
   return { id, body, signature: stripeSignature(body, secret, options.timestamp) };
 }
 

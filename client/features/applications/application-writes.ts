@@ -11,10 +11,10 @@ import type { DataContextValue } from '../../data/data-provider';
  */
 
 export async function applyToGig({ db, outbox, userId }: DataContextValue, gig: Gig, me: User, rateMinor: number): Promise<string> {
-  // The creator's email is not public: the server fills it in.
+  // The creator's email is not public: the server stores it and shares it once an offer is accepted.
   const doc = newApplication({
     gig,
-    creator: { id: gig.createdBy, name: gig.creatorName, email: '' },
+    creator: { id: gig.createdBy, name: gig.creatorName },
     applicant: { ...me, id: userId },
     budget: rateMinor,
     now: Date.now(),

@@ -2,6 +2,7 @@ import { IndexeddbPersistence } from 'y-indexeddb';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages, type ChatDocMessage, type ShownChatMessage } from '../../../shared/chat-doc';
+import { sanitizeText } from '../../../shared/text';
 import { chatDatabaseName, markSynced, openRooms, syncedStamp } from './offline-history';
 
 export type Presence = { online: boolean; typing: boolean };
@@ -45,7 +46,8 @@ export class ChatRoom {
     void this.persistence.whenSynced.then(() => this.update({ loaded: true }));
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     this.provider = new WebsocketProvider(`${scheme}://${location.host}/api/chat`, roomId, this.doc, { disableBc: false, maxBackoffTime: 10_000 });
-    this.provider.awareness.setLocalState({ user: { id: me.id, name: me.name }, typing: false } satisfies AwarenessUser);
+    // Sanitised like every shown name (decision 013): the server relays no other.
+    this.provider.awareness.setLocalState({ user: { id: me.id, name: sanitizeText(me.name) }, typing: false } satisfies AwarenessUser);
     this.provider.on('status', ({ status }) => this.update({ connected: status === 'connected' }));
     this.provider.on('closed', (event) => this.update({ closed: event.reason || `closed (${event.code})` }));
     this.provider.on('sync', (synced) => {

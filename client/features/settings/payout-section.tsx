@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { NEEDS_NETWORK, PAYOUT_SETUP_MESSAGES } from '../../../shared/payment-messages';
 import type { User } from '../../../shared/schemas/user';
-import { NetworkError } from '../../lib/api';
+import { ApiError, NetworkError } from '../../lib/api';
 import { createConnectAccount, getPayoutStatus, type PayoutStatus } from '../../lib/payments-api';
 import { useOnline } from '../../ui/hooks';
 import { SimulatedNotice } from '../payments/payment-parts';
@@ -41,7 +41,16 @@ export function PayoutSection({ user }: { user: User | undefined }) {
     } catch (err) {
       setBusy(false);
       const existing = view.kind === 'ready' && view.status.accountId;
-      setView({ kind: 'error', message: err instanceof NetworkError ? NEEDS_NETWORK : existing ? PAYOUT_SETUP_MESSAGES.connectFailed : PAYOUT_SETUP_MESSAGES.createFailed });
+      // 422: the provider cannot pay out to this user's country; the server says why (decision 007).
+      const message =
+        err instanceof NetworkError
+          ? NEEDS_NETWORK
+          : err instanceof ApiError && err.status === 422
+            ? err.message
+            : existing
+              ? PAYOUT_SETUP_MESSAGES.connectFailed
+              : PAYOUT_SETUP_MESSAGES.createFailed;
+      setView({ kind: 'error', message });
     }
   }
 

@@ -1,3 +1,4 @@
+import { isAcceptedOffer } from '../../../shared/constants';
 import { applicationIdFor, conversationIdFor } from '../../../shared/ids';
 import { REPLICATED, type ReplicatedCollection } from '../../../sync-server/replication/visibility';
 import type { CollectionName } from '../../../sync-server/store/store';
@@ -121,6 +122,13 @@ function sees(pick: (w: World, role: Role, docs: Pulled) => Doc[]): Action['run'
 }
 
 const PRIVATE_USER_FIELDS = ['email', 'stripeAccountId', 'payoutStatus', 'termsAccepted', 'termsAcceptedAt', 'createdAt'];
+
+/** An application carrying an email that is not the role's own (the other side's). */
+const otherSidesEmail = (w: World, role: Role) => (a: Doc) =>
+  ['creatorEmail', 'applicantEmail'].some((f) => a[f] !== undefined && a[f] !== w.users[selfOf(role)].email);
+
+/** The applicant's offer, accepted by them (PENDING_PAYMENT): from here the two share their emails. */
+const acceptedOffer = once((w: World) => freshGig(w, 'PENDING_PAYMENT'));
 
 // ---------------------------------------------------------------------------------------------
 // The change stream: every role's stream is open while the buyer posts a gig, the applicant
@@ -335,7 +343,21 @@ export const ACTIONS: Action[] = [
   },
   { name: "pull gigs: the buyer's gig", run: sees((w, _r, d) => d.gigs.filter((g) => g.id === w.gigId)) },
   { name: 'pull gigs: a creatorEmail on any gig', run: sees((_w, _r, d) => d.gigs.filter((g) => g.creatorEmail !== undefined)) },
-  { name: "pull applications: the applicant's application (with both emails)", run: sees((w, _r, d) => d.applications.filter((a) => a.id === w.appId)) },
+  { name: "pull applications: the applicant's application", run: sees((w, _r, d) => d.applications.filter((a) => a.id === w.appId)) },
+  {
+    name: "pull applications: the other side's email before an offer is accepted",
+    run: sees((w, r, d) => d.applications.filter((a) => !isAcceptedOffer(a.status) && otherSidesEmail(w, r)(a))),
+  },
+  {
+    name: "pull applications: the other side's email once the offer is accepted",
+    run: async (w, r) => {
+      const f = await acceptedOffer(w);
+      const pulled = await pullEverything(w.clients[r]);
+      if (!pulled.docs) return denied(pulled.status);
+      const found = pulled.docs.applications.filter((a) => a.id === f.appId && otherSidesEmail(w, r)(a));
+      return found.length ? allowed() : denied(undefined, 'no email of the other side');
+    },
+  },
   { name: "pull applications: the other applicant's application", run: sees((w, _r, d) => d.applications.filter((a) => a.id === w.otherAppId)) },
   {
     name: "pull notifications: the buyer's new_application notifications",
@@ -362,6 +384,10 @@ export const ACTIONS: Action[] = [
       ...docs('users').filter((u) => u.id !== idOf(w, selfOf(r)) && PRIVATE_USER_FIELDS.some((f) => u[f] !== undefined)),
       ...docs('gigs').filter((g) => g.creatorEmail !== undefined),
     ]),
+  },
+  {
+    name: "stream: the other side's email on an application before an offer is accepted",
+    run: streamed((w, r, _s, docs) => docs('applications').filter((a) => !isAcceptedOffer(a.status) && otherSidesEmail(w, r)(a))),
   },
 
   // --- Chat sockets at /api/chat/:conversationId ----------------------------------------------

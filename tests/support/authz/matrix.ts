@@ -199,12 +199,24 @@ export const MATRIX: readonly Cell[] = [
   ["pull gigs: a creatorEmail on any gig",                                             "buyer",          DENY],
   ["pull gigs: a creatorEmail on any gig",                                             "applicant",      DENY],
   ["pull gigs: a creatorEmail on any gig",                                             "otherApplicant", DENY],
-  // pull applications: the applicant's application (with both emails)
-  ["pull applications: the applicant's application (with both emails)",                "visitor",        deny(401)],
-  ["pull applications: the applicant's application (with both emails)",                "stranger",       DENY],
-  ["pull applications: the applicant's application (with both emails)",                "buyer",          ALLOW],
-  ["pull applications: the applicant's application (with both emails)",                "applicant",      ALLOW],
-  ["pull applications: the applicant's application (with both emails)",                "otherApplicant", DENY],
+  // pull applications: the applicant's application
+  ["pull applications: the applicant's application",                                    "visitor",        deny(401)],
+  ["pull applications: the applicant's application",                                    "stranger",       DENY],
+  ["pull applications: the applicant's application",                                    "buyer",          ALLOW],
+  ["pull applications: the applicant's application",                                    "applicant",      ALLOW],
+  ["pull applications: the applicant's application",                                    "otherApplicant", DENY],
+  // pull applications: the other side's email before an offer is accepted
+  ["pull applications: the other side's email before an offer is accepted",             "visitor",        deny(401)],
+  ["pull applications: the other side's email before an offer is accepted",             "stranger",       DENY],
+  ["pull applications: the other side's email before an offer is accepted",             "buyer",          DENY],
+  ["pull applications: the other side's email before an offer is accepted",             "applicant",      DENY],
+  ["pull applications: the other side's email before an offer is accepted",             "otherApplicant", DENY],
+  // pull applications: the other side's email once the offer is accepted
+  ["pull applications: the other side's email once the offer is accepted",              "visitor",        deny(401)],
+  ["pull applications: the other side's email once the offer is accepted",              "stranger",       DENY],
+  ["pull applications: the other side's email once the offer is accepted",              "buyer",          ALLOW],
+  ["pull applications: the other side's email once the offer is accepted",              "applicant",      ALLOW],
+  ["pull applications: the other side's email once the offer is accepted",              "otherApplicant", DENY],
   // pull applications: the other applicant's application
   ["pull applications: the other applicant's application",                             "visitor",        deny(401)],
   ["pull applications: the other applicant's application",                             "stranger",       DENY],
@@ -265,6 +277,12 @@ export const MATRIX: readonly Cell[] = [
   ["stream: another user's email, payout id or creatorEmail",                          "buyer",          DENY],
   ["stream: another user's email, payout id or creatorEmail",                          "applicant",      DENY],
   ["stream: another user's email, payout id or creatorEmail",                          "otherApplicant", DENY],
+  // stream: the other side's email on an application before an offer is accepted
+  ["stream: the other side's email on an application before an offer is accepted",      "visitor",        deny(401)],
+  ["stream: the other side's email on an application before an offer is accepted",      "stranger",       DENY],
+  ["stream: the other side's email on an application before an offer is accepted",      "buyer",          DENY],
+  ["stream: the other side's email on an application before an offer is accepted",      "applicant",      DENY],
+  ["stream: the other side's email on an application before an offer is accepted",      "otherApplicant", DENY],
   // chat: open the buyer–applicant room
   ["chat: open the buyer–applicant room",                                              "visitor",        deny(401, "Please log in to start a conversation")],
   ["chat: open the buyer–applicant room",                                              "stranger",       deny(403)],
