@@ -238,7 +238,7 @@ describe('deleting a gig', () => {
     const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 }, application)).master!;
     await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered);
     const res = await write(buyer, 'gigs', { ...gig, _deleted: true }, gig);
-    expect(res.refusal).toBe('This gig has work under way. Complete the work before deleting the gig.');
+    expect(res.refusal).toBe('Work on this gig is under way. Complete the work before deleting the gig.');
     expect(server.ctx.store.get('gigs', gig.id as string)!._deleted).toBe(false);
   });
 });
