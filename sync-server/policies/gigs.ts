@@ -7,7 +7,7 @@ import { isProfileComplete } from '../../shared/schemas/user';
 import { checkDeleteGig } from '../../shared/validation/delete-gig';
 import { normalizeGigForm, validateGigForm, type GigFormValues } from '../../shared/validation/gig';
 import { firstError } from '../../shared/validation/types';
-import type { DocWrite, Store, StoredDoc } from '../store/store';
+import type { DocWrite, StoredDoc } from '../store/store';
 import { applicationsOf, hiringWrites } from './hiring';
 import { refuse, stamp, str, type Policy, type PolicyResult } from './types';
 
