@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInActor, waitUpToDate } from '../support/browser';
+import { launchBrowser, signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { accept, applyTo, gigDoc, offer, person, pullAll, write, type Person } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
@@ -78,6 +78,32 @@ describe('hiring, in the browser', () => {
     const notes = (await pullAll(cleo.http, 'notifications')).documents;
     expect(notes).toContainEqual(expect.objectContaining({ type: 'application_status', message: '"Short story edit" has been filled. Your application is closed.' }));
     await Promise.all([ada.context.close(), nora.context.close()]);
+  });
+
+  it('a device offline applies to a gig that fills meanwhile: back online, the refusal shows as a sync problem', async () => {
+    const nora = await signedInActor(browser, server.url, { name: 'Nora Newcomer' });
+    const [ada, ben] = await Promise.all([person(server.url, { name: 'Ada Author' }), person(server.url, { name: 'Ben Editor' })]);
+    const gig = await postGig(ada, 'Flash fiction critique');
+    const benApp = await applyTo(ben, String(gig.id));
+
+    await nora.page.goto(server.url + '/landing');
+    await card(nora.page, 'Flash fiction critique').waitFor({ timeout: 20_000 });
+    await waitUpToDate(nora.page);
+    await waitForServiceWorker(nora.page);
+    await nora.context.setOffline(true);
+    await card(nora.page, 'Flash fiction critique').getByRole('button', { name: 'Flash fiction critique' }).click();
+    const dialog = nora.page.getByRole('dialog', { name: 'Flash fiction critique' });
+    await dialog.getByLabel(/Your rate/).fill('90');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await dialog.getByText('waiting to sync', { exact: false }).waitFor();
+
+    // Meanwhile the buyer hires Ben: the gig is filled.
+    await accept(ben.http, await offer(ada.http, benApp, 0));
+    await nora.context.setOffline(false);
+    const problems = nora.page.getByRole('region', { name: 'Changes the server did not accept' });
+    await problems.getByText('This gig is no longer accepting applications', { exact: false }).waitFor({ timeout: 30_000 });
+    expect(server.ctx.store.get('applications', `${String(gig.id)}.${nora.user.id}`)).toBeUndefined();
+    await nora.context.close();
   });
 
   it('a new offer after a decline: the seller declines and sees it under Declined, the buyer sends a better offer, the seller sees it pending', async () => {

@@ -225,7 +225,10 @@ describe('the marketplace, two users in two browsers', () => {
     await cleo.page.goto(server.url + '/basket?view=seller');
     const cleoOffer = cleo.page.getByRole('listitem').filter({ hasText: 'Bakery window sign' });
     await cleoOffer.getByRole('button', { name: 'Decline' }).click({ timeout: 20_000 });
-    await cleoOffer.getByText('Declined').waitFor({ timeout: 20_000 });
+    // A declined offer leaves Pending for its own tab.
+    await cleoOffer.waitFor({ state: 'detached', timeout: 20_000 });
+    await cleo.page.getByRole('tab', { name: 'Declined' }).click();
+    await cleoOffer.getByText('Declined', { exact: true }).waitFor({ timeout: 20_000 });
 
     // A sees both outcomes live, and the gig moves under In Progress.
     await applicants.getByText('Waiting for payment').waitFor({ timeout: 20_000 });
