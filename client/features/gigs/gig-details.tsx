@@ -7,7 +7,7 @@ import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
 import { isProfileComplete, type User } from '../../../shared/schemas/user';
 import { APPLY_MESSAGES, parseMoneyInput, validateApplication } from '../../../shared/validation/apply';
-import { HIRING_MESSAGES } from '../../../shared/hiring';
+import { HIRING_MESSAGES, isAccepted } from '../../../shared/hiring';
 import { checkDeleteGig, DELETE_GIG_MESSAGES } from '../../../shared/validation/delete-gig';
 import { useData, useSyncStatus } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
@@ -20,7 +20,6 @@ import { OpeningsControl } from './openings-control';
 import { deleteGig, editGig } from './gig-writes';
 
 const APPLIED = 'Application submitted successfully!';
-const ACCEPTED_STATUSES = new Set(['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED']);
 
 function locationText(gig: Gig): string {
   const type = gig.locationType === 'in-person' ? 'In person' : gig.locationType === 'remote' ? 'Remote' : 'Hybrid';
@@ -59,7 +58,7 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
   const own = gig.createdBy === userId;
   const myApplication = mine.data?.toJSON() as Application | undefined;
   const applications = (gigApps.data ?? []).map((a) => ({ status: a.status }));
-  const accepted = applications.some((a) => ACCEPTED_STATUSES.has(a.status));
+  const accepted = applications.some(isAccepted);
   const filled = Boolean(gig.filledAt);
   // Delete is offered only where it can succeed (the server judges with the same rule).
   const deletable = checkDeleteGig(userId, gig, applications);
