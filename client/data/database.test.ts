@@ -51,12 +51,12 @@ describe('a device holding data from before openings (decision 014)', () => {
       properties: { ...REPLICATED_COLLECTIONS.applications.properties, status: { ...appStatus, enum: appStatus.enum.filter((s) => s !== 'CLOSED') } },
     };
     const old = await createRxDatabase({ name: databaseName(userId), storage, multiInstance: false });
-    await old.addCollections({ gigs: { schema: gigV0 as never }, applications: { schema: appV0 as never } });
+    const collections = await old.addCollections({ gigs: { schema: gigV0 as never }, applications: { schema: appV0 as never } });
     const gig = {
       id: 'gig-old0001', title: 'Old gig', description: 'From before', category: 'Writing', locationType: 'remote', budget: '100', isPassionDriven: false,
       currency: 'CAD', skills: 'Editing', projectDeadline: '2030-01-01', createdAt: 5, createdBy: 'user-abcdef', creatorName: 'Ada', status: 'active', updatedAt: 5, sortKey: 1,
     };
-    await old.gigs.insert(gig);
+    await collections.gigs.insert(gig);
     await old.close();
 
     const db = await createAppDatabase(userId, storage, { multiInstance: false });
