@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventFromChange, isSelectable, MESSAGES, newApplicationNotification, normalizeStatus, transition, type ApplicationEvent } from './application-machine';
+import { closeForFilledGig, eventFromChange, isSelectable, MESSAGES, newApplicationNotification, normalizeStatus, transition, type ApplicationEvent } from './application-machine';
 import type { ApplicationStatus } from './constants';
 import type { Application } from './schemas/application';
 
@@ -64,9 +64,9 @@ describe('SPEC.md §4 transitions, by the right actor', () => {
 
 describe('forbidden moves are refused with a clear message', () => {
   const events: [string, ApplicationEvent][] = [['SEND_OFFER', OFFER], ['ACCEPT', { type: 'ACCEPT' }], ['DECLINE', { type: 'DECLINE' }], ['CONFIRM_PAYMENT', { type: 'CONFIRM_PAYMENT' }], ['COMPLETE', { type: 'COMPLETE' }]];
-  const statuses: ApplicationStatus[] = ['PENDING', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED'];
+  const statuses: ApplicationStatus[] = ['PENDING', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED', 'CLOSED'];
   /** The only allowed (status, event, actor) triples; everything else in the table is refused. */
-  const allowed = new Set(['PENDING/SEND_OFFER/creator', 'PENDING_ACCEPTANCE/ACCEPT/applicant', 'PENDING_ACCEPTANCE/DECLINE/applicant', 'PENDING_PAYMENT/CONFIRM_PAYMENT/creator', 'IN_PROGRESS/COMPLETE/creator']);
+  const allowed = new Set(['PENDING/SEND_OFFER/creator', 'REJECTED/SEND_OFFER/creator', 'CLOSED/SEND_OFFER/creator', 'PENDING_ACCEPTANCE/ACCEPT/applicant', 'PENDING_ACCEPTANCE/DECLINE/applicant', 'PENDING_PAYMENT/CONFIRM_PAYMENT/creator', 'IN_PROGRESS/COMPLETE/creator']);
   const cases = statuses.flatMap((s) => events.flatMap(([name, e]) => (['creator', 'applicant', 'stranger'] as const).map((who) => [s, name, who, e] as const)));
 
   it.each(cases)('%s + %s by the %s', (status, name, who, event) => {
@@ -97,10 +97,43 @@ describe('already selected applicants cannot be selected again (SPEC.md §4)', (
   it.each([['SELECTED'], ['PENDING_ACCEPTANCE'], ['PENDING_PAYMENT'], ['IN_PROGRESS'], ['COMPLETED']])('%s is not selectable', (status) => {
     expect(isSelectable({ status: status as ApplicationStatus })).toBe(false);
   });
+  it('[decision 014] a declined offer and an application closed by a filled gig can get a new offer', () => {
+    expect(isSelectable({ status: 'REJECTED' })).toBe(true);
+    expect(isSelectable({ status: 'CLOSED' })).toBe(true);
+  });
   it('PENDING is selectable; SELECTED reads as PENDING_ACCEPTANCE', () => {
     expect(isSelectable({ status: 'PENDING' })).toBe(true);
     expect(normalizeStatus('SELECTED')).toBe('PENDING_ACCEPTANCE');
     expect(normalizeStatus('BOGUS')).toBeUndefined();
+  });
+});
+
+describe('[decision 014] a new offer after a decline; closing when the gig fills', () => {
+  it('REJECTED → PENDING_ACCEPTANCE with the new budget; the FINAL_BUDGET_OFFER says it is a new offer', () => {
+    const r = transition({ actor: CREATOR, application: app('REJECTED'), gig: GIG, event: { type: 'SEND_OFFER', finalBudget: 60000 }, now: NOW });
+    expect(r).toMatchObject({ ok: true, changes: { status: 'PENDING_ACCEPTANCE', finalBudget: 60000 } });
+    if (r.ok) {
+      expect(r.notifications).toEqual([expect.objectContaining({ userId: APPLICANT.id, type: 'FINAL_BUDGET_OFFER', finalBudget: 60000 })]);
+      expect(r.notifications[0]!.message).toBe('New offer from “Cora Creator” for “Mural”');
+    }
+  });
+  it('a first offer is not called new', () => {
+    const r = transition({ actor: CREATOR, application: app('PENDING'), gig: GIG, event: OFFER, now: NOW });
+    if (r.ok) expect(r.notifications[0]!.message).toBe('Offer from “Cora Creator” for “Mural”');
+  });
+  it('the applicant cannot answer a declined or closed application', () => {
+    expect(transition({ actor: APPLICANT, application: app('CLOSED'), gig: GIG, event: { type: 'ACCEPT' }, now: NOW })).toMatchObject({ ok: false, error: MESSAGES.closed });
+    expect(transition({ actor: APPLICANT, application: app('REJECTED'), gig: GIG, event: { type: 'ACCEPT' }, now: NOW })).toMatchObject({ ok: false, error: MESSAGES.rejected });
+  });
+  it('a waiting applicant is closed and told with application_status; any other status is left alone', () => {
+    const closed = closeForFilledGig(app('PENDING'), 'Mural');
+    expect(closed).toMatchObject({ changes: { status: 'CLOSED', finalBudget: null }, notification: { userId: APPLICANT.id, type: 'application_status', gigId: GIG.id, applicationId: app('PENDING').id } });
+    expect(closed?.notification.message).toBe('“Mural” has been filled. Your application is closed.');
+    for (const s of ['PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED', 'CLOSED'] as const) expect(closeForFilledGig(app(s), 'Mural')).toBeUndefined();
+  });
+  it('a pushed REJECTED → PENDING_ACCEPTANCE is a SEND_OFFER; a pushed CLOSED is refused (only the server closes)', () => {
+    expect(eventFromChange(app('REJECTED'), { ...app('REJECTED'), status: 'PENDING_ACCEPTANCE', finalBudget: 100 })).toMatchObject({ ok: true, event: { type: 'SEND_OFFER', finalBudget: 100 } });
+    expect(eventFromChange(app('PENDING'), { ...app('PENDING'), status: 'CLOSED' }).ok).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { STATUS_ALIASES, type ApplicationStatus, type CurrencyCode, type NotificationType } from './constants';
+import { APPLICATION_STATUSES, STATUS_ALIASES, type ApplicationStatus, type CurrencyCode, type NotificationType } from './constants';
 import { applicationIdFor } from './ids';
 import type { Application } from './schemas/application';
 import { quoted } from './text';
@@ -10,7 +10,11 @@ import { quoted } from './text';
  *
  *   PENDING ──SEND_OFFER──▶ PENDING_ACCEPTANCE ──ACCEPT, budget > 0──▶ PENDING_PAYMENT ──CONFIRM_PAYMENT──▶ IN_PROGRESS ──COMPLETE──▶ COMPLETED
  *                                  │            ──ACCEPT, budget = 0──────────────────────────────────▶ IN_PROGRESS
- *                                  └──DECLINE──▶ REJECTED
+ *          ▲                       └──DECLINE──▶ REJECTED ──SEND_OFFER (a new offer)──▶ PENDING_ACCEPTANCE
+ *          └──(the server, when the gig is filled)──▶ CLOSED ──SEND_OFFER (after openings are added)──▶ PENDING_ACCEPTANCE
+ *
+ * How many offers a gig may have out and when it is filled are rules of the gig, not of one
+ * application: shared/hiring.ts.
  */
 
 export type ApplicationEvent =
@@ -49,6 +53,7 @@ export const MESSAGES = {
   onlyCreatorCompletes: 'Only the creator of this gig can mark the work complete.',
   alreadySelected: 'This applicant has already been selected.',
   rejected: 'This application was declined and can no longer change.',
+  closed: 'This application was closed when the gig was filled.',
   completed: 'This work is completed and can no longer change.',
   noOffer: 'There is no offer waiting for an answer.',
   invalidBudget: 'Please set final budgets for all selected applicants',
@@ -61,14 +66,21 @@ export const MESSAGES = {
 /** SELECTED is read as PENDING_ACCEPTANCE (ARCHITECTURE.md decisions). */
 export function normalizeStatus(status: string): ApplicationStatus | undefined {
   const s = STATUS_ALIASES[status] ?? status;
-  return (['PENDING', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED'] as string[]).includes(s)
+  return (APPLICATION_STATUSES as readonly string[]).includes(s)
     ? (s as ApplicationStatus)
     : undefined;
 }
 
-/** Applicants already SELECTED, PENDING_ACCEPTANCE, PENDING_PAYMENT, IN_PROGRESS or COMPLETED cannot be selected again (SPEC.md §4). */
+/** Statuses an offer can be sent from: a plain application, a declined offer (a new offer) and one closed when the gig filled. */
+const OFFERABLE: readonly (ApplicationStatus | undefined)[] = ['PENDING', 'REJECTED', 'CLOSED'];
+
+/**
+ * Applicants already SELECTED, PENDING_ACCEPTANCE, PENDING_PAYMENT, IN_PROGRESS or COMPLETED cannot
+ * be selected again (SPEC.md §4); one who declined an offer, or whose application closed when the
+ * gig filled, can get a new offer.
+ */
 export function isSelectable(application: Pick<Application, 'status'>): boolean {
-  return normalizeStatus(application.status) === 'PENDING';
+  return OFFERABLE.includes(normalizeStatus(application.status));
 }
 
 const refuse = (error: string, code: 'forbidden' | 'invalid' = 'invalid'): TransitionResult => ({ ok: false, error, code });
@@ -76,6 +88,7 @@ const refuse = (error: string, code: 'forbidden' | 'invalid' = 'invalid'): Trans
 function terminal(status: ApplicationStatus | undefined): TransitionResult | undefined {
   if (status === 'COMPLETED') return refuse(MESSAGES.completed);
   if (status === 'REJECTED') return refuse(MESSAGES.rejected);
+  if (status === 'CLOSED') return refuse(MESSAGES.closed);
   return undefined;
 }
 
@@ -96,10 +109,11 @@ export function transition(input: { actor: Actor; application: Application; gig:
     case 'SEND_OFFER': {
       if (!isCreator) return refuse(MESSAGES.onlyCreatorOffers, 'forbidden');
       if (!gig) return refuse(MESSAGES.gigGone);
-      const done = terminal(status);
-      if (done) return done;
-      if (status !== 'PENDING') return refuse(MESSAGES.alreadySelected);
+      if (status === 'COMPLETED') return refuse(MESSAGES.completed);
+      if (!OFFERABLE.includes(status)) return refuse(MESSAGES.alreadySelected);
       if (!Number.isInteger(event.finalBudget) || event.finalBudget < 0) return refuse(MESSAGES.invalidBudget);
+      // A declined or closed application getting an offer again: the applicant is told it is a new one.
+      const again = status !== 'PENDING';
       return {
         ok: true,
         changes: { status: 'PENDING_ACCEPTANCE', finalBudget: event.finalBudget },
@@ -109,7 +123,7 @@ export function transition(input: { actor: Actor; application: Application; gig:
             userId: a.applicantId,
             type: 'FINAL_BUDGET_OFFER',
             recipientName: a.applicantName,
-            message: `Offer from ${quoted(actor.name)} for ${quoted(gigTitle)}`,
+            message: again ? `New offer from ${quoted(actor.name)} for ${quoted(gigTitle)}` : `Offer from ${quoted(actor.name)} for ${quoted(gigTitle)}`,
             finalBudget: event.finalBudget,
             currency: a.currency,
           },
@@ -201,6 +215,26 @@ export function transition(input: { actor: Actor; application: Application; gig:
       };
     }
   }
+}
+
+/**
+ * The server closes an applicant still waiting (PENDING) when the gig fills: the application goes
+ * to CLOSED and the applicant is told. Not a user's move, so it is not a transition event.
+ */
+export function closeForFilledGig(a: Application, gigTitle: string): { changes: Partial<Application>; notification: NotificationDraft } | undefined {
+  if (normalizeStatus(a.status) !== 'PENDING') return undefined;
+  return {
+    changes: { status: 'CLOSED', finalBudget: null },
+    notification: {
+      userId: a.applicantId,
+      type: 'application_status',
+      recipientName: a.applicantName,
+      message: `${quoted(gigTitle)} has been filled. Your application is closed.`,
+      gigId: a.gigId,
+      gigTitle,
+      applicationId: a.id,
+    },
+  };
 }
 
 /** Fields a user's move may change; every other field is the server's. */

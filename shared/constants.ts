@@ -60,6 +60,8 @@ export const APPLICATION_STATUSES = [
   'IN_PROGRESS',
   'COMPLETED',
   'REJECTED',
+  /** The gig was filled before this applicant got an offer (docs/decisions/014-openings-and-filled-gigs.md). */
+  'CLOSED',
 ] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 /** SELECTED is an alias of PENDING_ACCEPTANCE, accepted on input only (ARCHITECTURE.md decisions). */

@@ -42,6 +42,13 @@ describe('basket', () => {
     expect(sellerTabOf({ status: 'IN_PROGRESS' })).toBe('In Progress');
     expect(sellerTabOf({ status: 'COMPLETED' })).toBe('Completed');
   });
+
+  it('[decision 014] a declined offer shows under Declined, an application closed by a filled gig under Closed', () => {
+    expect(sellerTabOf({ status: 'REJECTED' })).toBe('Declined');
+    expect(sellerTabOf({ status: 'CLOSED' })).toBe('Closed');
+    expect(sellerTabOf({ status: 'PENDING' })).toBe('Pending');
+    expect(statusLabel('CLOSED')).toBe('Closed: position filled');
+  });
 });
 
 describe('applications screen', () => {

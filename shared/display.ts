@@ -39,6 +39,7 @@ const STATUS_LABELS: Record<string, string> = {
   IN_PROGRESS: 'In progress',
   COMPLETED: 'Completed',
   REJECTED: 'Declined',
+  CLOSED: 'Closed: position filled',
 };
 
 export function statusLabel(status: string): string {
@@ -124,7 +125,7 @@ export function unreadBadgeCount(notifications: Pick<Notification, 'read' | 'typ
 }
 
 export const BUYER_TABS = ['All Gigs', 'In Progress', 'Completed'] as const;
-export const SELLER_TABS = ['Pending', 'In Progress', 'Completed'] as const;
+export const SELLER_TABS = ['Pending', 'In Progress', 'Completed', 'Declined', 'Closed'] as const;
 
 /** A buyer's gig is In Progress while any of its work is paid for or under way, Completed once work on it is completed. */
 export function buyerTabsOf(gig: Pick<Gig, 'status'>, applications: Pick<Application, 'status'>[]): (typeof BUYER_TABS)[number][] {
@@ -134,10 +135,16 @@ export function buyerTabsOf(gig: Pick<Gig, 'status'>, applications: Pick<Applica
   return ['All Gigs'];
 }
 
-/** A seller's application: Pending while an offer waits for them or for payment; In Progress; Completed. Plain applications and declined offers show under Pending. */
+/**
+ * A seller's application: Pending while it or an offer waits for them or for payment; In Progress;
+ * Completed; Declined once they declined the offer (until the buyer sends a new one); Closed when
+ * the gig was filled by others.
+ */
 export function sellerTabOf(a: Pick<Application, 'status'>): (typeof SELLER_TABS)[number] {
   if (a.status === 'IN_PROGRESS') return 'In Progress';
   if (a.status === 'COMPLETED') return 'Completed';
+  if (a.status === 'REJECTED') return 'Declined';
+  if (a.status === 'CLOSED') return 'Closed';
   return 'Pending';
 }
 

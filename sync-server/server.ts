@@ -5,6 +5,7 @@ import { ChatHub } from './chat/hub';
 import type { Config } from './config';
 import { createContext, type AppContext } from './context';
 import { INDEXES } from './indexes';
+import { settleStoredGigs } from './policies/hiring';
 import { ChangeStreamHub } from './replication/stream';
 import { openJournalStore } from './store/journal-store';
 
@@ -24,6 +25,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     snapshotIntervalMs: config.snapshotIntervalMs,
     snapshotEveryCommits: config.snapshotEveryCommits,
   });
+  await settleStoredGigs(store, Date.now());
   const ctx = createContext(config, store);
   const hub = new ChangeStreamHub(ctx);
   const server = http.createServer(createApp(ctx, hub));

@@ -12,6 +12,7 @@ import type { AppContext } from '../../sync-server/context';
 import { INDEXES } from '../../sync-server/indexes';
 import { applicationPolicy } from '../../sync-server/policies/applications';
 import { gigPolicy } from '../../sync-server/policies/gigs';
+import { applicationsOf, hiringWrites } from '../../sync-server/policies/hiring';
 import { notificationWrites } from '../../sync-server/policies/notify';
 import { stamp } from '../../sync-server/policies/types';
 import { openJournalStore, type JournalStore } from '../../sync-server/store/journal-store';
@@ -307,6 +308,16 @@ export class DataGenerator {
     return room;
   }
 
+  /** What the server writes with an acceptance that fills a gig: its filledAt, the waiting applicants closed and told. */
+  private settleHiring(gigId: string, at: number): void {
+    const gig = this.store.get('gigs', gigId)!;
+    const settled = hiringWrites(gig, applicationsOf(this.store, gigId), at);
+    if (settled.gig === gig) return;
+    const { _seq, ...doc } = settled.gig;
+    const notes = settled.writes.filter((w) => w.collection === 'notifications');
+    this.write([{ collection: 'gigs', doc: { ...doc, updatedAt: stamp(at, gig) } }, ...settled.writes.filter((w) => w.collection !== 'notifications'), ...this.seeded(notes, at)]);
+  }
+
   /** Takes a gig's chosen applicant through the state machine to `stage`. */
   advance(application: StoredDoc, stage: Stage, at: number): StoredDoc {
     if (stage === 'none') return application;
@@ -317,6 +328,7 @@ export class DataGenerator {
     if (stage === 'offered') return a;
     if (stage === 'declined') return this.move(a, { type: 'DECLINE' }, applicant, at + 3_600_000);
     a = this.move(a, { type: 'ACCEPT' }, applicant, (at += 3_600_000));
+    this.settleHiring(String(a.gigId), at);
     // A paid offer waits for the buyer's payment; an offer of nothing starts at once.
     if (a.status === 'PENDING_PAYMENT') {
       if (stage === 'awaiting-payment') return a;

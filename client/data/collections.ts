@@ -48,6 +48,21 @@ export const REPLICATED_COLLECTIONS = {
 } as const;
 
 export type ReplicatedName = keyof typeof REPLICATED_COLLECTIONS;
+
+const unchanged = (doc: unknown) => doc;
+
+/**
+ * Each schema version's step for the documents a device already holds. Gigs version 1 added the
+ * optional openings and filledAt (absent reads as one opening, not filled; the server sends both
+ * on its next change), applications version 1 the CLOSED status: old documents stay valid as they are.
+ */
+export const MIGRATIONS: Record<ReplicatedName, Record<number, (doc: unknown) => unknown>> = {
+  users: {},
+  gigs: { 1: unchanged },
+  applications: { 1: unchanged },
+  notifications: {},
+  conversations: {},
+};
 export const REPLICATED_NAMES = Object.keys(REPLICATED_COLLECTIONS) as ReplicatedName[];
 
 export type DocTypes = {

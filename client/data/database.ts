@@ -1,9 +1,11 @@
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { createConflictHandler, type PushedStates } from './conflict-handler';
-import { gigSortKey, REPLICATED_COLLECTIONS, REPLICATED_NAMES, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
+import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, REPLICATED_NAMES, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
+addRxPlugin(RxDBMigrationSchemaPlugin);
 
 export type AppCollections = { [K in keyof DocTypes]: RxCollection<DocTypes[K]> } & {
   syncproblems: RxCollection<SyncProblem>;
@@ -38,7 +40,10 @@ export async function createAppDatabase(
     eventReduce: true,
     closeDuplicates: true,
   });
-  const replicated = REPLICATED_NAMES.map((name) => [name, { schema: REPLICATED_COLLECTIONS[name] as never, conflictHandler: createConflictHandler(name, refused, pushed) }]);
+  const replicated = REPLICATED_NAMES.map((name) => [
+    name,
+    { schema: REPLICATED_COLLECTIONS[name] as never, conflictHandler: createConflictHandler(name, refused, pushed), migrationStrategies: MIGRATIONS[name] },
+  ]);
   await db.addCollections({
     ...(Object.fromEntries(replicated) as Record<ReplicatedName, { schema: never }>),
     syncproblems: { schema: syncProblemRxSchema as never },

@@ -34,6 +34,8 @@ export const applicationSchema = z.object({
 export type Application = z.infer<typeof applicationSchema>;
 
 export const applicationRxSchema = toRxSchema(applicationSchema, {
+  // Version 1 added the CLOSED status (version 0 documents migrate unchanged).
+  version: 1,
   indexes: ['gigId', 'applicantId', 'creatorId'],
   maxLengths: { gigId: 64, applicantId: 64, creatorId: 64 },
 });

@@ -24,11 +24,17 @@ export const gigSchema = z.object({
   createdBy: idSchema,
   creatorName: userText(LIMITS.nameMax),
   status: z.string().max(32),
+  /** How many people the gig hires, 1 to 50; absent on gigs written before openings existed (read as 1). */
+  openings: z.number().int().min(1).max(50).optional(),
+  /** Server-set when accepted offers reach the openings; null once openings are added again. */
+  filledAt: timestampSchema.nullable().optional(),
   updatedAt: timestampSchema,
 });
 export type Gig = z.infer<typeof gigSchema>;
 
 export const gigRxSchema = toRxSchema(gigSchema, {
+  // Version 1 added openings and filledAt (both optional: version 0 documents migrate unchanged).
+  version: 1,
   indexes: ['createdAt', 'createdBy'],
   maxLengths: { createdBy: 64 },
 });

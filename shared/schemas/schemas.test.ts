@@ -7,7 +7,7 @@ import { waitlistEntrySchema } from './waitlist';
 
 describe('one schema per entity: type, validation and RxDB schema from one source', () => {
   it('RxDB schemas carry the primary key, indexes and the lengths RxDB requires', () => {
-    expect(gigRxSchema).toMatchObject({ primaryKey: 'id', version: 0, type: 'object', indexes: ['createdAt', 'createdBy'] });
+    expect(gigRxSchema).toMatchObject({ primaryKey: 'id', version: 1, type: 'object', indexes: ['createdAt', 'createdBy'] });
     expect(gigRxSchema.properties.id).toMatchObject({ type: 'string', maxLength: 128 });
     expect(gigRxSchema.properties.createdAt).toMatchObject({ type: 'integer', multipleOf: 1 });
     expect(gigRxSchema.properties.title).toMatchObject({ maxLength: 100 });

@@ -210,6 +210,7 @@ describe("SPEC.md §5 'Text fields are trimmed. Skills are split on commas, trim
       skills: ' paint, , walls ,design ',
       projectDeadline: ' ',
       projectDate: ' 2026-04-01 ',
+      openings: ' 3 ',
     };
     expect(normalizeGigForm(raw)).toEqual({
       title: 'Mural for a café',
@@ -224,8 +225,18 @@ describe("SPEC.md §5 'Text fields are trimmed. Skills are split on commas, trim
       skills: 'paint, walls, design',
       projectDeadline: '',
       projectDate: '2026-04-01',
+      openings: '3',
     });
     expect(validateGigForm(raw, page)).toEqual({});
+  });
+});
+
+describe('[decision 014] openings: a whole number from 1 to 50', () => {
+  it.each([['1'], ['7'], ['50'], [' 2 ']])('%j is accepted', (openings) => {
+    expect(validateGigForm({ ...remote, openings }, page)).toEqual({});
+  });
+  it.each([[''], ['0'], ['51'], ['1.5'], ['-1'], ['two'], ['1e1']])('%j is refused', (openings) => {
+    expect(validateGigForm({ ...remote, openings }, page)).toEqual({ openings: 'Openings must be a whole number from 1 to 50' });
   });
 });
 

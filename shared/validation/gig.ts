@@ -1,4 +1,5 @@
 import { countryByCode, CURRENCY_CODES, DEFAULT_CURRENCY, LIMITS, LOCATION_TYPES, nicheByName, type LocationType } from '../constants';
+import { OPENINGS, openingsError } from '../hiring';
 import { budgetTextError } from './budget-text';
 import { LOGGED_OUT_MESSAGES } from './logged-out';
 import { collectErrors, type FieldErrors } from './types';
@@ -57,6 +58,8 @@ export type GigFormValues = {
   skills: string;
   projectDeadline: string;
   projectDate: string;
+  /** How many people the gig hires, as typed. */
+  openings: string;
 };
 export type GigField = Exclude<keyof GigFormValues, 'isPassionDriven'>;
 export type GigFormVariant = 'page' | 'modal';
@@ -74,6 +77,7 @@ export const EMPTY_GIG_FORM: GigFormValues = {
   skills: '',
   projectDeadline: '',
   projectDate: '',
+  openings: String(OPENINGS.default),
 };
 
 /** "Skills are split on commas, trimmed, empties removed, and rejoined with a comma and a space." */
@@ -99,6 +103,7 @@ export function normalizeGigForm(values: GigFormValues): GigFormValues {
     skills: normalizeSkills(values.skills),
     projectDeadline: values.projectDeadline.trim(),
     projectDate: values.projectDate.trim(),
+    openings: values.openings.trim(),
   };
 }
 
@@ -162,6 +167,7 @@ export function validateGigForm(values: GigFormValues, options: { today: string;
     ['country', !v.country ? type === 'in-person' && m.countryRequired : !countryByCode(v.country) && x.countryUnknown],
     ['city', !v.city ? type === 'in-person' && m.cityRequired : lengthError(v.city, LIMITS.cityMax, x.cityTooLong)],
     ['currency', v.currency !== '' && !(CURRENCY_CODES as readonly string[]).includes(v.currency) && x.currencyUnknown],
+    ['openings', openingsError(v.openings)],
   ]);
 }
 

@@ -1,14 +1,16 @@
+import { OPENINGS } from '../../shared/hiring';
 import { countryByCode, DEFAULT_CURRENCY, GIG_STATUS_ACTIVE } from '../../shared/constants';
+import { isAccepted, openingsError, openingsOf } from '../../shared/hiring';
+import type { Application } from '../../shared/schemas/application';
 import { ID_PATTERN } from '../../shared/ids';
 import { isProfileComplete } from '../../shared/schemas/user';
 import { checkDeleteGig } from '../../shared/validation/delete-gig';
 import { normalizeGigForm, validateGigForm, type GigFormValues } from '../../shared/validation/gig';
 import { firstError } from '../../shared/validation/types';
-import type { DocWrite, Store, StoredDoc } from '../store/store';
+import type { DocWrite, StoredDoc } from '../store/store';
+import { applicationsOf, hiringWrites } from './hiring';
 import { refuse, stamp, str, type Policy, type PolicyResult } from './types';
 
-const ACCEPTED = new Set(['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED']);
-const WORK_UNDER_WAY = new Set(['PENDING_PAYMENT', 'IN_PROGRESS']);
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -34,6 +36,7 @@ function formValues(incoming: Record<string, unknown>): GigFormValues {
     skills: str(incoming.skills),
     projectDeadline: str(incoming.projectDeadline),
     projectDate: str(incoming.projectDate),
+    openings: String(incoming.openings ?? OPENINGS.default),
   };
 }
 
@@ -62,18 +65,23 @@ function content(incoming: Record<string, unknown>, now: number): { ok: true; fi
   return { ok: true, fields };
 }
 
-function applicationsOf(store: Store, gigId: string): StoredDoc[] {
-  return store.byIndex('applications', 'gigId', gigId).filter((a) => !a._deleted);
+/** The gig's content as the create rules judge it (openings and the server's fields aside). */
+const CONTENT_KEYS = ['title', 'description', 'category', 'locationType', 'country', 'city', 'budget', 'isPassionDriven', 'currency', 'skills', 'projectDeadline', 'projectDate'];
+
+function sameContent(incoming: Record<string, unknown>, current: StoredDoc): boolean {
+  return CONTENT_KEYS.every((k) => JSON.stringify(incoming[k] ?? null) === JSON.stringify(current[k] ?? null));
+}
+
+function contentOf(doc: StoredDoc): Record<string, unknown> {
+  return Object.fromEntries(CONTENT_KEYS.filter((k) => doc[k] !== undefined).map((k) => [k, doc[k]]));
 }
 
 export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now }): PolicyResult => {
   if (deleting) {
-    const check = checkDeleteGig(actor.id, current && !current._deleted ? { createdBy: str(current.createdBy) } : undefined);
+    const live = current && !current._deleted ? current : undefined;
+    const apps = live ? applicationsOf(ctx.store, live.id) : [];
+    const check = checkDeleteGig(actor.id, live ? { createdBy: str(live.createdBy) } : undefined, apps.map((a) => ({ status: str(a.status) })));
     if (!check.ok) return refuse(check.error);
-    const apps = applicationsOf(ctx.store, current!.id);
-    if (apps.some((a) => WORK_UNDER_WAY.has(str(a.status)))) {
-      return refuse('This gig has work under way. Complete the work before deleting the gig.');
-    }
     const writes: DocWrite[] = [{ collection: 'gigs', doc: { ...current!, _deleted: true, updatedAt: stamp(now, current) } }];
     // Applications stay readable to both parties, with the gig's title (ARCHITECTURE.md).
     for (const app of apps) writes.push({ collection: 'applications', doc: { ...app, gigDeleted: true, updatedAt: stamp(now, app) } });
@@ -85,6 +93,9 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
     if (!isProfileComplete(actor as never)) return refuse('Please complete your profile before creating a gig');
     const checked = content(incoming, now);
     if (!checked.ok) return refuse(checked.reason);
+    const openings = incoming.openings ?? OPENINGS.default;
+    const openingsProblem = openingsError(typeof openings === 'number' ? openings : Number.NaN);
+    if (openingsProblem) return refuse(openingsProblem);
     const gig = {
       id: str(incoming.id),
       ...checked.fields,
@@ -93,6 +104,8 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
       creatorName: str(actor.name),
       creatorEmail: str(actor.email),
       status: GIG_STATUS_ACTIVE,
+      openings,
+      filledAt: null,
       updatedAt: now,
       _deleted: false,
     };
@@ -102,26 +115,45 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
   if (current._deleted) return refuse('Gig not found.');
   if (current.createdBy !== actor.id) return refuse('You do not have permission to edit this gig.');
   const apps = applicationsOf(ctx.store, current.id);
-  if (apps.some((a) => ACCEPTED.has(str(a.status)))) {
+  const statuses = apps.map((a) => a as unknown as Application);
+  // Openings stay editable once work is accepted (that is how a filled gig reopens); the content does not.
+  const unchanged = sameContent(incoming, current);
+  if (!unchanged && statuses.some(isAccepted)) {
     return refuse('This gig can no longer be edited: an offer on it has been accepted.');
   }
-  const checked = content(incoming, now);
+  const openings = incoming.openings ?? openingsOf(current as { openings?: number });
+  const openingsProblem = openingsError(typeof openings === 'number' ? openings : Number.NaN, statuses);
+  if (openingsProblem) return refuse(openingsProblem);
+  // Unchanged content is kept as it is, not judged again: a deadline that has passed since must
+  // not stop its creator from adding an opening.
+  const checked = unchanged ? { ok: true as const, fields: contentOf(current) } : content(incoming, now);
   if (!checked.ok) return refuse(checked.reason);
-  const next: Record<string, unknown> & { id: string; _deleted: boolean } = {
-    id: current.id,
-    ...checked.fields,
-    createdAt: current.createdAt,
-    createdBy: current.createdBy,
-    creatorName: current.creatorName,
-    creatorEmail: current.creatorEmail,
-    status: current.status,
-    updatedAt: stamp(now, current),
-    _deleted: false,
-  };
-  const writes: DocWrite[] = [{ collection: 'gigs', doc: next }];
+  const settled = hiringWrites(
+    {
+      id: current.id,
+      _seq: current._seq,
+      ...checked.fields,
+      createdAt: current.createdAt,
+      createdBy: current.createdBy,
+      creatorName: current.creatorName,
+      creatorEmail: current.creatorEmail,
+      status: current.status,
+      openings,
+      filledAt: current.filledAt ?? null,
+      updatedAt: stamp(now, current),
+      _deleted: false,
+    },
+    apps,
+    now,
+  );
+  const { _seq: _ignored, ...next } = settled.gig;
+  const writes: DocWrite[] = [{ collection: 'gigs', doc: next }, ...settled.writes];
   if (next.title !== current.title || next.category !== current.category) {
     for (const app of apps) {
-      writes.push({ collection: 'applications', doc: { ...app, gigTitle: next.title, gigCategory: next.category, updatedAt: stamp(now, app) } });
+      // An application closed in this same commit is written once, with the new title.
+      const closed = settled.writes.find((w) => w.collection === 'applications' && w.doc.id === app.id);
+      if (closed) Object.assign(closed.doc, { gigTitle: next.title, gigCategory: next.category });
+      else writes.push({ collection: 'applications', doc: { ...app, gigTitle: next.title, gigCategory: next.category, updatedAt: stamp(now, app) } });
     }
   }
   return { ok: true, writes };

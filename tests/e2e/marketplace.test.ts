@@ -61,6 +61,8 @@ describe('the marketplace, two users in two browsers', () => {
       await modal.getByText(text, { exact: true }).waitFor();
     }
     await fillRemoteGig(modal, 'Bakery window sign');
+    // Two openings: B and C both get offers below.
+    await modal.getByLabel(/^People to hire/).fill('2');
     await expect.poll(() => modal.getByText(`${'Bakery window sign'.length}/100`).count()).toBe(1);
     await modal.getByRole('button', { name: 'Post gig' }).click();
     await modal.waitFor({ state: 'detached' });
@@ -223,7 +225,10 @@ describe('the marketplace, two users in two browsers', () => {
     await cleo.page.goto(server.url + '/basket?view=seller');
     const cleoOffer = cleo.page.getByRole('listitem').filter({ hasText: 'Bakery window sign' });
     await cleoOffer.getByRole('button', { name: 'Decline' }).click({ timeout: 20_000 });
-    await cleoOffer.getByText('Declined').waitFor({ timeout: 20_000 });
+    // A declined offer leaves Pending for its own tab.
+    await cleoOffer.waitFor({ state: 'detached', timeout: 20_000 });
+    await cleo.page.getByRole('tab', { name: 'Declined' }).click();
+    await cleoOffer.getByText('Declined', { exact: true }).waitFor({ timeout: 20_000 });
 
     // A sees both outcomes live, and the gig moves under In Progress.
     await applicants.getByText('Waiting for payment').waitFor({ timeout: 20_000 });
@@ -248,10 +253,11 @@ describe('the marketplace, two users in two browsers', () => {
     await card(ben.page, 'Wedding string trio').waitFor({ timeout: 20_000 });
     expect(await card(ben.page, 'Wedding string quartet').count()).toBe(0);
 
-    // The bakery gig has accepted work: it can no longer be edited.
+    // The bakery gig has accepted work: it can no longer be edited, nor deleted while that work is under way.
     dialog = await openGig(page, 'Bakery window sign');
-    await dialog.getByRole('button', { name: 'Delete gig' }).waitFor(); // the owner's actions are drawn
+    await dialog.getByText('Work on this gig is under way. Complete the work before deleting the gig.').waitFor(); // the owner's actions are drawn
     expect(await dialog.getByRole('button', { name: 'Edit gig' }).count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: 'Delete gig' }).count()).toBe(0);
     await page.keyboard.press('Escape');
 
     dialog = await openGig(page, 'Wedding string trio');

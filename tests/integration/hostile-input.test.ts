@@ -73,7 +73,8 @@ async function buildWorld(on: TestServer) {
   const vs = await person(on.url, { name: 'Val Seller' });
   const loner = await person(on.url, { name: 'Lou Loner' });
 
-  const gigA = (await write(attacker.http, 'gigs', gigDoc({ title: 'Mural' }))).master!;
+  // Openings for everyone hired or applying below, so the gig stays open (decision 014).
+  const gigA = (await write(attacker.http, 'gigs', gigDoc({ title: 'Mural', openings: 3 }))).master!;
   const a1 = await offerAndAccept(attacker.http, s1.http, await applyTo(s1, gigA.id as string), 30_000);
   const a2 = await offerAndAccept(attacker.http, s2.http, await applyTo(s2, gigA.id as string), 20_000);
   const a3 = await applyTo(s3, gigA.id as string);
@@ -82,7 +83,7 @@ async function buildWorld(on: TestServer) {
   await attacker.http.post(`/api/payments/simulated/checkout/${paid.body.sessionId}/pay`, {});
   const attackerLink = await connectPayouts(attacker);
 
-  const gigV = (await write(vb.http, 'gigs', gigDoc({ title: 'Victim poster' }))).master!;
+  const gigV = (await write(vb.http, 'gigs', gigDoc({ title: 'Victim poster', openings: 2 }))).master!;
   const gigV2 = (await write(vb.http, 'gigs', gigDoc({ title: 'Victim logo' }))).master!;
   const av = await offerAndAccept(vb.http, vs.http, await applyTo(vs, gigV.id as string), 40_000);
   const victimCheckout = await vb.http.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: av.id });

@@ -128,14 +128,17 @@ describe('offer, accept, decline (SPEC.md §4 transitions)', () => {
     expect(await notificationsOf(buyer)).toContainEqual(expect.objectContaining({ type: 'GIG_STARTED' }));
   });
 
-  it('Decline → REJECTED with finalBudget cleared and OFFER_REJECTED to the buyer; then nothing moves it', async () => {
+  it('Decline → REJECTED with finalBudget cleared and OFFER_REJECTED to the buyer; then only a new offer from the buyer moves it (decision 014)', async () => {
     const { buyer, seller, application } = await scene();
     const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 }, application)).master!;
     const declined = (await write(seller, 'applications', { ...offered, status: 'REJECTED', finalBudget: null }, offered)).master!;
     expect(declined).toMatchObject({ status: 'REJECTED', finalBudget: null });
     expect(await notificationsOf(buyer)).toContainEqual(expect.objectContaining({ type: 'OFFER_REJECTED' }));
+    const accepted = await write(seller, 'applications', { ...declined, status: 'IN_PROGRESS' }, declined);
+    expect(accepted.refusal).toBe('An application cannot move from REJECTED to IN_PROGRESS here.');
     const reoffer = await write(buyer, 'applications', { ...declined, status: 'PENDING_ACCEPTANCE', finalBudget: 5 }, declined);
-    expect(reoffer.refusal).toBeDefined();
+    expect(reoffer.refusal).toBeUndefined();
+    expect(reoffer.master).toMatchObject({ status: 'PENDING_ACCEPTANCE', finalBudget: 5 });
   });
 
   it('an applicant already selected cannot be selected again', async () => {
@@ -239,8 +242,10 @@ describe('deleting a gig', () => {
     const { buyer, seller, gig, application } = await scene();
     const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 }, application)).master!;
     await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered);
-    const res = await write(buyer, 'gigs', { ...gig, _deleted: true }, gig);
-    expect(res.refusal).toBe('This gig has work under way. Complete the work before deleting the gig.');
+    // The gig as it is now: the acceptance filled it.
+    const { _seq, ...current } = server.ctx.store.get('gigs', gig.id as string)!;
+    const res = await write(buyer, 'gigs', { ...current, _deleted: true }, current);
+    expect(res.refusal).toBe('Work on this gig is under way. Complete the work before deleting the gig.');
     expect(server.ctx.store.get('gigs', gig.id as string)!._deleted).toBe(false);
   });
 });

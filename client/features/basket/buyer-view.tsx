@@ -5,7 +5,8 @@ import { budgetLabel, BUYER_TABS, buyerTabsOf, shownGigStatus, statusLabel } fro
 import { formatMoney } from '../../../shared/money';
 import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
-import { checkDeleteGig } from '../../../shared/validation/delete-gig';
+import { HIRING_MESSAGES, acceptedCount, offersLeft, openingsOf } from '../../../shared/hiring';
+import { checkDeleteGig, DELETE_GIG_MESSAGES } from '../../../shared/validation/delete-gig';
 import { FINAL_BUDGETS_MISSING, validateFinalBudgets } from '../../../shared/validation/offer';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
@@ -46,9 +47,15 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const status = shownGigStatus(gig, applications);
+  const left = offersLeft(gig, applications);
+  const deletable = checkDeleteGig(data.userId, gig, applications);
 
   async function moveForward() {
     setMessage(null);
+    if (Object.keys(selected).length > left) {
+      setMessage({ kind: 'error', text: HIRING_MESSAGES.noOpeningLeft });
+      return;
+    }
     const result = validateFinalBudgets(Object.entries(selected).map(([applicationId, finalBudget]) => ({ applicationId, finalBudget })));
     if (!result.ok) {
       setMessage({ kind: 'error', text: result.error === FINAL_BUDGETS_MISSING ? FINAL_BUDGETS_MISSING : result.error });
@@ -65,7 +72,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
 
   async function remove() {
     setConfirmDelete(false);
-    const check = checkDeleteGig(data.userId, gig);
+    const check = checkDeleteGig(data.userId, gig, applications);
     if (!check.ok) {
       setMessage({ kind: 'error', text: check.error });
       return;
@@ -88,16 +95,22 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
       </div>
       <p>
         {gig.category} · {budgetLabel(gig)} · {applications.length} applicant{applications.length === 1 ? '' : 's'}
+        {' · '}
+        {acceptedCount(applications)} of {openingsOf(gig)} hired
         {isWaiting('gigs', gig.id) ? ' · waiting to sync' : ''}
       </p>
+      {gig.filledAt && <p className="notice position-filled">{HIRING_MESSAGES.positionFilled}</p>}
       <div className="row">
         <button type="button" className="button button--quiet button--small" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
           {open ? 'Hide applicants' : 'View applicants'}
         </button>
-        <button type="button" className="button button--danger button--small" onClick={() => setConfirmDelete(true)}>
-          Delete gig
-        </button>
+        {deletable.ok && (
+          <button type="button" className="button button--danger button--small" onClick={() => setConfirmDelete(true)}>
+            Delete gig
+          </button>
+        )}
       </div>
+      {!deletable.ok && deletable.error === DELETE_GIG_MESSAGES.workUnderWay && <p className="field-state">{deletable.error}</p>}
       {message && (
         <p className={message.kind === 'ok' ? 'success' : 'form-error'} role={message.kind === 'ok' ? 'status' : 'alert'}>
           {message.text}
@@ -120,15 +133,16 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
             <>
               <ul className="applicants" aria-label={`Applicants for ${gig.title}`}>
                 {applications.map((a) => {
-                  const selectable = isSelectable(a);
                   const checked = a.id in selected;
+                  // Never more offers out and accepted than openings.
+                  const selectable = isSelectable(a) && (checked || Object.keys(selected).length < left);
                   return (
                     <li key={a.id} className="applicant">
                       <label className="row">
                         <input
                           type="checkbox"
                           checked={checked}
-                          disabled={!selectable}
+                          disabled={!selectable && !checked}
                           onChange={(e) =>
                             setSelected((s) => {
                               const next = { ...s };
@@ -161,6 +175,11 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                   );
                 })}
               </ul>
+              {left === 0 && applications.some(isSelectable) && (
+                <p className="field-state">
+                  {gig.filledAt ? `${HIRING_MESSAGES.positionFilled}. Add openings on the gig's page to hire more.` : HIRING_MESSAGES.noOpeningLeft}
+                </p>
+              )}
               <button type="button" className="button" onClick={() => void moveForward()} disabled={Object.keys(selected).length === 0}>
                 Send offers
               </button>

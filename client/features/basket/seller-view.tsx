@@ -49,6 +49,8 @@ function SellerApplication({ application: a, payoutStatus }: { application: Appl
         </p>
       )}
       {a.status === 'PENDING_PAYMENT' && <p className="notice">Offer accepted. Waiting for the buyer's payment before work starts.</p>}
+      {a.status === 'REJECTED' && <p className="notice">You declined this offer. The buyer can still send you a new one.</p>}
+      {a.status === 'CLOSED' && <p className="notice">The gig was filled before you got an offer. The buyer can still send you one if they add openings.</p>}
       {(a.status === 'IN_PROGRESS' || a.status === 'COMPLETED' || a.status === 'PENDING_PAYMENT') && <FreelancerPayout application={a} payoutStatus={payoutStatus} />}
       {isWaiting('applications', a.id) && <p className="field-state">Waiting to sync</p>}
       {offer && (
@@ -70,7 +72,7 @@ function SellerApplication({ application: a, payoutStatus }: { application: Appl
   );
 }
 
-/** The basket's seller view (SPEC.md §2): the user's applications under Pending, In Progress and Completed. No complete button. */
+/** The basket's seller view (SPEC.md §2): the user's applications under Pending, In Progress, Completed, Declined and Closed. No complete button. */
 export function SellerView() {
   const { db, userId } = useData();
   const [tab, setTab] = useState<Tab>('Pending');

@@ -16,6 +16,7 @@ function fromRestored(content: string): GigFormValues {
     title: s('title'), description: s('description'), category: s('category'), locationType: s('locationType') as GigFormValues['locationType'],
     country: s('country'), city: s('city'), budget: s('budget'), isPassionDriven: c.isPassionDriven === true, currency: s('currency') || EMPTY_GIG_FORM.currency,
     skills: s('skills'), projectDeadline: s('projectDeadline'), projectDate: s('projectDate'),
+    openings: typeof c.openings === 'number' ? String(c.openings) : EMPTY_GIG_FORM.openings,
   };
 }
 

@@ -7,7 +7,8 @@ import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
 import { isProfileComplete, type User } from '../../../shared/schemas/user';
 import { APPLY_MESSAGES, parseMoneyInput, validateApplication } from '../../../shared/validation/apply';
-import { checkDeleteGig } from '../../../shared/validation/delete-gig';
+import { HIRING_MESSAGES, isAccepted } from '../../../shared/hiring';
+import { checkDeleteGig, DELETE_GIG_MESSAGES } from '../../../shared/validation/delete-gig';
 import { useData, useSyncStatus } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { DeleteGigDialog } from './delete-gig-dialog';
@@ -15,10 +16,10 @@ import { useOutbox } from '../../ui/hooks';
 import { applyToGig } from '../applications/application-writes';
 import { startConversation } from '../chat/start-conversation';
 import { formFromGig, GigForm } from './gig-form';
+import { OpeningsControl } from './openings-control';
 import { deleteGig, editGig } from './gig-writes';
 
 const APPLIED = 'Application submitted successfully!';
-const ACCEPTED_STATUSES = new Set(['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED']);
 
 function locationText(gig: Gig): string {
   const type = gig.locationType === 'in-person' ? 'In person' : gig.locationType === 'remote' ? 'Remote' : 'Hybrid';
@@ -56,12 +57,20 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
 
   const own = gig.createdBy === userId;
   const myApplication = mine.data?.toJSON() as Application | undefined;
-  const accepted = (gigApps.data ?? []).some((a) => ACCEPTED_STATUSES.has(a.status));
+  const applications = (gigApps.data ?? []).map((a) => ({ status: a.status }));
+  const accepted = applications.some(isAccepted);
+  const filled = Boolean(gig.filledAt);
+  // Delete is offered only where it can succeed (the server judges with the same rule).
+  const deletable = checkDeleteGig(userId, gig, applications);
 
   async function apply(e: FormEvent) {
     e.preventDefault();
     setApplyError(null);
     const profile = me.data?.toJSON() as User | undefined;
+    if (filled) {
+      setApplyError(HIRING_MESSAGES.filled);
+      return;
+    }
     const message = validateApplication({
       rate,
       actor: { id: userId },
@@ -94,7 +103,7 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
   }
 
   async function remove() {
-    const check = checkDeleteGig(userId, gig);
+    const check = checkDeleteGig(userId, gig, applications);
     if (!check.ok) {
       setDeleteError(check.error);
       setConfirmDelete(false);
@@ -168,6 +177,11 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
         <dd>{gig.creatorName}</dd>
       </dl>
       {isWaiting('gigs', gig.id) && <p className="gig-card__pending">Waiting to sync</p>}
+      {filled && (
+        <p className="notice position-filled" role="status">
+          {HIRING_MESSAGES.positionFilled}
+        </p>
+      )}
 
       {own ? (
         <div className="owner-actions">
@@ -177,18 +191,24 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
               {deleteError}
             </p>
           )}
-          {/* Shown once the gig's applications are read: accepted work locks editing. */}
+          {/* Shown once the gig's applications are read: accepted work locks editing, work under way deleting. */}
           {!gigApps.loading && (
-            <div className="row">
-              {!accepted && (
-                <button type="button" className="button button--quiet" onClick={() => setEditing(true)}>
-                  Edit gig
-                </button>
-              )}
-              <button type="button" className="button button--danger" onClick={() => setConfirmDelete(true)}>
-                Delete gig
-              </button>
-            </div>
+            <>
+              <div className="row">
+                {!accepted && (
+                  <button type="button" className="button button--quiet" onClick={() => setEditing(true)}>
+                    Edit gig
+                  </button>
+                )}
+                {deletable.ok && (
+                  <button type="button" className="button button--danger" onClick={() => setConfirmDelete(true)}>
+                    Delete gig
+                  </button>
+                )}
+              </div>
+              {!deletable.ok && deletable.error === DELETE_GIG_MESSAGES.workUnderWay && <p className="notice">{deletable.error}</p>}
+              <OpeningsControl gig={gig} applications={applications} />
+            </>
           )}
         </div>
       ) : (
@@ -198,6 +218,8 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
               {applied ? APPLIED : APPLY_MESSAGES.alreadyApplied} ({statusLabel(myApplication.status)}
               {isWaiting('applications', myApplication.id) ? ', waiting to sync' : ''})
             </p>
+          ) : filled ? (
+            <p className="notice">{HIRING_MESSAGES.filled}</p>
           ) : (
             <form className="form" onSubmit={(e) => void apply(e)} noValidate>
               <label>

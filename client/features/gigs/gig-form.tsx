@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { LIMITS } from '../../../shared/constants';
+import { OPENINGS, openingsOf } from '../../../shared/hiring';
 import type { Gig } from '../../../shared/schemas/gig';
 import {
   changeCountry, changeLocationType, EMPTY_GIG_FORM, localIsoDay, normalizeGigForm, setPassionDriven, validateGigForm,
@@ -24,11 +25,12 @@ export function formFromGig(gig: Gig): GigFormValues {
     skills: gig.skills,
     projectDeadline: gig.projectDeadline ?? '',
     projectDate: gig.projectDate ?? '',
+    openings: String(openingsOf(gig)),
   };
 }
 
 /** The form's content fields as a gig document has them (the create and edit writes share it). */
-export function gigFields(v: GigFormValues): Pick<Gig, 'title' | 'description' | 'category' | 'locationType' | 'budget' | 'isPassionDriven' | 'currency' | 'skills'> &
+export function gigFields(v: GigFormValues): Pick<Gig, 'title' | 'description' | 'category' | 'locationType' | 'budget' | 'isPassionDriven' | 'currency' | 'skills' | 'openings'> &
   Partial<Pick<Gig, 'country' | 'city' | 'projectDeadline' | 'projectDate'>> {
   return {
     title: v.title,
@@ -41,6 +43,7 @@ export function gigFields(v: GigFormValues): Pick<Gig, 'title' | 'description' |
     isPassionDriven: v.isPassionDriven,
     currency: v.currency as Gig['currency'],
     skills: v.skills,
+    openings: Number(v.openings),
     ...(v.locationType === 'remote' ? { projectDeadline: v.projectDeadline } : {}),
     ...(v.locationType !== 'remote' && v.projectDate ? { projectDate: v.projectDate } : {}),
   };
@@ -174,6 +177,11 @@ export function GigForm({
         <input {...aria('skills')} value={values.skills} maxLength={LIMITS.skillsMax} onChange={(e) => set('skills', e.target.value)} />
       </label>
       {err('skills')}
+      <label>
+        People to hire ({OPENINGS.min}–{OPENINGS.max})
+        <input {...aria('openings')} type="number" inputMode="numeric" min={OPENINGS.min} max={OPENINGS.max} step={1} value={values.openings} onChange={(e) => set('openings', e.target.value)} />
+      </label>
+      {err('openings')}
       <button type="submit" className="button" disabled={busy}>
         {submitLabel}
       </button>

@@ -19,6 +19,7 @@ export async function createGig({ db, outbox, userId }: DataContextValue, values
     createdBy: userId,
     creatorName: me?.name ?? '',
     status: 'active',
+    filledAt: null,
     updatedAt: now,
   };
   outbox.track('gigs', id);
@@ -40,6 +41,18 @@ export async function editGig({ db, outbox }: DataContextValue, gigId: string, v
     if (!values.city) delete next.city;
     return next;
   });
+}
+
+/**
+ * Changes how many people one's gig hires, the one change allowed once work on it is accepted:
+ * adding openings reopens a filled gig. The server settles `filledAt` and refuses fewer openings
+ * than the offers already out or accepted.
+ */
+export async function setOpenings({ db, outbox }: DataContextValue, gigId: string, openings: number): Promise<void> {
+  const doc = await db.gigs.findOne(gigId).exec();
+  if (!doc) throw new Error('Gig not found.');
+  outbox.track('gigs', gigId);
+  await doc.incrementalPatch({ openings, updatedAt: Date.now() });
 }
 
 /** Deletes one's own gig (after the caller's confirmation). */

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { budgetLabel, countriesInGigs, EMPTY_STATES, filterGigs, NO_FILTERS, skillPreview, type GigFilters } from '../../../shared/display';
+import { HIRING_MESSAGES, onBoardFor } from '../../../shared/hiring';
 import type { Gig } from '../../../shared/schemas/gig';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
@@ -32,8 +33,11 @@ export default function LandingPage() {
 
   const gigs = board.gigs;
   const appliedIds = useMemo(() => new Set((mineQuery.data ?? []).map((a) => a.gigId)), [mineQuery.data]);
-  const countries = useMemo(() => countriesInGigs(gigs), [gigs]);
-  const shown = useMemo(() => filterGigs(tab === 'applied' ? gigs.filter((g) => appliedIds.has(g.id)) : gigs, filters), [gigs, tab, appliedIds, filters]);
+  // A filled gig stays on the board only for its creator and its applicants (the server refuses
+  // new applications to it anyway; this keeps it out of everyone else's way).
+  const onBoard = useMemo(() => gigs.filter((g) => onBoardFor(g, userId, appliedIds)), [gigs, userId, appliedIds]);
+  const countries = useMemo(() => countriesInGigs(onBoard), [onBoard]);
+  const shown = useMemo(() => filterGigs(tab === 'applied' ? gigs.filter((g) => appliedIds.has(g.id)) : onBoard, filters), [gigs, onBoard, tab, appliedIds, filters]);
   const openGig: Gig | undefined = openGigId ? gigs.find((g) => g.id === openGigId) : undefined;
   const createOpen = params.get('openModal') === 'true';
   const closeCreate = () => {
@@ -92,6 +96,7 @@ export default function LandingPage() {
                     {skills.moreLabel && <span className="chip chip--more">{skills.moreLabel}</span>}
                   </p>
                   {appliedIds.has(gig.id) && <span className="status">Applied</span>}
+                  {gig.filledAt && <span className="status">{HIRING_MESSAGES.positionFilled}</span>}
                   {isWaiting('gigs', gig.id) && <p className="gig-card__pending">Waiting to sync</p>}
                 </li>
               );

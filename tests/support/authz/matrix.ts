@@ -406,7 +406,7 @@ export const MATRIX: readonly Cell[] = [
   // push gigs: delete the buyer's gig while work is under way
   ["push gigs: delete the buyer's gig while work is under way",                        "visitor",        deny(401)],
   ["push gigs: delete the buyer's gig while work is under way",                        "stranger",       deny(undefined, "You do not have permission to delete this gig.")],
-  ["push gigs: delete the buyer's gig while work is under way",                        "buyer",          deny(undefined, "This gig has work under way. Complete the work before deleting the gig.")],
+  ["push gigs: delete the buyer's gig while work is under way",                        "buyer",          deny(undefined, "Work on this gig is under way. Complete the work before deleting the gig.")],
   ["push gigs: delete the buyer's gig while work is under way",                        "applicant",      deny(undefined, "You do not have permission to delete this gig.")],
   ["push gigs: delete the buyer's gig while work is under way",                        "otherApplicant", deny(undefined, "You do not have permission to delete this gig.")],
   // push applications: send an offer (PENDING → PENDING_ACCEPTANCE)

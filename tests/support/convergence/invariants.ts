@@ -1,5 +1,5 @@
 import type { ReplicatedName } from '../../../client/data/collections';
-import { normalizeStatus, transition, type ApplicationEvent } from '../../../shared/application-machine';
+import { closeForFilledGig, normalizeStatus, transition, type ApplicationEvent } from '../../../shared/application-machine';
 import type { ChatDocMessage } from '../../../shared/chat-doc';
 import { participantsOf } from '../../../shared/ids';
 import type { Application } from '../../../shared/schemas/application';
@@ -58,6 +58,9 @@ function allowedMove(prev: StoredDoc, next: StoredDoc): boolean {
     { type: 'CONFIRM_PAYMENT' },
     { type: 'COMPLETE' },
   ];
+  // The server closes a waiting applicant when the gig fills (decision 014): not a party's move.
+  const closed = closeForFilledGig(application, String(prev.gigTitle));
+  if (closed && normalizeStatus(String(next.status)) === closed.changes.status && same(next.finalBudget, closed.changes.finalBudget)) return true;
   for (const actorId of [String(prev.creatorId), String(prev.applicantId)]) {
     for (const event of events) {
       const r = transition({ actor: { id: actorId, name: 'x' }, application, gig, event, now: Number(next.updatedAt) });
@@ -76,7 +79,7 @@ const paidOrFree = (a: Record<string, unknown>) =>
   !['IN_PROGRESS', 'COMPLETED'].includes(String(a.status)) || !(Number(a.finalBudget ?? 0) > 0) || Boolean(a.paymentConfirmedAt);
 
 /** The notification types one application move writes, each at most once per application. */
-const ONCE_PER_APPLICATION = ['new_application', 'FINAL_BUDGET_OFFER', 'OFFER_REJECTED', 'payment_needed', 'GIG_STARTED', 'PAYMENT_CONFIRMED', 'GIG_COMPLETED'];
+const ONCE_PER_APPLICATION = ['new_application', 'application_status', 'FINAL_BUDGET_OFFER', 'OFFER_REJECTED', 'payment_needed', 'GIG_STARTED', 'PAYMENT_CONFIRMED', 'GIG_COMPLETED'];
 
 function landed(w: WriteRecord, versions: StoredDoc[], writes: WriteRecord[]): boolean {
   switch (w.kind) {
@@ -157,6 +160,7 @@ export async function checkInvariants(input: { server: TestServer; devices: Devi
     const reached = new Set(versions.map((v) => String(v.status)));
     if (reached.has('PENDING_ACCEPTANCE') && !perMove.has(`${id} FINAL_BUDGET_OFFER`)) problems.push(`${key}: an offer without its notification`);
     if (reached.has('REJECTED') && !perMove.has(`${id} OFFER_REJECTED`)) problems.push(`${key}: a decline without its notification`);
+    if (reached.has('CLOSED') && !perMove.has(`${id} application_status`)) problems.push(`${key}: a closing without its notification`);
     if (reached.has('COMPLETED') && !perMove.has(`${id} GIG_COMPLETED`)) problems.push(`${key}: a completion without its notification`);
   }
 

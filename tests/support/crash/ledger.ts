@@ -38,12 +38,14 @@ export function newLedger(): Ledger {
  * later one (SPEC.md §4 transitions; shared/application-machine.ts).
  */
 export const AT_OR_AFTER: Record<ApplicationStatus, readonly ApplicationStatus[]> = {
-  PENDING: ['PENDING', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED'],
+  PENDING: ['PENDING', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED', 'CLOSED'],
   PENDING_ACCEPTANCE: ['PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED'],
   PENDING_PAYMENT: ['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED'],
   IN_PROGRESS: ['IN_PROGRESS', 'COMPLETED'],
   COMPLETED: ['COMPLETED'],
-  REJECTED: ['REJECTED'],
+  // A declined or closed application can get a new offer.
+  REJECTED: ['REJECTED', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED'],
+  CLOSED: ['CLOSED', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED'],
 };
 
 /** Records a status only if it is further along than the one already acknowledged. */

@@ -20,9 +20,11 @@ const SHAPES = {
 function expectedNotices(app: StoredDoc): Record<string, number> {
   const status = app.status as ApplicationStatus;
   const paid = (app.finalBudget as number | null) !== null && (app.finalBudget as number) > 0;
-  const offered = status !== 'PENDING';
+  // The writers send offers only to plain applications, so a closed one never had an offer.
+  const offered = status !== 'PENDING' && status !== 'CLOSED';
   return {
     new_application: 1,
+    application_status: status === 'CLOSED' ? 1 : 0,
     FINAL_BUDGET_OFFER: offered ? 1 : 0,
     OFFER_REJECTED: status === 'REJECTED' ? 1 : 0,
     payment_needed: status === 'PENDING_PAYMENT' || (paid && app.paymentConfirmedAt) ? 1 : 0,

@@ -1,0 +1,48 @@
+import { closeForFilledGig } from '../../shared/application-machine';
+import { isFilled } from '../../shared/hiring';
+import type { Application } from '../../shared/schemas/application';
+import type { DocWrite, Store, StoredDoc } from '../store/store';
+import { notificationWrites } from './notify';
+import { stamp, str } from './types';
+
+/** A gig's live applications as the store has them. */
+export function applicationsOf(store: Store, gigId: string): StoredDoc[] {
+  return store.byIndex('applications', 'gigId', gigId).filter((a) => !a._deleted);
+}
+
+/**
+ * Keeps a gig's `filledAt` true to its applications after a change (docs/decisions/014-…): once
+ * accepted offers reach its openings it is stamped filled and every applicant still waiting is
+ * closed and told; when openings are added again it is open again. `gig` and `applications` are
+ * the states after the change being judged; the writes go in the same commit.
+ */
+export function hiringWrites(gig: StoredDoc, applications: StoredDoc[], now: number): { gig: StoredDoc; writes: DocWrite[] } {
+  const filled = isFilled(gig as { openings?: number }, applications as unknown as Application[]);
+  if (!filled) return { gig: gig.filledAt ? { ...gig, filledAt: null } : gig, writes: [] };
+  const writes: DocWrite[] = [];
+  for (const app of applications) {
+    const closed = closeForFilledGig(app as unknown as Application, str(gig.title));
+    if (!closed) continue;
+    writes.push({ collection: 'applications', doc: { ...app, ...closed.changes, updatedAt: stamp(now, app) } as DocWrite['doc'] });
+    writes.push(...notificationWrites([closed.notification], now));
+  }
+  return { gig: gig.filledAt ? gig : { ...gig, filledAt: now }, writes };
+}
+
+/**
+ * Gigs stored before openings existed carry no `filledAt`: at start-up, each gig whose accepted
+ * offers already reach its openings (1 when absent) is stamped filled and its waiting applicants
+ * closed, as an acceptance would have done. Writes nothing when every gig is already settled.
+ */
+export async function settleStoredGigs(store: Store, now: number): Promise<number> {
+  const writes: DocWrite[] = [];
+  for (const gig of store.all('gigs')) {
+    if (gig._deleted || gig.filledAt) continue;
+    const settled = hiringWrites(gig, applicationsOf(store, gig.id), now);
+    if (settled.gig === gig) continue;
+    const { _seq: _ignored, ...doc } = settled.gig;
+    writes.push({ collection: 'gigs', doc: { ...doc, updatedAt: stamp(now, gig) } }, ...settled.writes);
+  }
+  if (writes.length > 0) await store.commit(writes);
+  return writes.length;
+}
