@@ -1,3 +1,4 @@
+import { isDocumentId } from '../../shared/ids';
 import { ownUserView, publicProfileView } from '../auth/users';
 import type { CollectionName, Store, StoredDoc } from '../store/store';
 
@@ -30,6 +31,9 @@ function withoutServerFields(doc: StoredDoc, drop: readonly string[] = []): Reco
  * it at all (ARCHITECTURE.md "Read filtering"). Tombstones follow the same rule as the document.
  */
 export function viewFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): Record<string, unknown> | undefined {
+  // A document whose id breaks the id rule (stored before the rule refused it) is shown to
+  // nobody: a device would key it in a plain object and lose the batch it came in (decision 010).
+  if (!isDocumentId(collection, doc.id)) return undefined;
   switch (collection) {
     case 'users':
       if (doc.id === userId) return { ...ownUserView(doc), _deleted: doc._deleted };

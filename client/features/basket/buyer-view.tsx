@@ -42,21 +42,21 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
   const data = useData();
   const isWaiting = useOutbox(data.outbox);
   const [open, setOpen] = useState(false);
-  const [selected, setSelected] = useState<Record<string, string>>({});
+  const [selected, setSelected] = useState<ReadonlyMap<string, string>>(new Map());
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const status = shownGigStatus(gig, applications);
 
   async function moveForward() {
     setMessage(null);
-    const result = validateFinalBudgets(Object.entries(selected).map(([applicationId, finalBudget]) => ({ applicationId, finalBudget })));
+    const result = validateFinalBudgets([...selected].map(([applicationId, finalBudget]) => ({ applicationId, finalBudget })));
     if (!result.ok) {
       setMessage({ kind: 'error', text: result.error === FINAL_BUDGETS_MISSING ? FINAL_BUDGETS_MISSING : result.error });
       return;
     }
     try {
       await sendOffers(data, result.budgets);
-      setSelected({});
+      setSelected(new Map());
       setMessage({ kind: 'ok', text: OFFERS_SENT });
     } catch {
       setMessage({ kind: 'error', text: OFFERS_FAILED });
@@ -121,7 +121,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
               <ul className="applicants" aria-label={`Applicants for ${gig.title}`}>
                 {applications.map((a) => {
                   const selectable = isSelectable(a);
-                  const checked = a.id in selected;
+                  const checked = selected.has(a.id);
                   return (
                     <li key={a.id} className="applicant">
                       <label className="row">
@@ -131,9 +131,9 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                           disabled={!selectable}
                           onChange={(e) =>
                             setSelected((s) => {
-                              const next = { ...s };
-                              if (e.target.checked) next[a.id] = '';
-                              else delete next[a.id];
+                              const next = new Map(s);
+                              if (e.target.checked) next.set(a.id, '');
+                              else next.delete(a.id);
                               return next;
                             })
                           }
@@ -151,8 +151,8 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                           <input
                             type="text"
                             inputMode="decimal"
-                            value={selected[a.id]}
-                            onChange={(e) => setSelected((s) => ({ ...s, [a.id]: e.target.value }))}
+                            value={selected.get(a.id)}
+                            onChange={(e) => setSelected((s) => new Map(s).set(a.id, e.target.value))}
                             aria-label={`Final budget for ${a.applicantName}`}
                           />
                         </label>
@@ -161,7 +161,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                   );
                 })}
               </ul>
-              <button type="button" className="button" onClick={() => void moveForward()} disabled={Object.keys(selected).length === 0}>
+              <button type="button" className="button" onClick={() => void moveForward()} disabled={selected.size === 0}>
                 Send offers
               </button>
             </>
