@@ -59,13 +59,14 @@ export function applicationIdParts(applicationId: string): { gigId: string; appl
 }
 
 /**
- * Whether `id` has the shape of an id of that collection: an application's is `gigId.applicantId`,
- * a conversation's the two participants joined by `_`, every other one a plain id.
+ * Whether `id` has the shape of an id of that collection: an application's is two ids joined by
+ * `.`, a conversation's two ids joined by `_`, every other one a plain id.
  */
 export function isDocumentId(collection: string, id: unknown): id is string {
   if (typeof id !== 'string') return false;
   if (collection === 'applications') return applicationIdParts(id) !== undefined;
-  if (collection === 'conversations') return participantsOf(id) !== undefined;
+  // (Which two users, in which order, is the policy's to judge: it answers with its own message.)
+  if (collection === 'conversations') return id.split('_').length === 2 && id.split('_').every((p) => ID_PATTERN.test(p));
   return ID_PATTERN.test(id);
 }
 
