@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createConflictHandler } from './conflict-handler';
+import { APPLICATION_KEPT_FROM_OTHER_DEVICE, CHANGED_ELSEWHERE_FIRST, createConflictHandler, DELETED_ELSEWHERE_FIRST, type LostWrite } from './conflict-handler';
 
 const base = { id: 'u1', name: 'Ada', bio: 'Painter', username: 'ada', updatedAt: 1, _deleted: false };
 
@@ -61,5 +61,67 @@ describe('conflict handler: the server wins, except offline edits of free-text f
     const h = createConflictHandler<typeof base>('users', new Set());
     expect(h.isEqual({ ...base, _meta: { lwt: 1 } } as never, { ...base, _meta: { lwt: 2 } } as never, 'test')).toBe(true);
     expect(h.isEqual(base, { ...base, bio: 'x' }, 'test')).toBe(false);
+  });
+});
+
+describe('conflict handler: a local write that loses to another write is kept with its content (issue 21)', () => {
+  const application = { id: 'gig123.user456', gigId: 'gig123', applicantId: 'user456', gigTitle: 'Mural', budget: 500_00, currency: 'CAD', status: 'PENDING', finalBudget: null as number | null, appliedAt: 1, updatedAt: 1, _deleted: false };
+  const withoutDeleted = <D extends { _deleted: boolean }>({ _deleted, ...rest }: D) => rest;
+  const recorder = () => {
+    const lost: LostWrite[] = [];
+    return { lost, onLost: (l: LostWrite) => lost.push(l) };
+  };
+
+  it('[L1] the same application made on another device first: the server’s is kept, this one’s rate is kept as a problem', async () => {
+    const { lost, onLost } = recorder();
+    const h = createConflictHandler<typeof application>('applications', new Set(), new Map(), onLost);
+    const mine = { ...application, budget: 600_00, appliedAt: 5, updatedAt: 5, _meta: { lwt: 5 } };
+    const resolved = await h.resolve({ assumedMasterState: undefined, realMasterState: { ...application, updatedAt: 3 }, newDocumentState: mine }, 'test');
+    expect(resolved).toEqual({ ...application, updatedAt: 3 });
+    expect(lost).toEqual([
+      { collection: 'applications', docId: application.id, reason: APPLICATION_KEPT_FROM_OTHER_DEVICE, content: { ...withoutDeleted(application), budget: 600_00, appliedAt: 5, updatedAt: 5 } },
+    ]);
+    expect(APPLICATION_KEPT_FROM_OTHER_DEVICE).toBe('Your application from another device was kept; this one was not sent');
+  });
+
+  it('[L2] nothing is reported when nothing the user wrote is lost: its own landed write, an equal rate, a kept merge', async () => {
+    const { lost, onLost } = recorder();
+    const apps = createConflictHandler<typeof application>('applications', new Set(), new Map(), onLost);
+    // The answer to its own creation (server-stamped fields only differ).
+    await apps.resolve({ assumedMasterState: undefined, realMasterState: { ...application, gigTitle: 'Mural (server)', updatedAt: 9 }, newDocumentState: application }, 'test');
+    const users = createConflictHandler<typeof base>('users', new Set(), new Map(), onLost);
+    await users.resolve({ assumedMasterState: base, realMasterState: { ...base, name: 'Ada L.', updatedAt: 2 }, newDocumentState: { ...base, bio: 'Painter and muralist' } }, 'test');
+    // A new profile value the server stored as absent ('' is "not filled in").
+    await users.resolve({ assumedMasterState: base, realMasterState: { ...base, bio: undefined, updatedAt: 2 } as never, newDocumentState: { ...base, bio: '' } }, 'test');
+    expect(lost).toEqual([]);
+  });
+
+  it('[L3] a profile edit that loses to another edit of the same field is kept', async () => {
+    const { lost, onLost } = recorder();
+    const h = createConflictHandler<typeof base>('users', new Set(), new Map(), onLost);
+    await h.resolve({ assumedMasterState: base, realMasterState: { ...base, bio: 'Server bio', updatedAt: 2 }, newDocumentState: { ...base, bio: 'Local bio', updatedAt: 1 } }, 'test');
+    expect(lost).toEqual([{ collection: 'users', docId: 'u1', reason: CHANGED_ELSEWHERE_FIRST, content: { ...withoutDeleted(base), bio: 'Local bio' } }]);
+  });
+
+  it('[L4] a gig edited here while it was deleted elsewhere keeps the edit; a move that lost to the other party’s move is kept', async () => {
+    const { lost, onLost } = recorder();
+    const gig = { id: 'gig123', title: 'Poster', description: 'A poster', updatedAt: 1, _deleted: false };
+    const gigs = createConflictHandler<typeof gig>('gigs', new Set(), new Map(), onLost);
+    await gigs.resolve({ assumedMasterState: gig, realMasterState: { ...gig, _deleted: true, updatedAt: 2 }, newDocumentState: { ...gig, title: 'Big poster' } }, 'test');
+    const offered = { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 450_00, updatedAt: 2 };
+    const apps = createConflictHandler<typeof application>('applications', new Set(), new Map(), onLost);
+    // The buyer withdrew the offer... the seller accepted offline meanwhile: the server's move wins.
+    await apps.resolve({ assumedMasterState: offered, realMasterState: { ...offered, status: 'REJECTED', finalBudget: null, updatedAt: 3 }, newDocumentState: { ...offered, status: 'PENDING_PAYMENT' } }, 'test');
+    expect(lost.map((l) => [l.collection, l.reason, l.content.title ?? l.content.status])).toEqual([
+      ['gigs', DELETED_ELSEWHERE_FIRST, 'Big poster'],
+      ['applications', CHANGED_ELSEWHERE_FIRST, 'PENDING_PAYMENT'],
+    ]);
+  });
+
+  it('[L5] a write the server refused is not reported twice (the refusal is already kept)', async () => {
+    const { lost, onLost } = recorder();
+    const h = createConflictHandler<typeof application>('applications', new Set([`applications:${application.id}`]), new Map(), onLost);
+    await h.resolve({ assumedMasterState: undefined, realMasterState: { ...application, _deleted: true }, newDocumentState: { ...application, budget: 1 } }, 'test');
+    expect(lost).toEqual([]);
   });
 });

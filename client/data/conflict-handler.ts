@@ -26,6 +26,20 @@ export function sameContent(a: Record<string, unknown>, b: Record<string, unknow
 /** The fields of an application a user's move changes (shared/application-machine.ts). */
 const MOVE = ['status', 'finalBudget', 'startedAt'] as const;
 
+/** What a user wrote in each collection: losing a change of these loses their words or choice. */
+const CONTENT: Partial<Record<ReplicatedName, readonly string[]>> = {
+  ...MERGEABLE,
+  // (startedAt is the server's stamp, not the user's choice.)
+  applications: ['budget', 'status', 'finalBudget'],
+};
+
+export const APPLICATION_KEPT_FROM_OTHER_DEVICE = 'Your application from another device was kept; this one was not sent';
+export const CHANGED_ELSEWHERE_FIRST = 'This was changed elsewhere (another device or the other party) before your change arrived; your version was not sent';
+export const DELETED_ELSEWHERE_FIRST = 'This was deleted before your change arrived; your version was not sent';
+
+/** A local write that lost to another write: kept for the user with its content (a sync problem). */
+export type LostWrite = { collection: ReplicatedName; docId: string; reason: string; content: Record<string, unknown> };
+
 /** What this device pushed of each document (`collection:id`), the most recent last. */
 export type PushedStates = Map<string, Record<string, unknown>[]>;
 const PUSHED_KEPT = 20;
@@ -51,8 +65,25 @@ export function createConflictHandler<T>(
   collection: ReplicatedName,
   refused: Set<string>,
   pushed: PushedStates = new Map(),
+  onLost: (lost: LostWrite) => void = () => {},
 ): RxConflictHandler<T> {
   const mergeable = MERGEABLE[collection] ?? [];
+  const content = CONTENT[collection] ?? [];
+  const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+  /**
+   * Keeps the local write when the resolution drops a field the user changed (against `base`,
+   * the last server state this device knew, or the result itself when there is none).
+   */
+  const keepIfLost = (local: Record<string, unknown>, base: Record<string, unknown> | undefined, result: Record<string, unknown>, reason: string) => {
+    // The server stores an emptied text field as absent: not a difference.
+    const value = (v: unknown) => (v === '' ? undefined : v);
+    const differ = (x: unknown, y: unknown) => !same(value(x), value(y));
+    const lost = content.some((f) => (base ? differ(local[f], base[f]) : value(local[f]) !== undefined) && differ(result[f], local[f]));
+    if (!lost) return;
+    const kept: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(local)) if (!IGNORED.has(k) && k !== '_deleted' && k !== 'sortKey') kept[k] = v;
+    onLost({ collection, docId: String(local.id), reason, content: kept });
+  };
   return {
     isEqual: (a, b) => sameContent(a as Record<string, unknown>, b as Record<string, unknown>),
     async resolve({ assumedMasterState, realMasterState, newDocumentState }) {
@@ -64,11 +95,18 @@ export function createConflictHandler<T>(
       // (the server then accepts or refuses it, and a refusal is kept). Taking the master here
       // would undo it silently, e.g. when the answer to the gig's creation was lost on the way.
       if (local._deleted && !master._deleted) return { ...master, _deleted: true } as WithDeleted<T>;
-      if (!assumedMasterState || master._deleted || local._deleted) return realMasterState;
+      if (local._deleted) return realMasterState;
+      if (!assumedMasterState || master._deleted) {
+        // Written here as new while the server had it (the same application made on another
+        // device), or changed here while it was deleted: the server's state is taken whole.
+        // (A new gig or profile answered by the server is its own write landing, normalised.)
+        if (master._deleted) keepIfLost(local, assumedMasterState as Record<string, unknown> | undefined, master, DELETED_ELSEWHERE_FIRST);
+        else if (collection === 'applications') keepIfLost(local, undefined, master, APPLICATION_KEPT_FROM_OTHER_DEVICE);
+        return realMasterState;
+      }
       const base = assumedMasterState as Record<string, unknown>;
       const mine = pushed.get(key) ?? [];
       const merged: Record<string, unknown> = { ...master };
-      const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
       for (const field of mergeable) {
         const from = mine.some((p) => same(master[field], p[field])) ? master[field] : base[field];
         if (!same(local[field], from) && same(master[field], from)) {
@@ -82,6 +120,7 @@ export function createConflictHandler<T>(
       if (collection === 'applications' && MOVE.some((f) => !same(local[f], base[f])) && MOVE.every((f) => same(master[f], base[f]))) {
         for (const f of MOVE) merged[f] = local[f];
       }
+      keepIfLost(local, base, merged, CHANGED_ELSEWHERE_FIRST);
       return merged as WithDeleted<T>;
     },
   };

@@ -27,13 +27,13 @@ export function loadDataModules() {
 
 async function openData(userId: string, onUnauthorized: () => void): Promise<DataContextValue> {
   performance.mark('data:open');
-  const [{ createAppDatabase }, { SyncController }, { getRxStorageDexie }] = await loadDataModules();
+  const [{ createAppDatabase }, { SyncController, localStorageRewinds }, { getRxStorageDexie }] = await loadDataModules();
   const refused = new Set<string>();
   performance.mark('data:modules');
   const db = await createAppDatabase(userId, getRxStorageDexie() as RxStorage<unknown, unknown>, { refused });
   performance.mark('data:ready');
   const outbox = new Outbox(localStorageOutbox(`gigs-outbox-${userId}`));
-  const sync = new SyncController(db, { baseUrl: '', outbox, refused, onUnauthorized });
+  const sync = new SyncController(db, { baseUrl: '', outbox, refused, onUnauthorized, rewinds: localStorageRewinds(`gigs-pull-rewinds-${userId}`) });
   return { db, sync, outbox, userId };
 }
 

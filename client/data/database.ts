@@ -1,7 +1,7 @@
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
-import { createConflictHandler, type PushedStates } from './conflict-handler';
+import { createConflictHandler, type LostWrite, type PushedStates } from './conflict-handler';
 import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, REPLICATED_NAMES, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
@@ -40,9 +40,23 @@ export async function createAppDatabase(
     eventReduce: true,
     closeDuplicates: true,
   });
+  // A local write that lost to another write is kept as a sync problem with its content. The id
+  // names the lost version, so a conflict resolved twice keeps it once.
+  const keepLost = (lost: LostWrite) => {
+    const now = Date.now();
+    const problem = {
+      id: `${lost.collection}:${lost.docId}:lost:${String(lost.content.updatedAt ?? now)}`,
+      collectionName: lost.collection,
+      docId: lost.docId,
+      reason: lost.reason,
+      content: JSON.stringify(lost.content),
+      createdAt: now,
+    };
+    db.syncproblems.insert(problem).catch(() => {});
+  };
   const replicated = REPLICATED_NAMES.map((name) => [
     name,
-    { schema: REPLICATED_COLLECTIONS[name] as never, conflictHandler: createConflictHandler(name, refused, pushed), migrationStrategies: MIGRATIONS[name] },
+    { schema: REPLICATED_COLLECTIONS[name] as never, conflictHandler: createConflictHandler(name, refused, pushed, keepLost), migrationStrategies: MIGRATIONS[name] },
   ]);
   await db.addCollections({
     ...(Object.fromEntries(replicated) as Record<ReplicatedName, { schema: never }>),

@@ -6,6 +6,9 @@ import { rememberPushed, type PushedStates } from './conflict-handler';
 import { pushedStatesOf, type AppDatabase } from './database';
 import { EventStream, type StreamStatus } from './event-stream';
 import type { Outbox } from './outbox';
+import { isStoreFailure, PullRewinds, storable, type RewindPersistence } from './pull-guard';
+
+export { localStorageRewinds } from './pull-guard';
 
 export type Checkpoint = { seq: number };
 
@@ -17,6 +20,10 @@ export type SyncStatus = {
   pending: number;
   /** The first sync after sign-in: done, and how many documents arrived so far. */
   initialSync: { done: boolean; received: number };
+  /** A pulled batch failed to be stored on this device: it is being pulled again. */
+  storeFailed: boolean;
+  /** Documents the server sent with an id this device refuses to store (see pull-guard.ts). */
+  unstorable: number;
 };
 
 export type SyncOptions = {
@@ -35,6 +42,8 @@ export type SyncOptions = {
   /** Wait to become the leader tab before replicating (one tab replicates for all). */
   waitForLeadership?: boolean;
   batchSize?: number;
+  /** Where the collections still to be pulled again after a failed store are kept (default: memory only). */
+  rewinds?: RewindPersistence;
 };
 
 class HttpStatusError extends Error {
@@ -70,11 +79,17 @@ export class SyncController {
   private cleanups: (() => void)[] = [];
   private destroyed = false;
   private unauthorizedReported = false;
+  private rewinds: PullRewinds;
+  /** Collections pulling again from the start, with the store-failure mark they started at. */
+  private rewinding = new Map<ReplicatedName, number>();
+  private unstorable = 0;
+  private retryTimers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(private readonly db: AppDatabase, private readonly options: SyncOptions) {
     this.online = typeof navigator === 'undefined' ? true : navigator.onLine;
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     const pushed = options.pushed ?? pushedStatesOf(db);
+    this.rewinds = new PullRewinds(options.rewinds);
 
     for (const name of REPLICATED_NAMES) {
       const stream$ = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
@@ -90,15 +105,20 @@ export class SyncController {
           stream$: stream$.asObservable(),
           modifier: (doc) => toLocal(name, doc as Record<string, unknown>) as never,
           handler: async (checkpoint, batchSize) => {
-            const seq = checkpoint?.seq ?? 0;
+            let seq = checkpoint?.seq ?? 0;
+            if (this.rewinds.takeDue(name)) {
+              seq = 0;
+              this.rewinding.set(name, this.rewinds.mark(name));
+            }
             const body = await this.request<{ documents: unknown[]; checkpoint: Checkpoint }>(
               fetchFn,
               'GET',
               `/api/sync/${name}/pull?seq=${seq}&limit=${batchSize}`,
             );
+            if (body.documents.length < batchSize) this.afterPass(name);
             this.received += body.documents.length;
             this.emit();
-            return body as never;
+            return { documents: this.storable(name, body.documents), checkpoint: body.checkpoint } as never;
           },
         },
         push: {
@@ -130,6 +150,7 @@ export class SyncController {
         state.error$.subscribe((err) => {
           // Back off while failing; the browser's online event resets it.
           state.retryTime = Math.min(30_000, (state.retryTime ?? 1000) * 2);
+          if (isStoreFailure(err)) this.storeFailed(name, state, err);
           const status = (err as { parameters?: { error?: unknown } }).parameters?.error;
           if (status instanceof HttpStatusError && status.status === 401) this.reportUnauthorized();
         }),
@@ -150,7 +171,7 @@ export class SyncController {
           for (const s of this.streams.values()) s.next('RESYNC');
         } else if (e.event === 'changes') {
           const parsed = JSON.parse(e.data) as { collection: ReplicatedName; documents: unknown[]; checkpoint: Checkpoint };
-          this.streams.get(parsed.collection)?.next({ documents: parsed.documents as never, checkpoint: parsed.checkpoint });
+          this.streams.get(parsed.collection)?.next({ documents: this.storable(parsed.collection, parsed.documents) as never, checkpoint: parsed.checkpoint });
         }
       },
     });
@@ -192,6 +213,8 @@ export class SyncController {
       syncing: [...this.active.values()].some(Boolean),
       pending: this.options.outbox.count,
       initialSync: { done: this.initialDone, received: this.received },
+      storeFailed: this.rewinds.any,
+      unstorable: this.unstorable,
     };
   }
 
@@ -205,9 +228,49 @@ export class SyncController {
     this.destroyed = true;
     this.stream.destroy();
     for (const c of this.cleanups) c();
+    for (const t of this.retryTimers) clearTimeout(t);
     await Promise.all([...this.states.values()].map((s) => s.cancel()));
     for (const s of this.streams.values()) s.complete();
     this.status$.complete();
+  }
+
+  private storable(name: string, documents: unknown[]): unknown[] {
+    const { keep, refused } = storable(name, documents);
+    if (refused) {
+      this.unstorable += refused;
+      console.warn(`Sync: ${refused} ${name} document(s) from the server have an invalid id and were not stored`);
+    }
+    return keep;
+  }
+
+  /**
+   * A pulled batch failed to be stored, and RxDB may save a later batch's checkpoint past it:
+   * the collection is pulled again from the start (documents already stored are skipped as
+   * equal), after the back-off, until a whole pass is stored. Shown in the status meanwhile.
+   */
+  private storeFailed(name: ReplicatedName, state: RxReplicationState<unknown, Checkpoint>, err: unknown): void {
+    console.warn(`Sync: storing pulled ${name} failed; pulling them again`, err);
+    this.rewinds.failed(name);
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      if (!this.destroyed) state.reSync();
+    }, state.retryTime ?? 1000);
+    this.retryTimers.add(timer);
+    this.emit();
+  }
+
+  /** A pull pass reached the server's end: once it is stored, a rewind begun before it is done. */
+  private afterPass(name: ReplicatedName): void {
+    const mark = this.rewinding.get(name);
+    if (mark === undefined) return;
+    this.rewinding.delete(name);
+    void this.states
+      .get(name)
+      ?.awaitInSync()
+      .then(() => {
+        this.rewinds.settled(name, mark);
+        this.emit();
+      });
   }
 
   private emit(): void {

@@ -20,7 +20,8 @@ export type FinalBudgetsResult =
  */
 export function validateFinalBudgets(selected: readonly { applicationId: string; finalBudget: string }[]): FinalBudgetsResult {
   if (selected.length === 0) return { ok: false, error: NO_APPLICANT_SELECTED };
-  const budgets: Record<string, number> = {};
+  // Keyed by id: no inherited members to answer for an id that names one.
+  const budgets: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const { applicationId, finalBudget } of selected) {
     const minor = parseMoneyInput(finalBudget);
     if (minor === null) return { ok: false, error: FINAL_BUDGETS_MISSING };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { INVALID_ID_MESSAGE, isDocumentId } from '../../shared/ids';
 import { applicationSchema } from '../../shared/schemas/application';
 import { conversationSchema } from '../../shared/schemas/conversation';
 import { gigSchema } from '../../shared/schemas/gig';
@@ -108,8 +109,8 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
       refuse('Unexpected field: __proto__, constructor and prototype are not document fields');
       continue;
     }
-    if (!id || id.length > 200) {
-      refuse('Invalid document id');
+    if (!isDocumentId(collection, id)) {
+      refuse(INVALID_ID_MESSAGE);
       continue;
     }
     if (current && !master) {

@@ -1,4 +1,5 @@
 import { isAcceptedOffer } from '../../shared/constants';
+import { isDocumentId } from '../../shared/ids';
 import { ownUserView, publicProfileView } from '../auth/users';
 import type { CollectionName, Store, StoredDoc } from '../store/store';
 
@@ -42,6 +43,9 @@ function applicationView(doc: StoredDoc, userId: string): Record<string, unknown
  * The one redaction: pull, the push answers and the change stream all serialize through it.
  */
 export function viewFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): Record<string, unknown> | undefined {
+  // A document whose id breaks the id rule (stored before the rule refused it) is shown to
+  // nobody: a device would key it in a plain object and lose the batch it came in (decision 010).
+  if (!isDocumentId(collection, doc.id)) return undefined;
   switch (collection) {
     case 'users':
       if (doc.id === userId) return { ...ownUserView(doc), _deleted: doc._deleted };

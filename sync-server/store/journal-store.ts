@@ -286,7 +286,8 @@ class JournalStoreImpl implements JournalStore {
   private capture(lsn: number): SnapshotData {
     const collections: Record<string, StoredDoc[]> = {};
     for (const name of this.memory.collectionNames()) collections[name] = [...this.memory.all(name)];
-    const chat: Record<string, string[]> = {};
+    // Keyed by room name: no inherited members (a room named `__proto__` would vanish from the snapshot).
+    const chat: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
     for (const [room, updates] of this.memory.chat) chat[room] = updates.map(toBase64);
     const savedAt = new Date(this.now()).toISOString();
     return { format: 1, lsn, seq: this.memory.lastSeq, savedAt, collections, chat };

@@ -1,3 +1,4 @@
+import type { RxStorage } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { createAppDatabase, type AppDatabase } from '../../client/data/database';
 import { Outbox } from '../../client/data/outbox';
@@ -16,9 +17,13 @@ export type NodeAppClient = {
   close(): Promise<void>;
 };
 
-export async function startNodeClient(http: TestClient, userId: string): Promise<NodeAppClient> {
+/** What a test may swap: the storage under RxDB, the fetch the replication uses, the pull batch size. */
+export type NodeClientOptions = { storage?: RxStorage<unknown, unknown>; fetch?: typeof fetch; batchSize?: number };
+
+export async function startNodeClient(http: TestClient, userId: string, options: NodeClientOptions = {}): Promise<NodeAppClient> {
   const refused = new Set<string>();
-  const db = await createAppDatabase(`${userId}-${Math.random().toString(36).slice(2, 8)}`, getRxStorageMemory(), { multiInstance: false, refused });
+  const storage = options.storage ?? (getRxStorageMemory() as RxStorage<unknown, unknown>);
+  const db = await createAppDatabase(`${userId}-${Math.random().toString(36).slice(2, 8)}`, storage, { multiInstance: false, refused });
   const outbox = new Outbox();
   let onUnauthorized!: () => void;
   const unauthorized = new Promise<void>((resolve) => (onUnauthorized = resolve));
@@ -29,6 +34,8 @@ export async function startNodeClient(http: TestClient, userId: string): Promise
     refused,
     onUnauthorized,
     waitForLeadership: false,
+    fetch: options.fetch,
+    batchSize: options.batchSize,
   });
   return {
     db,

@@ -21,13 +21,13 @@ export default function ApplicationsPage() {
   const { data: docs, loading, error } = useLive(() => db.applications.find({ selector: { creatorId: userId } }).$, [db, userId]);
   const applications = useMemo(() => (docs ?? []).map((d) => d.toJSON() as Application).sort((a, b) => b.appliedAt - a.appliedAt), [docs]);
   const [profileOf, setProfileOf] = useState<Application | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<ReadonlyMap<string, string>>(new Map());
 
   async function converse(a: Application) {
     const result = await startConversation(data, a.applicantId, a.gigId);
     if (result.ok) navigate(result.path);
     else if ('redirectTo' in result) navigate(result.redirectTo);
-    else setErrors((e) => ({ ...e, [a.id]: result.error }));
+    else setErrors((e) => new Map(e).set(a.id, result.error));
   }
 
   return (
@@ -62,9 +62,9 @@ export default function ApplicationsPage() {
                   Converse
                 </button>
               </div>
-              {errors[a.id] && (
+              {errors.has(a.id) && (
                 <p className="form-error" role="alert">
-                  {errors[a.id]}
+                  {errors.get(a.id)}
                 </p>
               )}
             </li>

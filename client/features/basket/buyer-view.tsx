@@ -43,7 +43,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
   const data = useData();
   const isWaiting = useOutbox(data.outbox);
   const [open, setOpen] = useState(false);
-  const [selected, setSelected] = useState<Record<string, string>>({});
+  const [selected, setSelected] = useState<ReadonlyMap<string, string>>(new Map());
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const status = shownGigStatus(gig, applications);
@@ -52,18 +52,18 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
 
   async function moveForward() {
     setMessage(null);
-    if (Object.keys(selected).length > left) {
+    if (selected.size > left) {
       setMessage({ kind: 'error', text: HIRING_MESSAGES.noOpeningLeft });
       return;
     }
-    const result = validateFinalBudgets(Object.entries(selected).map(([applicationId, finalBudget]) => ({ applicationId, finalBudget })));
+    const result = validateFinalBudgets([...selected].map(([applicationId, finalBudget]) => ({ applicationId, finalBudget })));
     if (!result.ok) {
       setMessage({ kind: 'error', text: result.error === FINAL_BUDGETS_MISSING ? FINAL_BUDGETS_MISSING : result.error });
       return;
     }
     try {
       await sendOffers(data, result.budgets);
-      setSelected({});
+      setSelected(new Map());
       setMessage({ kind: 'ok', text: OFFERS_SENT });
     } catch {
       setMessage({ kind: 'error', text: OFFERS_FAILED });
@@ -133,9 +133,9 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
             <>
               <ul className="applicants" aria-label={`Applicants for ${gig.title}`}>
                 {applications.map((a) => {
-                  const checked = a.id in selected;
+                  const checked = selected.has(a.id);
                   // Never more offers out and accepted than openings.
-                  const selectable = isSelectable(a) && (checked || Object.keys(selected).length < left);
+                  const selectable = isSelectable(a) && (checked || selected.size < left);
                   return (
                     <li key={a.id} className="applicant">
                       <label className="row">
@@ -145,9 +145,9 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                           disabled={!selectable && !checked}
                           onChange={(e) =>
                             setSelected((s) => {
-                              const next = { ...s };
-                              if (e.target.checked) next[a.id] = '';
-                              else delete next[a.id];
+                              const next = new Map(s);
+                              if (e.target.checked) next.set(a.id, '');
+                              else next.delete(a.id);
                               return next;
                             })
                           }
@@ -165,8 +165,8 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                           <input
                             type="text"
                             inputMode="decimal"
-                            value={selected[a.id]}
-                            onChange={(e) => setSelected((s) => ({ ...s, [a.id]: e.target.value }))}
+                            value={selected.get(a.id)}
+                            onChange={(e) => setSelected((s) => new Map(s).set(a.id, e.target.value))}
                             aria-label={`Final budget for ${a.applicantName}`}
                           />
                         </label>
@@ -180,7 +180,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                   {gig.filledAt ? `${HIRING_MESSAGES.positionFilled}. Add openings on the gig's page to hire more.` : HIRING_MESSAGES.noOpeningLeft}
                 </p>
               )}
-              <button type="button" className="button" onClick={() => void moveForward()} disabled={Object.keys(selected).length === 0}>
+              <button type="button" className="button" onClick={() => void moveForward()} disabled={selected.size === 0}>
                 Send offers
               </button>
             </>

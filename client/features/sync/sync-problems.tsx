@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { formatMoney } from '../../../shared/money';
 import type { SyncProblem } from '../../data/collections';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
@@ -71,10 +72,12 @@ export function SyncProblems() {
 function readable(p: SyncProblem): string {
   try {
     const content = JSON.parse(p.content) as Record<string, unknown>;
-    return ['title', 'description', 'skills', 'budget', 'name', 'bio']
+    const lines = ['title', 'gigTitle', 'description', 'skills', 'budget', 'name', 'bio']
       .filter((k) => typeof content[k] === 'string' && content[k])
-      .map((k) => `${k}: ${String(content[k])}`)
-      .join('\n');
+      .map((k) => `${k}: ${String(content[k])}`);
+    // An application's rate is in minor units.
+    if (typeof content.budget === 'number' && typeof content.currency === 'string') lines.push(`rate: ${formatMoney(content.budget, content.currency)}`);
+    return lines.join('\n');
   } catch {
     return p.content;
   }

@@ -5,16 +5,23 @@ export function SyncStatusIndicator() {
   const status = useSyncStatus();
   const waiting = status.pending > 0 ? ` · ${status.pending} change${status.pending === 1 ? '' : 's'} waiting to sync` : '';
   let label: string;
-  let tone: 'ok' | 'busy' | 'off';
+  let tone: 'ok' | 'busy' | 'off' | 'error';
   if (status.network === 'offline') {
     label = `Offline${waiting || ' · your data is available'}`;
     tone = 'off';
+  } else if (status.storeFailed) {
+    // Never "up to date" while data the server sent is missing here.
+    label = `Some data could not be saved on this device · retrying${waiting}`;
+    tone = 'error';
   } else if (!status.initialSync.done) {
     label = `Syncing your data… ${status.initialSync.received} item${status.initialSync.received === 1 ? '' : 's'} received`;
     tone = 'busy';
   } else if (status.syncing || status.pending > 0) {
     label = `Syncing${waiting}`;
     tone = 'busy';
+  } else if (status.unstorable > 0) {
+    label = `Online · ${status.unstorable} item${status.unstorable === 1 ? '' : 's'} from the server could not be stored`;
+    tone = 'error';
   } else {
     label = 'Online · up to date';
     tone = 'ok';
