@@ -1,5 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPLICATED_COLLECTIONS, type ReplicatedName } from '../../client/data/collections';
+import { databaseName } from '../../client/data/database';
 import { applicationIdFor } from '../../shared/ids';
 import { launchBrowser, signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { gigDoc, person, push } from '../support/fixtures';
@@ -19,7 +21,7 @@ afterAll(async () => {
 });
 
 /** The documents of one collection this page's database holds, read straight from IndexedDB (RxDB's Dexie storage). */
-function storedDocs(page: Page, userId: string, collection: string): Promise<Record<string, unknown>[]> {
+function storedDocs(page: Page, userId: string, collection: ReplicatedName): Promise<Record<string, unknown>[]> {
   return page.evaluate(async (name) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const req = indexedDB.open(name);
@@ -35,7 +37,7 @@ function storedDocs(page: Page, userId: string, collection: string): Promise<Rec
     } finally {
       db.close();
     }
-  }, `rxdb-dexie-gigs-v2-${userId.toLowerCase()}--0--${collection}`);
+  }, `rxdb-dexie-${databaseName(userId)}--${REPLICATED_COLLECTIONS[collection].version}--${collection}`);
 }
 
 describe('sync integrity', () => {
