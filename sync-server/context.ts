@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Config } from './config';
 import { RateLimiter } from './http/rate-limit';
+import { createWriteQuotas, type WriteQuotas } from './replication/quotas';
 import type { Store } from './store/store';
 
 /** Everything a route needs, passed explicitly: no module-level state besides rebuildable caches. */
@@ -13,6 +14,8 @@ export type AppContext = {
     loginPerIp: RateLimiter;
     signupPerIp: RateLimiter;
     waitlistPerIp: RateLimiter;
+    /** Per-user write quotas on pushes. */
+    writes: WriteQuotas;
   };
   log: (message: string, err?: unknown) => void;
   /** 'session-revoked' (sessionId): open streams and sockets of that session close. */
@@ -31,6 +34,7 @@ export function createContext(config: Config, store: Store, now: () => number = 
       loginPerIp: new RateLimiter(50, 15 * minute, on, now),
       signupPerIp: new RateLimiter(20, 60 * minute, on, now),
       waitlistPerIp: new RateLimiter(20, 60 * minute, on, now),
+      writes: createWriteQuotas(on, now),
     },
     events: new EventEmitter().setMaxListeners(0),
     log:

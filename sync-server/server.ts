@@ -13,6 +13,8 @@ export type RunningServer = {
   port: number;
   ctx: AppContext;
   chat: ChatHub;
+  /** The open change streams. */
+  streams: ChangeStreamHub;
   close(): Promise<void>;
 };
 
@@ -47,6 +49,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     port,
     ctx,
     chat,
+    streams: hub,
     async close() {
       hub.close();
       await chat.close();

@@ -26,25 +26,41 @@ function withoutServerFields(doc: StoredDoc, drop: readonly string[] = []): Reco
 }
 
 /**
- * What `userId` may see of a stored document, shaped for them, or undefined when they may not see
- * it at all (ARCHITECTURE.md "Read filtering"). Tombstones follow the same rule as the document.
+ * Which shape of a stored document `userId` may see: their own user record, another user's public
+ * profile, the document as every permitted reader sees it, or nothing. Tombstones follow the
+ * same rule as the document. Readers given the same kind get the same view, so the change stream
+ * serializes each document once per kind.
  */
-export function viewFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): Record<string, unknown> | undefined {
+export type ViewKind = 'own' | 'public' | 'shared';
+
+export function viewKindFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): ViewKind | undefined {
   switch (collection) {
     case 'users':
-      if (doc.id === userId) return { ...ownUserView(doc), _deleted: doc._deleted };
-      if (linkedByApplication(store, userId, doc.id)) return { ...publicProfileView(doc), _deleted: doc._deleted };
-      return undefined;
+      if (doc.id === userId) return 'own';
+      return linkedByApplication(store, userId, doc.id) ? 'public' : undefined;
     case 'gigs':
-      // Emails are seen only between users an application links: not on the public gig.
-      return withoutServerFields(doc, ['creatorEmail']);
+      return 'shared';
     case 'applications':
-      return doc.applicantId === userId || doc.creatorId === userId ? withoutServerFields(doc) : undefined;
+      return doc.applicantId === userId || doc.creatorId === userId ? 'shared' : undefined;
     case 'notifications':
-      return doc.userId === userId ? withoutServerFields(doc) : undefined;
+      return doc.userId === userId ? 'shared' : undefined;
     case 'conversations':
-      return Array.isArray(doc.participants) && doc.participants.includes(userId) ? withoutServerFields(doc) : undefined;
+      return Array.isArray(doc.participants) && doc.participants.includes(userId) ? 'shared' : undefined;
     default:
       return undefined;
   }
+}
+
+/** The document shaped as a reader of that kind sees it. */
+export function shapeView(kind: ViewKind, collection: CollectionName, doc: StoredDoc): Record<string, unknown> {
+  if (kind === 'own') return { ...ownUserView(doc), _deleted: doc._deleted };
+  if (kind === 'public') return { ...publicProfileView(doc), _deleted: doc._deleted };
+  // Emails are seen only between users an application links: not on the public gig.
+  return withoutServerFields(doc, collection === 'gigs' ? ['creatorEmail'] : []);
+}
+
+/** What `userId` may see of a stored document, shaped for them, or undefined when they may not see it at all. */
+export function viewFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): Record<string, unknown> | undefined {
+  const kind = viewKindFor(store, userId, collection, doc);
+  return kind && shapeView(kind, collection, doc);
 }

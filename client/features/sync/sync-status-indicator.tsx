@@ -1,6 +1,9 @@
 import { useSyncStatus } from '../../data/data-provider';
 
-/** Always visible in the signed-in layout: online, offline or syncing, and what waits to go out. */
+/**
+ * Always visible in the signed-in layout: online, offline or syncing, and what waits to go out;
+ * when the server holds this user's writes back for a while (a write quota), its message.
+ */
 export function SyncStatusIndicator() {
   const status = useSyncStatus();
   const waiting = status.pending > 0 ? ` · ${status.pending} change${status.pending === 1 ? '' : 's'} waiting to sync` : '';
@@ -9,6 +12,9 @@ export function SyncStatusIndicator() {
   if (status.network === 'offline') {
     label = `Offline${waiting || ' · your data is available'}`;
     tone = 'off';
+  } else if (status.throttled) {
+    label = `${status.throttled}${waiting}`;
+    tone = 'busy';
   } else if (!status.initialSync.done) {
     label = `Syncing your data… ${status.initialSync.received} item${status.initialSync.received === 1 ? '' : 's'} received`;
     tone = 'busy';
