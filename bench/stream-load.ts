@@ -14,20 +14,26 @@ import { openStreams } from './support/sse';
  *   of 500 gigs each with every text field at its longest;
  * - the time of one push of 500 gigs with no stream open and with 300 reading streams.
  * Each stream is its own user's session. `--entry=<server-child.ts>` measures another checkout's
- * server (e.g. the commit before a change). Run: `node --import tsx bench/stream-load.ts`.
+ * server (e.g. the commit before a change); `--only=push` skips the memory part. Wall times
+ * depend on what else the machine runs; the server's CPU time per push less so.
+ * Run: `node --import tsx bench/stream-load.ts`.
  */
 
 const BATCH = 500;
 /** Gigs with every text field at its longest, as an abuser would send them. */
 const bigGig = () => gigDoc({ title: 'T'.repeat(LIMITS.titleMax), description: 'D'.repeat(LIMITS.descriptionMax), skills: 'S'.repeat(LIMITS.skillsMax) });
 
-function pushBatch(writer: LoadClient): Promise<number> {
+/** One push of BATCH gigs: its wall time and the server's CPU time for it, in ms. */
+async function pushBatch(writer: LoadClient, server: ChildServer): Promise<{ wall: number; cpu: number }> {
   const rows = Array.from({ length: BATCH }, () => ({ assumedMasterState: null, newDocumentState: { _deleted: false, ...bigGig() } }));
+  const cpuBefore = await server.cpuMicros();
   const started = performance.now();
-  return writer.request<PushAnswer>('POST', '/api/sync/gigs/push', rows).then((res) => {
-    if (res.status !== 200 || res.body.refused.length) throw new Error(`push answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-    return performance.now() - started;
+  const res = await writer.request<PushAnswer>('POST', '/api/sync/gigs/push', rows).catch((err: unknown) => {
+    throw new Error(`push failed (${String(err)}); server stderr: ${server.stderr()}`);
   });
+  const wall = performance.now() - started;
+  if (res.status !== 200 || res.body.refused.length) throw new Error(`push answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return { wall, cpu: ((await server.cpuMicros()) - cpuBefore) / 1000 };
 }
 
 /** A stream whose reader takes the headers and then never reads another byte (the kernel's socket buffers fill first). */
@@ -51,7 +57,7 @@ const entry = flag('entry') ? path.resolve(flag('entry')!) : SERVER_CHILD;
 const data = await dataset({ gigs: 2000, sessions: 301 });
 const [writerSession, ...readers] = data.sessions;
 try {
-  for (const pushes of [5, 20]) {
+  for (const pushes of flag('only') === 'push' ? [] : [5, 20]) {
     const server = await startChildServer({ entry, dataDir: await copyOf(data, 'unread'), env: LOAD_ENV });
     try {
       const writer = new LoadClient(server.url, writerSession!.token, 1);
@@ -59,7 +65,7 @@ try {
       const open = await rss(server);
       let peak = open;
       for (let i = 0; i < pushes; i++) {
-        await pushBatch(writer);
+        await pushBatch(writer, server);
         peak = Math.max(peak, await rss(server));
       }
       await new Promise((r) => setTimeout(r, 2000));
@@ -75,13 +81,13 @@ try {
     const server = await startChildServer({ entry, dataDir: await copyOf(data, 'push'), env: LOAD_ENV });
     try {
       const writer = new LoadClient(server.url, writerSession!.token, 1);
-      await pushBatch(writer); // warm-up
-      const alone: number[] = [];
-      for (let i = 0; i < 3; i++) alone.push(await pushBatch(writer));
+      await pushBatch(writer, server); // warm-up
+      const alone: { wall: number; cpu: number }[] = [];
+      for (let i = 0; i < 3; i++) alone.push(await pushBatch(writer, server));
       const streams = await openStreams(server.url, readers.slice(0, 300).map((s) => s.token));
-      const withStreams: number[] = [];
-      for (let i = 0; i < 3; i++) withStreams.push(await pushBatch(writer));
-      const ms = (xs: number[]) => xs.map((x) => `${x.toFixed(0)} ms`).join(', ');
+      const withStreams: { wall: number; cpu: number }[] = [];
+      for (let i = 0; i < 3; i++) withStreams.push(await pushBatch(writer, server));
+      const ms = (xs: { wall: number; cpu: number }[]) => xs.map((x) => `${x.wall.toFixed(0)} ms (server CPU ${x.cpu.toFixed(0)} ms)`).join(', ');
       console.log(`one push of ${BATCH} gigs: no stream open ${ms(alone)}; 300 streams open ${ms(withStreams)}`);
       for (const s of streams) s.close();
       writer.close();

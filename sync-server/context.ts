@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Config } from './config';
+import { LOGIN_GUARD, LoginGuard } from './auth/login-guard';
 import { RateLimiter } from './http/rate-limit';
 import { createWriteQuotas, type WriteQuotas } from './replication/quotas';
 import type { Store } from './store/store';
@@ -10,7 +11,8 @@ export type AppContext = {
   store: Store;
   now: () => number;
   limits: {
-    loginPerEmail: RateLimiter;
+    /** Per email and per (email, address): failed logins bounded, slowed down past a threshold. */
+    login: LoginGuard;
     loginPerIp: RateLimiter;
     signupPerIp: RateLimiter;
     waitlistPerIp: RateLimiter;
@@ -30,7 +32,7 @@ export function createContext(config: Config, store: Store, now: () => number = 
     store,
     now,
     limits: {
-      loginPerEmail: new RateLimiter(10, 15 * minute, on, now),
+      login: new LoginGuard(on, LOGIN_GUARD, now),
       loginPerIp: new RateLimiter(50, 15 * minute, on, now),
       signupPerIp: new RateLimiter(20, 60 * minute, on, now),
       waitlistPerIp: new RateLimiter(20, 60 * minute, on, now),
