@@ -112,6 +112,10 @@ function headerProblems(h: Headers, https = false): string[] {
   if (!has('default-src', "'self'") || directives.get('default-src')!.length !== 1) problems.push(`default-src ${String(directives.get('default-src'))}`);
   const scripts = directives.get('script-src') ?? [];
   if (scripts.length === 0 || scripts.some((v) => ["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:'].includes(v))) problems.push(`script-src ${scripts.join(' ')}`);
+  // The chat socket's origin only: the app's own host over ws:/wss:, never any host.
+  const connect = directives.get('connect-src') ?? [];
+  const foreign = connect.filter((v) => !["'self'", 'https://api.stripe.com'].includes(v) && !/^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+$/.test(v));
+  if (!connect.includes("'self'") || foreign.length) problems.push(`connect-src ${connect.join(' ')}`);
   if (!has('object-src', "'none'")) problems.push('object-src is not none');
   if (!has('frame-ancestors', "'none'")) problems.push('frame-ancestors is not none');
   if (!has('base-uri', "'self'")) problems.push('base-uri is not self');
@@ -944,5 +948,79 @@ describe('6. emails and payout ids never reach another user', () => {
       for (const channel of ['http', 'stream', 'chat'] as const) expect(occurrences(received[who][channel], strangerUser.email)).toBe(0);
     }
     ok('nobody receives the stranger’s email');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 7. The app's origin when PUBLIC_ORIGIN is not set
+
+describe('7. without PUBLIC_ORIGIN, the app is this machine on its port, not whatever the Host header says', () => {
+  /** A request with a Host header of our choosing (a page on a rebound DNS name sends its own). */
+  function asHost(method: string, urlPath: string, host: string, headers: Record<string, string> = {}, body?: unknown) {
+    const u = new URL(server.url);
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Record<string, unknown> }>((resolve, reject) => {
+      const req = http.request(
+        { host: u.hostname, port: Number(u.port), method, path: urlPath, headers: { host, ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) } },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : {} }));
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+  const port = () => new URL(server.url).port;
+
+  it('a page on another name that resolves here (DNS rebinding) can neither post nor read the API', async () => {
+    const rebound = `evil.example:${port()}`;
+    const user = await signUp(new TestClient(server.url));
+    const login = await asHost('POST', '/api/auth/login', rebound, { origin: `http://${rebound}` }, creds(user));
+    expect(login.status).toBe(403);
+    expect(login.headers['set-cookie']).toBeUndefined();
+    const waitlist = await asHost('POST', '/api/waitlist', rebound, { origin: `http://${rebound}` }, { name: 'Eve', email: uniqueEmail(), city: 'X', location: 'CA' });
+    expect(waitlist.status).toBe(403);
+    ok('rebound host: POSTs refused');
+    for (const p of ['/api/public-config', '/api/auth/session']) {
+      const res = await asHost('GET', p, rebound);
+      expect({ p, status: res.status, error: res.body.error }).toEqual({ p, status: 403, error: 'Unknown host' });
+    }
+    ok('rebound host: API reads refused');
+    // The same origin check with the Host header this machine is known by: the usual answers.
+    expect((await asHost('POST', '/api/auth/login', `127.0.0.1:${port()}`, { origin: `http://127.0.0.1:${port()}` }, creds(user))).status).toBe(200);
+  });
+
+  it('localhost, 127.0.0.1 and [::1] on the listening port are the app; another port or a look-alike name is not', async () => {
+    for (const host of [`localhost:${port()}`, `127.0.0.1:${port()}`, `[::1]:${port()}`, `LOCALHOST:${port()}`]) {
+      const res = await asHost('POST', '/api/auth/login', host, { origin: `http://${host.toLowerCase()}` }, { email: uniqueEmail(), password: PASSWORD });
+      expect({ host, status: res.status }).toEqual({ host, status: 401 });
+      expect((await asHost('GET', '/api/public-config', host)).status).toBe(200);
+    }
+    ok('local names on the listening port accepted');
+    for (const [host, origin] of [
+      [`localhost:${port()}`, `http://localhost:${Number(port()) + 1}`],
+      [`localhost:${port()}`, `http://localhost.evil.example:${port()}`],
+      [`localhost:${port()}`, `http://127.0.0.2:${port()}`],
+      [`localhost:${Number(port()) + 1}`, `http://localhost:${Number(port()) + 1}`],
+      [`localhost.evil.example:${port()}`, `http://localhost.evil.example:${port()}`],
+    ]) {
+      const res = await asHost('POST', '/api/auth/login', host!, { origin: origin! }, { email: uniqueEmail(), password: PASSWORD });
+      expect({ host, origin, status: res.status }).toEqual({ host, origin, status: 403 });
+    }
+    ok('another port or name refused');
+  });
+
+  it('PUBLIC_ORIGIN replaces them all (HOST adding its name: sync-server/http/security.test.ts)', async () => {
+    const configured = await startTestServer({ LOG_LEVEL: 'silent', PUBLIC_ORIGIN: 'https://gigs.example' });
+    onTestFinished(() => configured.cleanup());
+    const login = (on: TestServer, origin: string) => new TestClient(on.url, origin).post('/api/auth/login', { email: uniqueEmail(), password: PASSWORD });
+    expect((await login(configured, 'https://gigs.example')).status).toBe(401);
+    expect((await login(configured, configured.url)).status).toBe(403);
+    ok('PUBLIC_ORIGIN: only that origin');
+    const csp = (await fetch(configured.url + '/')).headers.get('content-security-policy')!;
+    expect(csp).toMatch(/connect-src 'self' wss:\/\/gigs\.example https:\/\/api\.stripe\.com/);
+    ok('PUBLIC_ORIGIN: connect-src names its wss origin');
   });
 });
