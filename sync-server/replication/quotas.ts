@@ -37,6 +37,7 @@ export function createWriteQuotas(enabled: boolean, now: () => number): WriteQuo
  * counts as new when its id is not stored yet (a refused one counts too: it cost the check).
  */
 export function chargePush(ctx: AppContext, userId: string, collection: ReplicatedCollection, rows: PushRow[]): void {
+  if (!ctx.config.rateLimits) return;
   const daily = ctx.limits.writes.created[collection];
   const fresh = daily ? rows.filter((r) => r.newDocumentState._deleted !== true && !(typeof r.newDocumentState.id === 'string' && ctx.store.get(collection, r.newDocumentState.id))).length : 0;
   // Both checked before either is charged, so a refusal by one charges neither.
