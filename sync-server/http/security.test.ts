@@ -4,7 +4,7 @@ import { originPolicy } from './security';
 
 /** A request as the policy reads it: its Host header and the port it came in on. */
 const request = (host: string | undefined, localPort = 8080) =>
-  ({ get: (name: string) => (name === 'host' ? host : undefined), headers: { host }, socket: { localPort } }) as unknown as Request;
+  ({ get: (name: string) => (name === 'host' ? host : undefined), headers: { host }, socket: { localPort }, protocol: 'http' }) as unknown as Request;
 
 describe('the origin policy without PUBLIC_ORIGIN', () => {
   it('is this machine on the listening port, and HOST when it names one', () => {
@@ -19,6 +19,9 @@ describe('the origin policy without PUBLIC_ORIGIN', () => {
       expect(policy.socketSources(request(host))).toBe("'self'");
     }
     expect(policy.allowsOrigin('http://evil.example:8080', request('evil.example:8080'))).toBe(false);
+    // The request's own origin only: another local name, or another scheme, is not it.
+    expect(policy.allowsOrigin('http://127.0.0.1:8080', request('localhost:8080'))).toBe(false);
+    expect(policy.allowsOrigin('https://localhost:8080', request('localhost:8080'))).toBe(false);
   });
 
   it('takes a Host without a port as the scheme’s own', () => {

@@ -65,10 +65,10 @@ function localHostNames(listenHost: string | undefined): Set<string> {
 }
 
 /**
- * Where the app may be reached from. With PUBLIC_ORIGIN, that origin alone. Without it, not
- * whatever the request's Host header says (a page on another site whose name was made to
- * resolve to this machine, DNS rebinding, would then count as the app): http or https on
- * localhost, 127.0.0.1, [::1] or HOST, on the port the request came in on.
+ * Where the app may be reached from. With PUBLIC_ORIGIN, that origin alone. Without it, the
+ * request's own origin, but only when its Host header names this machine: localhost, 127.0.0.1,
+ * [::1] or HOST, on the port the request came in on. Not any Host: a page on another site whose
+ * name was made to resolve to this machine (DNS rebinding) would then count as the app.
  */
 export type OriginPolicy = {
   /** The Host header names the app (always true with PUBLIC_ORIGIN: a proxy may rewrite it). */
@@ -99,8 +99,8 @@ export function originPolicy(publicOrigin: string | undefined, listenHost: strin
       return host && hostOk(host, req.socket?.localPort) ? `ws://${host} wss://${host}` : "'self'";
     },
     allowsOrigin(origin, req) {
-      const m = /^(https?):\/\/(.+)$/.exec(origin);
-      return !!m && hostOk(m[2], req.socket.localPort);
+      const host = req.get('host');
+      return hostOk(host, req.socket.localPort) && origin === `${req.protocol}://${host!.toLowerCase()}`;
     },
   };
 }
