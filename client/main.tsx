@@ -1,4 +1,5 @@
 performance.mark('app:main');
+import './lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadFirstPage } from './app/app';

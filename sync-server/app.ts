@@ -7,7 +7,7 @@ import { loadSession } from './auth/middleware';
 import type { AppContext } from './context';
 import { errorHandler, notFound } from './http/errors';
 import { refuseForbiddenKeys } from './http/forbidden-keys';
-import { sameOriginJsonOnly, securityHeaders } from './http/security';
+import { knownHostOnly, originPolicy, sameOriginJsonOnly, securityHeaders } from './http/security';
 import { replicationRoutes } from './replication/routes';
 import type { ChangeStreamHub } from './replication/stream';
 import { waitlistRoutes } from './waitlist/routes';
@@ -23,7 +23,8 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Expres
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(securityHeaders({ https: ctx.config.cookieSecure }));
+  const origins = originPolicy(ctx.config.publicOrigin, ctx.config.host);
+  app.use(securityHeaders({ https: ctx.config.cookieSecure, origins }));
   // gzip for the client's files and the API's answers (pulls of thousands of gigs), over the
   // slow links our users have; never the change stream, whose events must leave at once.
   app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res) }));
@@ -34,7 +35,8 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Expres
 
   const payments = createPayments(ctx);
   const api = express.Router();
-  api.use(sameOriginJsonOnly(ctx.config.publicOrigin, (p) => ORIGIN_EXEMPT.has('/api' + p)));
+  api.use(knownHostOnly(origins));
+  api.use(sameOriginJsonOnly(origins, (p) => ORIGIN_EXEMPT.has('/api' + p)));
   // Before the JSON parsers: the webhook's signature covers its raw body.
   api.use(webhookRoutes(payments));
   api.use('/sync', express.json({ limit: '2mb', strict: false }));

@@ -14,6 +14,8 @@ export type RunningServer = {
   port: number;
   ctx: AppContext;
   chat: ChatHub;
+  /** The open change streams. */
+  streams: ChangeStreamHub;
   close(): Promise<void>;
 };
 
@@ -49,6 +51,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     port,
     ctx,
     chat,
+    streams: hub,
     async close() {
       hub.close();
       await chat.close();

@@ -1,4 +1,5 @@
 import { Subject } from 'rxjs';
+import { QUOTA_MESSAGES } from '../../shared/validation/quotas';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { RxReplicationPullStreamItem } from 'rxdb';
 import { LOCAL_FIELDS, REPLICATED_NAMES, toLocal, type ReplicatedName } from './collections';
@@ -24,6 +25,12 @@ export type SyncStatus = {
   storeFailed: boolean;
   /** Documents the server sent with an id this device refuses to store (see pull-guard.ts). */
   unstorable: number;
+  /**
+   * The server is holding back this user's writes for a while (a write quota, answered 429): its
+   * message. The changes are kept and sent again after a back-off; cleared by the next push the
+   * server takes.
+   */
+  throttled?: string;
 };
 
 export type SyncOptions = {
@@ -47,10 +54,18 @@ export type SyncOptions = {
 };
 
 class HttpStatusError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Retry-After, in seconds, when the server sent one. */
+    readonly retryAfter?: number,
+  ) {
     super(message);
   }
 }
+
+/** The longest a push waits after a 429 before it is tried again (the server's Retry-After may be hours). */
+const MAX_THROTTLED_RETRY_MS = 5 * 60_000;
 
 const RXDB_FIELDS = ['_meta', '_rev', '_attachments'];
 function clean(doc: Record<string, unknown> | undefined | null, collection: string) {
@@ -84,6 +99,9 @@ export class SyncController {
   private rewinding = new Map<ReplicatedName, number>();
   private unstorable = 0;
   private retryTimers = new Set<ReturnType<typeof setTimeout>>();
+  private throttled: string | undefined;
+  /** Per collection, how long to wait before pushing again after a 429. */
+  private throttledWait = new Map<ReplicatedName, number>();
 
   constructor(private readonly db: AppDatabase, private readonly options: SyncOptions) {
     this.online = typeof navigator === 'undefined' ? true : navigator.onLine;
@@ -134,7 +152,17 @@ export class SyncController {
               'POST',
               `/api/sync/${name}/push`,
               payload,
-            );
+            ).catch((err: unknown) => {
+              // A 429: nothing was written. RxDB keeps the rows and pushes them again after
+              // retryTime; the sync status says why they wait.
+              if (err instanceof HttpStatusError && err.status === 429) {
+                this.throttledWait.set(name, Math.min(MAX_THROTTLED_RETRY_MS, (err.retryAfter ?? 0) * 1000));
+                this.setThrottled(err.message);
+              }
+              throw err;
+            });
+            this.throttledWait.delete(name);
+            if (this.throttledWait.size === 0) this.setThrottled(undefined);
             await this.recordRefusals(name, body.refused, payload.map((p) => p.newDocumentState));
             options.outbox.settle(name, payload.map((p) => String(p.newDocumentState.id)));
             return body.conflicts.map((c) => toLocal(name, c as Record<string, unknown>)) as never;
@@ -153,6 +181,8 @@ export class SyncController {
           if (isStoreFailure(err)) this.storeFailed(name, state, err);
           const status = (err as { parameters?: { error?: unknown } }).parameters?.error;
           if (status instanceof HttpStatusError && status.status === 401) this.reportUnauthorized();
+          // Over a write quota: wait as long as the server asked (within reason) before the retry.
+          state.retryTime = Math.max(state.retryTime, this.throttledWait.get(name) ?? 0);
         }),
         state.received$.subscribe(() => {
           state.retryTime = 1000;
@@ -215,6 +245,7 @@ export class SyncController {
       initialSync: { done: this.initialDone, received: this.received },
       storeFailed: this.rewinds.any,
       unstorable: this.unstorable,
+      ...(this.throttled ? { throttled: this.throttled } : {}),
     };
   }
 
@@ -277,6 +308,12 @@ export class SyncController {
     if (!this.destroyed) this.status$.next(this.status);
   }
 
+  private setThrottled(message: string | undefined): void {
+    if (this.throttled === message) return;
+    this.throttled = message;
+    this.emit();
+  }
+
   private onStreamStatus(s: StreamStatus): void {
     if (s === 'unauthorized') this.reportUnauthorized();
     else if (s === 'open') this.online = true;
@@ -302,6 +339,11 @@ export class SyncController {
     if (res.status === 401) {
       this.reportUnauthorized();
       throw new HttpStatusError(401, 'Your session has ended. Please log in again.');
+    }
+    if (res.status === 429) {
+      const body = (await res.json().catch(() => ({}))) as { error?: unknown };
+      const retryAfter = Number(res.headers.get('retry-after'));
+      throw new HttpStatusError(429, typeof body.error === 'string' ? body.error : QUOTA_MESSAGES.tooManyChanges, Number.isFinite(retryAfter) ? retryAfter : undefined);
     }
     if (!res.ok) {
       const text = await res.text().catch(() => '');

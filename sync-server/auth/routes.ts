@@ -13,6 +13,7 @@ import { parseBody } from '../http/parse';
 import { clientIp, getAuth } from './middleware';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import { createSession, revokeSession, SESSION_COOKIE, sessionCookieOptions } from './sessions';
+import type { StoredDoc } from '../store/store';
 import { ownUserView } from './users';
 
 const LOGIN_FAILED = 'Invalid email or password. Please try again.';
@@ -76,17 +77,21 @@ export function authRoutes(ctx: AppContext): Router {
     const message = firstError(validateLogin(body));
     if (message) throw badRequest(message);
     const email = normalizeEmail(body.email);
-    // Counted before the password is checked, not after it failed: a burst of guesses sent at once
-    // would otherwise all pass the check while the first ones are still being hashed.
-    ctx.limits.loginPerEmail.hit(email, 'Too many failed login attempts for this account. Please try again later.');
-
-    const credentials = ctx.store.byIndex('credentials', 'email', email).find((c) => !c._deleted);
-    const ok = credentials
-      ? await verifyPassword(body.password, credentials.passwordHash as string)
-      : (await verifyPassword(body.password, await dummyPasswordHash(scryptParams)), false);
-    const user = credentials && ctx.store.get('users', credentials.id);
-    if (!ok || !user || user._deleted) throw new HttpError(401, LOGIN_FAILED);
-    ctx.limits.loginPerEmail.reset(email);
+    // Counted before the password is checked, maybe after a delay (login-guard.ts).
+    const attempt = await ctx.limits.login.admit(email, ip);
+    let user: StoredDoc | undefined;
+    try {
+      const credentials = ctx.store.byIndex('credentials', 'email', email).find((c) => !c._deleted);
+      const ok = credentials
+        ? await verifyPassword(body.password, credentials.passwordHash as string)
+        : (await verifyPassword(body.password, await dummyPasswordHash(scryptParams)), false);
+      const found = credentials && ctx.store.get('users', credentials.id);
+      if (ok && found && !found._deleted) user = found;
+    } finally {
+      if (user) attempt.succeeded();
+      else attempt.failed();
+    }
+    if (!user) throw new HttpError(401, LOGIN_FAILED);
     // A new session id at every login: a planted cookie never becomes a signed-in session.
     const previous = getAuth(res);
     if (previous) await revokeSession(ctx.store, previous.session.id);

@@ -25,6 +25,24 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * Counts `n` hits for `key` at once, all or none: throws a 429 (and counts nothing) when they
+   * would take the key over its limit, so a refused batch can be sent again as it is later.
+   */
+  take(key: string, n: number, message: string): void {
+    this.check(key, n, message);
+    if (this.enabled && n > 0) this.current(key).count += n;
+  }
+
+  /** Throws the 429 `take` would throw, without counting anything. */
+  check(key: string, n: number, message: string): void {
+    if (!this.enabled || n <= 0) return;
+    const w = this.current(key);
+    if (w.count + n > this.limit) {
+      throw tooManyRequests(message, Math.max(1, Math.ceil((w.start + this.windowMs - this.now()) / 1000)));
+    }
+  }
+
   reset(key: string): void {
     this.windows.delete(key);
   }

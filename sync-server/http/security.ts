@@ -1,9 +1,15 @@
+import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { forbidden, HttpError } from './errors';
 
-/** Security headers with a content security policy that allows only what the app loads. */
-export function securityHeaders(options: { https: boolean }): RequestHandler {
+/**
+ * Security headers with a content security policy that allows only what the app loads. The chat
+ * socket is the one connection to another scheme: `connect-src` names its origin, the app's own
+ * host over ws: and wss: (see `originPolicy`), never any host.
+ */
+export function securityHeaders(options: { https: boolean; origins?: OriginPolicy }): RequestHandler {
+  const socketSources = (req: IncomingMessage) => options.origins?.socketSources(req) ?? "'self'";
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -14,7 +20,7 @@ export function securityHeaders(options: { https: boolean }): RequestHandler {
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'"],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'", 'ws:', 'wss:', 'https://api.stripe.com'],
+        connectSrc: ["'self'", socketSources, 'https://api.stripe.com'],
         frameSrc: ['https://js.stripe.com', 'https://hooks.stripe.com'],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
@@ -40,7 +46,7 @@ export function securityHeaderList(options: { https: boolean }): [string, string
     setHeader: (name: string, value: string | number | readonly string[]) => headers.set(name, String(value)),
     removeHeader: (name: string) => headers.delete(name),
   };
-  securityHeaders(options)({} as Request, res as unknown as Response, () => {});
+  securityHeaders(options)({ headers: {} } as Request, res as unknown as Response, () => {});
   return [...headers];
 }
 
@@ -51,19 +57,70 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
+/** Host names the app answers on when PUBLIC_ORIGIN is not set: this machine, and HOST when it names one. */
+function localHostNames(listenHost: string | undefined): Set<string> {
+  const names = new Set(['localhost', '127.0.0.1', '[::1]']);
+  if (listenHost && listenHost !== '0.0.0.0' && listenHost !== '::') names.add(listenHost.includes(':') ? `[${listenHost}]` : listenHost.toLowerCase());
+  return names;
+}
+
+/**
+ * Where the app may be reached from. With PUBLIC_ORIGIN, that origin alone. Without it, the
+ * request's own origin, but only when its Host header names this machine: localhost, 127.0.0.1,
+ * [::1] or HOST, on the port the request came in on. Not any Host: a page on another site whose
+ * name was made to resolve to this machine (DNS rebinding) would then count as the app.
+ */
+export type OriginPolicy = {
+  /** The Host header names the app (always true with PUBLIC_ORIGIN: a proxy may rewrite it). */
+  knownHost(req: Request): boolean;
+  /** The origin a browser on the app sends. */
+  allowsOrigin(origin: string, req: Request): boolean;
+  /** The chat socket's origins for `connect-src`: the app's host over ws: and wss: ('self' for an unknown host). */
+  socketSources(req: IncomingMessage): string;
+};
+
+export function originPolicy(publicOrigin: string | undefined, listenHost: string | undefined): OriginPolicy {
+  if (publicOrigin) {
+    const url = new URL(publicOrigin);
+    const socket = `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}`;
+    return { knownHost: () => true, allowsOrigin: (origin) => origin === url.origin, socketSources: () => socket };
+  }
+  const names = localHostNames(listenHost);
+  const hostOk = (host: string | undefined, port: number | undefined) => {
+    if (!host || port === undefined) return false;
+    const m = /^(\[[0-9a-f:.]+\]|[^:]+)(?::(\d+))?$/i.exec(host);
+    // No port named: the scheme's own (80 or 443).
+    return !!m && names.has(m[1]!.toLowerCase()) && (m[2] === undefined ? port === 80 || port === 443 : Number(m[2]) === port);
+  };
+  return {
+    knownHost: (req) => hostOk(req.get('host'), req.socket.localPort),
+    socketSources(req) {
+      const host = req.headers?.host;
+      return host && hostOk(host, req.socket?.localPort) ? `ws://${host} wss://${host}` : "'self'";
+    },
+    allowsOrigin(origin, req) {
+      const host = req.get('host');
+      return hostOk(host, req.socket.localPort) && origin === `${req.protocol}://${host!.toLowerCase()}`;
+    },
+  };
+}
+
+/** API requests naming a host the app does not answer on are refused (see `originPolicy`). */
+export function knownHostOnly(policy: OriginPolicy): RequestHandler {
+  return (req, _res, next) => (policy.knownHost(req) ? next() : next(forbidden('Unknown host')));
+}
+
 /**
  * State-changing requests must come from the app itself: JSON only (a cross-site HTML form cannot
  * send it without a CORS preflight we never grant) and same-origin by Origin or Sec-Fetch-Site.
- * `allowedOrigin` is PUBLIC_ORIGIN when configured; otherwise the request's own Host is the origin.
  */
-export function sameOriginJsonOnly(allowedOrigin: string | undefined, exempt: (path: string) => boolean): RequestHandler {
+export function sameOriginJsonOnly(policy: OriginPolicy, exempt: (path: string) => boolean): RequestHandler {
   return (req, _res, next) => {
     if (SAFE_METHODS.has(req.method) || exempt(req.path)) return next();
     const origin = req.get('origin');
     const fetchSite = req.get('sec-fetch-site');
-    const expected = allowedOrigin ?? `${req.protocol}://${req.get('host')}`;
     if (origin !== undefined && origin !== 'null') {
-      if (origin !== expected) return next(forbidden('Cross-origin requests are not allowed'));
+      if (!policy.allowsOrigin(origin, req)) return next(forbidden('Cross-origin requests are not allowed'));
     } else if (fetchSite !== undefined) {
       if (fetchSite !== 'same-origin' && fetchSite !== 'none') return next(forbidden('Cross-origin requests are not allowed'));
     } else {

@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { badRequest, notFound } from '../http/errors';
 import { pullChanges } from './pull';
 import { applyPush, type PushRow } from './push';
+import { chargePush } from './quotas';
 import type { ChangeStreamHub } from './stream';
 import { isReplicated, type ReplicatedCollection } from './visibility';
 
@@ -50,6 +51,7 @@ export function replicationRoutes(ctx: AppContext, hub: ChangeStreamHub): Router
     const collection = collectionParam(req.params.collection);
     const rows = pushBody.safeParse(req.body);
     if (!rows.success) throw badRequest('Push body must be a list of { assumedMasterState, newDocumentState } rows');
+    chargePush(ctx, auth.user.id, collection, rows.data as PushRow[]);
     const result = await applyPush(ctx, auth, collection, rows.data as PushRow[]);
     res.json(result);
   });

@@ -28,39 +28,52 @@ function withoutServerFields(doc: StoredDoc, drop: readonly string[] = []): Reco
 }
 
 /**
- * The other side's contact email is shared only once both sides agreed to work together (an
- * accepted offer); before that anyone could harvest a creator's email by applying (decision 003).
- * Each side always sees its own.
+ * Which shape of a stored document `userId` may see: their own user record, another user's public
+ * profile, an application as its creator or its applicant sees it before an offer is accepted,
+ * the document as every permitted reader sees it, or nothing. Tombstones follow the same rule as
+ * the document. Readers given the same kind get the same view, so the change stream serializes
+ * each document once per kind. Pull, the push answers and the change stream all go through it.
  */
-function applicationView(doc: StoredDoc, userId: string): Record<string, unknown> {
-  if (isAcceptedOffer(doc.status)) return withoutServerFields(doc);
-  return withoutServerFields(doc, [userId === doc.creatorId ? 'applicantEmail' : 'creatorEmail']);
-}
+export type ViewKind = 'own' | 'public' | 'shared' | 'creator' | 'applicant';
 
-/**
- * What `userId` may see of a stored document, shaped for them, or undefined when they may not see
- * it at all (ARCHITECTURE.md "Read filtering"). Tombstones follow the same rule as the document.
- * The one redaction: pull, the push answers and the change stream all serialize through it.
- */
-export function viewFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): Record<string, unknown> | undefined {
+export function viewKindFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): ViewKind | undefined {
   // A document whose id breaks the id rule (stored before the rule refused it) is shown to
   // nobody: a device would key it in a plain object and lose the batch it came in (decision 010).
   if (!isDocumentId(collection, doc.id)) return undefined;
   switch (collection) {
     case 'users':
-      if (doc.id === userId) return { ...ownUserView(doc), _deleted: doc._deleted };
-      if (linkedByApplication(store, userId, doc.id)) return { ...publicProfileView(doc), _deleted: doc._deleted };
-      return undefined;
+      if (doc.id === userId) return 'own';
+      return linkedByApplication(store, userId, doc.id) ? 'public' : undefined;
     case 'gigs':
-      // A gig is public: its creator's email never travels with it (decision 003).
-      return withoutServerFields(doc, ['creatorEmail']);
+      return 'shared';
     case 'applications':
-      return doc.applicantId === userId || doc.creatorId === userId ? applicationView(doc, userId) : undefined;
+      if (doc.applicantId !== userId && doc.creatorId !== userId) return undefined;
+      // The other side's contact email is shared only once both sides agreed to work together
+      // (an accepted offer); before that anyone could harvest a creator's email by applying
+      // (decision 003). Each side always sees its own.
+      if (isAcceptedOffer(doc.status)) return 'shared';
+      return doc.creatorId === userId ? 'creator' : 'applicant';
     case 'notifications':
-      return doc.userId === userId ? withoutServerFields(doc) : undefined;
+      return doc.userId === userId ? 'shared' : undefined;
     case 'conversations':
-      return Array.isArray(doc.participants) && doc.participants.includes(userId) ? withoutServerFields(doc) : undefined;
+      return Array.isArray(doc.participants) && doc.participants.includes(userId) ? 'shared' : undefined;
     default:
       return undefined;
   }
+}
+
+/** The document shaped as a reader of that kind sees it. */
+export function shapeView(kind: ViewKind, collection: CollectionName, doc: StoredDoc): Record<string, unknown> {
+  if (kind === 'own') return { ...ownUserView(doc), _deleted: doc._deleted };
+  if (kind === 'public') return { ...publicProfileView(doc), _deleted: doc._deleted };
+  if (kind === 'creator') return withoutServerFields(doc, ['applicantEmail']);
+  if (kind === 'applicant') return withoutServerFields(doc, ['creatorEmail']);
+  // A gig is public: its creator's email never travels with it (decision 003).
+  return withoutServerFields(doc, collection === 'gigs' ? ['creatorEmail'] : []);
+}
+
+/** What `userId` may see of a stored document, shaped for them, or undefined when they may not see it at all. */
+export function viewFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): Record<string, unknown> | undefined {
+  const kind = viewKindFor(store, userId, collection, doc);
+  return kind && shapeView(kind, collection, doc);
 }

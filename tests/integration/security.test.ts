@@ -9,6 +9,7 @@ import { WebSocket } from 'ws';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { conversationIdFor } from '../../shared/ids';
+import { LOGIN_GUARD } from '../../sync-server/auth/login-guard';
 import { OWASP_SCRYPT, parseHashParams, verifyPassword } from '../../sync-server/auth/password';
 import { hashToken, SESSION_TTL_MS } from '../../sync-server/auth/sessions';
 import { readConfig } from '../../sync-server/config';
@@ -46,8 +47,11 @@ import { chatMessage, chatSocketBase, openChat, tryChatSocket } from '../support
  * 5. Rate limits under a burst — here: concurrent bursts on signup, login (per network) and
  *    waitlist get exactly the limit through, then 429 with `{ error }` and Retry-After, and the
  *    bursts create nothing; other networks, and signed-in users of the same network on the other
- *    routes, are not locked out; an email locked by failed logins keeps its live sessions.
- *    (auth.test.ts: 10 failed logins lock an email; a sequential sign-up burst.)
+ *    routes, are not locked out. Failed logins for an email never refuse its owner's right
+ *    password from an address that has not failed: one address gets 10 guesses, past 10 failures
+ *    an email's guesses go one at a time with a doubling delay, 3 per address, and a concurrent
+ *    burst from many addresses gets at most 13 checked; an attacked email keeps its live sessions.
+ *    (auth.test.ts: 10 failed logins lock an email from that address; a sequential sign-up burst.)
  * 6. Emails and payout ids (stripeAccountId) — here: two users with both, linked by an application
  *    through the whole offer → payment → chat → completion flow, with a third user watching:
  *    every byte each receives (HTTP answers, pulls, the change stream, the chat room) is scanned.
@@ -108,6 +112,10 @@ function headerProblems(h: Headers, https = false): string[] {
   if (!has('default-src', "'self'") || directives.get('default-src')!.length !== 1) problems.push(`default-src ${String(directives.get('default-src'))}`);
   const scripts = directives.get('script-src') ?? [];
   if (scripts.length === 0 || scripts.some((v) => ["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:'].includes(v))) problems.push(`script-src ${scripts.join(' ')}`);
+  // The chat socket's origin only: the app's own host over ws:/wss:, never any host.
+  const connect = directives.get('connect-src') ?? [];
+  const foreign = connect.filter((v) => !["'self'", 'https://api.stripe.com'].includes(v) && !/^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+$/.test(v));
+  if (!connect.includes("'self'") || foreign.length) problems.push(`connect-src ${connect.join(' ')}`);
   if (!has('object-src', "'none'")) problems.push('object-src is not none');
   if (!has('frame-ancestors', "'none'")) problems.push('frame-ancestors is not none');
   if (!has('base-uri', "'self'")) problems.push('base-uri is not self');
@@ -735,7 +743,60 @@ describe('5. rate limits hold under a burst', () => {
     ok('another network can still sign up, log in and join the waitlist');
   });
 
-  it('a concurrent burst of guesses at one email gets at most 10 evaluated; the email’s live sessions and other emails carry on', async () => {
+  /** `count` wrong guesses at `email`, one after the other, each from its own address `prefix.<n>`. */
+  async function wrongGuesses(email: string, prefix: string, count: number, from = 1) {
+    for (let i = from; i < from + count; i++) {
+      const res = await new NetworkClient(limited.url, `${prefix}.${i}`).post('/api/auth/login', { email, password: 'Wrong12345' });
+      expect(res.status).toBe(401);
+    }
+  }
+
+  it('10 wrong passwords for an email from 10 addresses do not lock its owner out: the right one from another address logs in', async () => {
+    const victim = await signUp(new NetworkClient(limited.url, '198.18.0.1'));
+    await wrongGuesses(victim.email, '198.18.1', 10);
+    const owner = new NetworkClient(limited.url, '198.18.2.1');
+    const login = await owner.post('/api/auth/login', creds(victim));
+    expect(login.status).toBe(200);
+    expect((await owner.get('/api/auth/session')).status).toBe(200);
+    ok('failed logins from strangers never refuse the owner’s right password');
+  });
+
+  it('a brute force from one address: 10 passwords checked, then 429 there even for the right one; the owner elsewhere logs in', async () => {
+    const victim = await signUp(new NetworkClient(limited.url, '198.18.10.1'));
+    const attacker = () => new NetworkClient(limited.url, '198.18.11.1');
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await attacker().post('/api/auth/login', { email: victim.email, password: `Wrong${i}Guess` })).status);
+    expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
+    expect429('right password from the guessing address', await attacker().post('/api/auth/login', creds(victim)));
+    ok('one address: 10 guesses checked, then 429');
+    expect((await new NetworkClient(limited.url, '198.18.12.1').post('/api/auth/login', creds(victim))).status).toBe(200);
+    ok('the owner logs in from another address');
+  });
+
+  it('a distributed attack is slowed down: past 10 failures each guess waits longer, one at a time, and an address gets 3', async () => {
+    const victim = await signUp(new NetworkClient(limited.url, '198.18.20.1'));
+    await wrongGuesses(victim.email, '198.18.21', 10);
+    const waited: number[] = [];
+    for (let i = 1; i <= 3; i++) {
+      const started = performance.now();
+      expect((await new NetworkClient(limited.url, `198.18.22.${i}`).post('/api/auth/login', { email: victim.email, password: 'Wrong12345' })).status).toBe(401);
+      waited.push(performance.now() - started);
+    }
+    // 1 s, 2 s, 4 s: about one guess per 15 s once the delay is at its longest.
+    expect(waited[0]).toBeGreaterThanOrEqual(950);
+    expect(waited[1]).toBeGreaterThanOrEqual(1950);
+    expect(waited[2]).toBeGreaterThanOrEqual(3950);
+    ok('past the threshold, each guess at the email waits longer');
+    // Another email under attack: one address's guesses (1 s, 2 s, 4 s) stop at three.
+    const other = await signUp(new NetworkClient(limited.url, '198.18.20.2'));
+    await wrongGuesses(other.email, '198.18.24', 10);
+    const one = () => new NetworkClient(limited.url, '198.18.23.1');
+    for (let i = 0; i < 3; i++) expect((await one().post('/api/auth/login', { email: other.email, password: 'Wrong12345' })).status).toBe(401);
+    expect429('a fourth guess from one address while the email is under attack', await one().post('/api/auth/login', creds(other)));
+    ok('under attack, one address gets 3 guesses');
+  }, 60_000);
+
+  it('a concurrent burst of 40 guesses from 40 addresses gets at most 10 checked at once and 3 more one at a time; the email’s live sessions and other emails carry on', async () => {
     // A costlier hash than elsewhere, so the guesses are all in the server at once, as in an attack.
     const slow = await startTestServer({ LOG_LEVEL: 'silent', RATE_LIMITS: 'on', SCRYPT_LOG_N: '15' });
     onTestFinished(() => slow.cleanup());
@@ -751,19 +812,19 @@ describe('5. rate limits hold under a burst', () => {
     const evaluated = scrypt.mock.calls.length;
     scrypt.mockRestore();
     const statuses = attempts.map((r) => r.status);
-    expect(evaluated, `passwords checked in a burst of 40: ${statuses.join(',')}`).toBeLessThanOrEqual(10);
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(30);
-    expect(statuses.filter((s) => s === 200).length + statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
-    expect429('email lock', attempts.find((r) => r.status === 429)!);
-    ok('a burst of 40 guesses at one email: at most 10 passwords checked, the rest 429');
+    expect(evaluated, `passwords checked in a burst of 40: ${statuses.join(',')}`).toBeLessThanOrEqual(10 + LOGIN_GUARD.laneSize);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(40 - 10 - LOGIN_GUARD.laneSize);
+    expect(statuses.filter((s) => s === 200).length + statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10 + LOGIN_GUARD.laneSize);
+    expect429('email under attack', attempts.find((r) => r.status === 429)!);
+    ok('a burst of 40 guesses at one email: at most 13 passwords checked, the rest 429');
     expect((await victim.get('/api/auth/session')).status).toBe(200);
     expect((await victim.get('/api/sync/users/pull?seq=0')).status).toBe(200);
-    ok('the locked email’s live session keeps working');
+    ok('the attacked email’s live session keeps working');
     const neighbour = new NetworkClient(slow.url, '192.0.2.100');
     const neighbourUser = await signUp(neighbour);
     expect((await new NetworkClient(slow.url, '192.0.2.100').post('/api/auth/login', creds(neighbourUser))).status).toBe(200);
     ok('another email logs in from the same network');
-  });
+  }, 60_000);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -898,5 +959,79 @@ describe('6. emails and payout ids never reach another user', () => {
       for (const channel of ['http', 'stream', 'chat'] as const) expect(occurrences(received[who][channel], strangerUser.email)).toBe(0);
     }
     ok('nobody receives the stranger’s email');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 7. The app's origin when PUBLIC_ORIGIN is not set
+
+describe('7. without PUBLIC_ORIGIN, the app is this machine on its port, not whatever the Host header says', () => {
+  /** A request with a Host header of our choosing (a page on a rebound DNS name sends its own). */
+  function asHost(method: string, urlPath: string, host: string, headers: Record<string, string> = {}, body?: unknown) {
+    const u = new URL(server.url);
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Record<string, unknown> }>((resolve, reject) => {
+      const req = http.request(
+        { host: u.hostname, port: Number(u.port), method, path: urlPath, headers: { host, ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) } },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : {} }));
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+  const port = () => new URL(server.url).port;
+
+  it('a page on another name that resolves here (DNS rebinding) can neither post nor read the API', async () => {
+    const rebound = `evil.example:${port()}`;
+    const user = await signUp(new TestClient(server.url));
+    const login = await asHost('POST', '/api/auth/login', rebound, { origin: `http://${rebound}` }, creds(user));
+    expect(login.status).toBe(403);
+    expect(login.headers['set-cookie']).toBeUndefined();
+    const waitlist = await asHost('POST', '/api/waitlist', rebound, { origin: `http://${rebound}` }, { name: 'Eve', email: uniqueEmail(), city: 'X', location: 'CA' });
+    expect(waitlist.status).toBe(403);
+    ok('rebound host: POSTs refused');
+    for (const p of ['/api/public-config', '/api/auth/session']) {
+      const res = await asHost('GET', p, rebound);
+      expect({ p, status: res.status, error: res.body.error }).toEqual({ p, status: 403, error: 'Unknown host' });
+    }
+    ok('rebound host: API reads refused');
+    // The same origin check with the Host header this machine is known by: the usual answers.
+    expect((await asHost('POST', '/api/auth/login', `127.0.0.1:${port()}`, { origin: `http://127.0.0.1:${port()}` }, creds(user))).status).toBe(200);
+  });
+
+  it('localhost, 127.0.0.1 and [::1] on the listening port are the app; another port or a look-alike name is not', async () => {
+    for (const host of [`localhost:${port()}`, `127.0.0.1:${port()}`, `[::1]:${port()}`, `LOCALHOST:${port()}`]) {
+      const res = await asHost('POST', '/api/auth/login', host, { origin: `http://${host.toLowerCase()}` }, { email: uniqueEmail(), password: PASSWORD });
+      expect({ host, status: res.status }).toEqual({ host, status: 401 });
+      expect((await asHost('GET', '/api/public-config', host)).status).toBe(200);
+    }
+    ok('local names on the listening port accepted');
+    for (const [host, origin] of [
+      [`localhost:${port()}`, `http://localhost:${Number(port()) + 1}`],
+      [`localhost:${port()}`, `http://localhost.evil.example:${port()}`],
+      [`localhost:${port()}`, `http://127.0.0.2:${port()}`],
+      [`localhost:${Number(port()) + 1}`, `http://localhost:${Number(port()) + 1}`],
+      [`localhost.evil.example:${port()}`, `http://localhost.evil.example:${port()}`],
+    ]) {
+      const res = await asHost('POST', '/api/auth/login', host!, { origin: origin! }, { email: uniqueEmail(), password: PASSWORD });
+      expect({ host, origin, status: res.status }).toEqual({ host, origin, status: 403 });
+    }
+    ok('another port or name refused');
+  });
+
+  it('PUBLIC_ORIGIN replaces them all (HOST adding its name: sync-server/http/security.test.ts)', async () => {
+    const configured = await startTestServer({ LOG_LEVEL: 'silent', PUBLIC_ORIGIN: 'https://gigs.example' });
+    onTestFinished(() => configured.cleanup());
+    const login = (on: TestServer, origin: string) => new TestClient(on.url, origin).post('/api/auth/login', { email: uniqueEmail(), password: PASSWORD });
+    expect((await login(configured, 'https://gigs.example')).status).toBe(401);
+    expect((await login(configured, configured.url)).status).toBe(403);
+    ok('PUBLIC_ORIGIN: only that origin');
+    const csp = (await fetch(configured.url + '/')).headers.get('content-security-policy')!;
+    expect(csp).toMatch(/connect-src 'self' wss:\/\/gigs\.example https:\/\/api\.stripe\.com/);
+    ok('PUBLIC_ORIGIN: connect-src names its wss origin');
   });
 });

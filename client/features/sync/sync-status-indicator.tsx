@@ -1,6 +1,9 @@
 import { useSyncStatus } from '../../data/data-provider';
 
-/** Always visible in the signed-in layout: online, offline or syncing, and what waits to go out. */
+/**
+ * Always visible in the signed-in layout: online, offline or syncing, and what waits to go out;
+ * when the server holds this user's writes back for a while (a write quota), its message.
+ */
 export function SyncStatusIndicator() {
   const status = useSyncStatus();
   const waiting = status.pending > 0 ? ` · ${status.pending} change${status.pending === 1 ? '' : 's'} waiting to sync` : '';
@@ -13,6 +16,9 @@ export function SyncStatusIndicator() {
     // Never "up to date" while data the server sent is missing here.
     label = `Some data could not be saved on this device · retrying${waiting}`;
     tone = 'error';
+  } else if (status.throttled) {
+    label = `${status.throttled}${waiting}`;
+    tone = 'busy';
   } else if (!status.initialSync.done) {
     label = `Syncing your data… ${status.initialSync.received} item${status.initialSync.received === 1 ? '' : 's'} received`;
     tone = 'busy';
