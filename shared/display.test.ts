@@ -3,7 +3,7 @@ import { NOTIFICATION_TYPES } from './constants';
 import {
   basketViewFor,
   budgetLabel, buyerTabsOf, countriesInGigs, DEFAULT_NOTIFICATION_ICON, EMPTY_STATES, filterGigs, isNewApplication,
-  isUnreadConversation, notificationIcon, notificationTarget, NO_FILTERS, sellerTabOf, shownGigStatus, skillPreview, statusLabel, unreadBadgeCount,
+  isUnreadConversation, notificationIcon, offerLabel, notificationTarget, NO_FILTERS, sellerTabOf, shownGigStatus, skillPreview, statusLabel, unreadBadgeCount,
 } from './display';
 
 const H = 60 * 60 * 1000;
@@ -11,8 +11,17 @@ const H = 60 * 60 * 1000;
 describe('gig cards', () => {
   it("passion-driven gigs display 'Passion Driven' instead of a budget", () => {
     expect(budgetLabel({ isPassionDriven: true, budget: '', currency: 'CAD' })).toBe('Passion Driven');
-    expect(budgetLabel({ isPassionDriven: false, budget: '500-1000', currency: 'CAD' })).toBe('C$500 - C$1000');
-    expect(budgetLabel({ isPassionDriven: false, budget: '750', currency: 'NGN' })).toBe('₦750');
+    expect(budgetLabel({ isPassionDriven: false, budget: '500-1000', currency: 'CAD' })).toBe('C$500.00 - C$1,000.00');
+    expect(budgetLabel({ isPassionDriven: false, budget: '750', currency: 'NGN' })).toBe('₦750.00');
+    expect(budgetLabel({ isPassionDriven: false, budget: '250.00', currency: 'CAD' })).toBe('C$250.00');
+    expect(budgetLabel({ isPassionDriven: false, budget: '1,000.5 – 2000', currency: 'GBP' })).toBe('£1,000.50 - £2,000.00');
+    // Text written before the budget rule is shown as typed.
+    expect(budgetLabel({ isPassionDriven: false, budget: 'negotiable', currency: 'EUR' })).toBe('€negotiable');
+  });
+  it("an offer shows in the same format as the gig's budget, and an offer of nothing as 'Passion Driven', never ₦0.00", () => {
+    expect(offerLabel(25_000, 'CAD')).toBe('C$250.00');
+    expect(offerLabel(1235, 'CAD')).toBe('C$12.35');
+    expect(offerLabel(0, 'NGN')).toBe('Passion Driven');
   });
   it.each([
     ['Painting', ['Painting'], null],

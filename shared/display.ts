@@ -3,19 +3,29 @@ import type { Application } from './schemas/application';
 import type { Conversation } from './schemas/conversation';
 import type { Gig } from './schemas/gig';
 import type { Notification } from './schemas/notification';
+import { currencySymbol, formatMoney } from './money';
+import { parseBudgetText } from './validation/budget-text';
 
 /** Small display rules the screens share (SPEC.md §2 "Screen behaviour"). */
 
-/** 'Passion Driven' instead of a budget; otherwise the budget text with the currency symbol. */
-export function budgetLabel(gig: Pick<Gig, 'isPassionDriven' | 'budget' | 'currency' | 'country'>): string {
-  if (gig.isPassionDriven) return 'Passion Driven';
-  const symbol = symbolFor(gig.currency);
-  return gig.budget.split(/\s*[-–]\s*/).map((part) => `${symbol}${part}`).join(' - ');
+export const PASSION_DRIVEN = 'Passion Driven';
+
+/**
+ * 'Passion Driven' instead of a budget; otherwise the budget in the app's one money format
+ * ('C$250.00', 'C$500.00 - C$1,000.00'). Text that does not read as a budget (written before the
+ * budget rule) is shown as typed after the symbol.
+ */
+export function budgetLabel(gig: Pick<Gig, 'isPassionDriven' | 'budget' | 'currency'>): string {
+  if (gig.isPassionDriven) return PASSION_DRIVEN;
+  const range = parseBudgetText(gig.budget);
+  if (!range) return `${currencySymbol(gig.currency)}${gig.budget.trim()}`;
+  const min = formatMoney(range.min, gig.currency);
+  return range.min === range.max ? min : `${min} - ${formatMoney(range.max, gig.currency)}`;
 }
 
-export function symbolFor(currency: string): string {
-  const byCurrency: Record<string, string> = { USD: '$', GBP: '£', CAD: 'C$', EUR: '€', NGN: '₦' };
-  return byCurrency[currency] ?? `${currency} `;
+/** An applicant's offer: an offer of nothing is work for the love of it (docs/decisions/016-one-money-format.md). */
+export function offerLabel(minor: number, currency: string): string {
+  return minor === 0 ? PASSION_DRIVEN : formatMoney(minor, currency);
 }
 
 /** Gig cards show the first two skills and '+N more'. */

@@ -63,9 +63,9 @@ describe('simulated payments, end to end over HTTP', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect(page.body).toContain(NOTICE);
     expect(page.body).toContain('Poster &lt;design&gt;');
-    expect(page.body).toContain('CA$450.00');
-    expect(page.body).toContain('CA$13.50');
-    expect(page.body).toContain('Pay CA$463.50');
+    expect(page.body).toContain('C$450.00');
+    expect(page.body).toContain('C$13.50');
+    expect(page.body).toContain('Pay C$463.50');
     // The content security policy allows no inline script: the button's script is a file.
     expect(page.body).not.toMatch(/<script>/);
     const script = await s.buyer.get<string>('/api/payments/simulated/page.js');

@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { isNewApplication, statusLabel } from '../../../shared/display';
-import { formatMoney } from '../../../shared/money';
+import { isNewApplication, offerLabel, statusLabel } from '../../../shared/display';
 import type { Application } from '../../../shared/schemas/application';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
@@ -52,7 +51,7 @@ export default function ApplicationsPage() {
                 {a.gigDeleted ? ' (gig deleted)' : ''} · {new Date(a.appliedAt).toLocaleString()}
               </p>
               <p>
-                Offer: <strong>{formatMoney(a.budget, a.currency)}</strong> · <span className="status">{statusLabel(a.status)}</span>
+                Offer: <strong>{offerLabel(a.budget, a.currency)}</strong> · <span className="status">{statusLabel(a.status)}</span>
               </p>
               <div className="row">
                 <button type="button" className="button button--quiet button--small" onClick={() => setProfileOf(a)}>

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { countryByCode } from '../../../shared/constants';
-import { budgetLabel, statusLabel, symbolFor } from '../../../shared/display';
+import { budgetLabel, statusLabel } from '../../../shared/display';
+import { currencySymbol } from '../../../shared/money';
 import { applicationIdFor } from '../../../shared/ids';
 import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
@@ -201,7 +202,7 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
           ) : (
             <form className="form" onSubmit={(e) => void apply(e)} noValidate>
               <label>
-                Your rate ({symbolFor(gig.currency)} {gig.currency})
+                Your rate ({currencySymbol(gig.currency)} {gig.currency})
                 <input
                   inputMode="decimal"
                   value={rate}
