@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { buyerCheckout, formatMoney as money, payoutSplit } from '../../../shared/money';
 import { completionError, NEEDS_NETWORK, PAYMENT_START_FAILED } from '../../../shared/payment-messages';
 import type { Application } from '../../../shared/schemas/application';
-import { api, ApiError, NetworkError } from '../../lib/api';
+import { api, ApiError, isOffline } from '../../lib/api';
 import { completeGig, startCheckout } from '../../lib/payments-api';
 import { useOnline } from '../../ui/hooks';
 import { ConfirmDialog } from '../../ui/modal';
@@ -63,7 +63,7 @@ export function PayForApplication({ application }: { application: Application })
       const { url } = await startCheckout(application.id);
       window.location.assign(url);
     } catch (err) {
-      setError(err instanceof NetworkError ? NEEDS_NETWORK : err instanceof ApiError ? err.message : PAYMENT_START_FAILED);
+      setError(isOffline(err) ? NEEDS_NETWORK : err instanceof ApiError ? err.message : PAYMENT_START_FAILED);
       setBusy(false);
     }
   }
@@ -98,7 +98,7 @@ export function MarkComplete({ application, userId }: { application: Application
     try {
       await completeGig({ gigId: application.gigId, applicationId: application.id, userId });
     } catch (err) {
-      setError(err instanceof NetworkError ? NEEDS_NETWORK : completionError(err instanceof ApiError ? err.message : undefined));
+      setError(isOffline(err) ? NEEDS_NETWORK : completionError(err instanceof ApiError ? err.message : undefined));
     } finally {
       setBusy(false);
     }

@@ -4,7 +4,7 @@ import { REDIRECT_DELAYS_MS } from '../../../shared/constants';
 import { splitFromTotal } from '../../../shared/money';
 import { decimalToMinor } from '../../../shared/validation/decimal';
 import { NEEDS_NETWORK, PAYMENT_SUCCESS_MESSAGES, paymentSuccessError } from '../../../shared/payment-messages';
-import { ApiError, NetworkError } from '../../lib/api';
+import { ApiError, isOffline, NetworkError } from '../../lib/api';
 import { confirmPayment, readPaymentSuccessQuery, type PaymentConfirmation } from '../../lib/payments-api';
 import { PaidAmounts } from './payment-parts';
 
@@ -30,7 +30,8 @@ export default function PaymentSuccessPage() {
       (confirmation) => live && setState({ kind: 'confirmed', confirmation }),
       (err: unknown) => {
         if (!live) return;
-        if (err instanceof NetworkError) setState({ kind: 'error', message: NEEDS_NETWORK, retry: true });
+        // No answer is worth another try; only a browser that is offline is told it is offline.
+        if (err instanceof NetworkError) setState({ kind: 'error', message: isOffline(err) ? NEEDS_NETWORK : PAYMENT_SUCCESS_MESSAGES.updateFailed, retry: true });
         else setState({ kind: 'error', message: paymentSuccessError(err instanceof ApiError ? err.message : undefined), retry: false });
       },
     );

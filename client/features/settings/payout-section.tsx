@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { NEEDS_NETWORK, PAYOUT_SETUP_MESSAGES } from '../../../shared/payment-messages';
 import type { User } from '../../../shared/schemas/user';
-import { NetworkError } from '../../lib/api';
+import { isOffline } from '../../lib/api';
 import { createConnectAccount, getPayoutStatus, type PayoutStatus } from '../../lib/payments-api';
 import { useOnline } from '../../ui/hooks';
 import { SimulatedNotice } from '../payments/payment-parts';
@@ -23,7 +23,7 @@ export function PayoutSection({ user }: { user: User | undefined }) {
     try {
       setView({ kind: 'ready', status: await getPayoutStatus() });
     } catch (err) {
-      setView({ kind: 'error', message: err instanceof NetworkError ? NEEDS_NETWORK : PAYOUT_SETUP_MESSAGES.loadFailed });
+      setView({ kind: 'error', message: isOffline(err) ? NEEDS_NETWORK : PAYOUT_SETUP_MESSAGES.loadFailed });
     }
   }, []);
 
@@ -41,7 +41,7 @@ export function PayoutSection({ user }: { user: User | undefined }) {
     } catch (err) {
       setBusy(false);
       const existing = view.kind === 'ready' && view.status.accountId;
-      setView({ kind: 'error', message: err instanceof NetworkError ? NEEDS_NETWORK : existing ? PAYOUT_SETUP_MESSAGES.connectFailed : PAYOUT_SETUP_MESSAGES.createFailed });
+      setView({ kind: 'error', message: isOffline(err) ? NEEDS_NETWORK : existing ? PAYOUT_SETUP_MESSAGES.connectFailed : PAYOUT_SETUP_MESSAGES.createFailed });
     }
   }
 
