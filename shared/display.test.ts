@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_TYPES } from './constants';
 import {
-  basketViewFor,
+  basketViewFor, defaultBasketView,
   budgetLabel, buyerTabsOf, countriesInGigs, DEFAULT_NOTIFICATION_ICON, EMPTY_STATES, filterGigs, isNewApplication,
   isUnreadConversation, notificationIcon, offerLabel, notificationTarget, NO_FILTERS, sellerTabOf, shownGigStatus, skillPreview, statusLabel, unreadBadgeCount,
 } from './display';
@@ -66,12 +66,12 @@ describe('notifications', () => {
   it('a default icon covers the rest', () => expect(notificationIcon('something_new')).toBe(DEFAULT_NOTIFICATION_ICON));
   it.each([
     ['new_application', '/applications'],
-    ['FINAL_BUDGET_OFFER', '/basket'],
-    ['payment_needed', '/basket'],
-    ['GIG_STARTED', '/basket'],
-    ['OFFER_REJECTED', '/basket'],
-    ['GIG_COMPLETED', '/basket'],
-    ['PAYMENT_CONFIRMED', '/basket'],
+    ['FINAL_BUDGET_OFFER', '/basket?view=seller'],
+    ['payment_needed', '/basket?view=buyer'],
+    ['GIG_STARTED', '/basket?view=buyer'],
+    ['OFFER_REJECTED', '/basket?view=buyer'],
+    ['GIG_COMPLETED', '/basket?view=seller'],
+    ['PAYMENT_CONFIRMED', '/basket?view=seller'],
     ['new_message', '/exchange/user-b'],
     ['new_conversation', '/exchange/user-b'],
     ['application_status', '/gig/gig-1'],
@@ -134,6 +134,15 @@ describe('landing board filters', () => {
   it('empty-state texts are SPEC.md’s', () => {
     expect(EMPTY_STATES.allGigs).toBe('No gigs found matching your filters. More to come soon!');
     expect(EMPTY_STATES.appliedTo).toBe("You haven't applied to any gigs yet.");
+  });
+});
+
+describe('defaultBasketView', () => {
+  it('opens on the side that has something: the seller side only when the user posted nothing and applied somewhere', () => {
+    expect(defaultBasketView(0, 2)).toBe('seller');
+    expect(defaultBasketView(1, 2)).toBe('buyer');
+    expect(defaultBasketView(0, 0)).toBe('buyer');
+    expect(defaultBasketView(3, 0)).toBe('buyer');
   });
 });
 

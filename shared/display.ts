@@ -92,7 +92,7 @@ export function isMessageNotification(type: string): boolean {
 
 /**
  * Where a notification click goes (ARCHITECTURE.md decisions): application types → /applications;
- * offer, payment and work-status types → /basket; message and conversation types → the chat with
+ * offer, payment and work-status types → /basket, opened on the side the notification is about; message and conversation types → the chat with
  * the sender; application_status → /gig/{gigId}; anything else → /notifications.
  */
 export function notificationTarget(n: Pick<Notification, 'type' | 'senderId' | 'gigId'>): string {
@@ -108,7 +108,7 @@ export function notificationTarget(n: Pick<Notification, 'type' | 'senderId' | '
     case 'gig_completed':
     case 'GIG_COMPLETED':
     case 'OFFER_REJECTED':
-      return '/basket';
+      return `/basket?view=${basketViewFor(n.type)}`;
     case 'new_message':
     case 'message':
     case 'new_conversation':
@@ -188,6 +188,11 @@ export const EMPTY_STATES = {
 } as const;
 
 const SELLER_SIDE_TYPES = new Set(['new_offer', 'FINAL_BUDGET_OFFER', 'PAYMENT_CONFIRMED', 'gig_completed', 'GIG_COMPLETED']);
+
+/** Which side /basket opens on when no notification chose one: the buyer's, unless only the seller's has something. */
+export function defaultBasketView(posted: number, applied: number): 'buyer' | 'seller' {
+  return posted === 0 && applied > 0 ? 'seller' : 'buyer';
+}
 
 /**
  * Which side of the basket a notification is about: offers, payment confirmations and completions

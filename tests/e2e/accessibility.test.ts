@@ -68,6 +68,7 @@ const PUBLIC: Screen[] = [
   { path: '/version1', ready: (p) => p.getByRole('heading', { level: 1 }).waitFor() },
   { path: '/signup', ready: (p) => p.getByRole('button', { name: 'Sign up' }).waitFor() },
   { path: '/login', ready: (p) => p.getByRole('button', { name: /log in/i }).waitFor() },
+  { path: '/terms', ready: heading('Terms of use') },
 ];
 
 for (const viewport of VIEWPORTS) {
@@ -102,6 +103,8 @@ for (const viewport of VIEWPORTS) {
         [`/exchange/${applicant.user.id}`, (p) => p.getByLabel('Message', { exact: true }).waitFor({ timeout: 20_000 })],
         ['/payment/success', (p) => p.getByText('Missing required payment information').waitFor()],
         ['/no-such-page', heading('Page not found')],
+        // A signed-in visitor on the public home page is offered the app.
+        ['/', (p) => p.getByRole('link', { name: 'Open the app' }).waitFor()],
       ];
       for (const [path, ready] of screens) {
         await page.goto(server.url + path);
@@ -132,6 +135,10 @@ for (const viewport of VIEWPORTS) {
       await a.page.goto(server.url + '/basket?view=seller');
       await heading('Accessible poster')(a.page);
       await audit(a.page, 'seller basket');
+      // A chat nobody's application links: the applications page says why it opened instead.
+      await a.page.goto(server.url + `/exchange/${newcomer.user.id}`);
+      await a.page.getByText('A conversation starts from an application', { exact: false }).waitFor({ timeout: 20_000 });
+      await audit(a.page, '/applications with the no-conversation notice');
       await a.context.close();
 
       const n = await signedIn(newcomer.http, viewport);

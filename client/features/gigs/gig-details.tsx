@@ -14,6 +14,7 @@ import { useLive } from '../../data/use-live-query';
 import { DeleteGigDialog } from './delete-gig-dialog';
 import { useOutbox } from '../../ui/hooks';
 import { applyToGig } from '../applications/application-writes';
+import { NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
 import { startConversation } from '../chat/start-conversation';
 import { formFromGig, GigForm } from './gig-form';
 import { deleteGig, editGig } from './gig-writes';
@@ -90,7 +91,7 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
     setConverseError(null);
     const result = await startConversation(data, gig.createdBy);
     if (result.ok) navigate(result.path);
-    else if ('redirectTo' in result) navigate(result.redirectTo);
+    else if ('redirectTo' in result) navigate(result.redirectTo, { state: { notice: NO_LINK_NOTICES.fromGig } });
     else setConverseError(result.error);
   }
 

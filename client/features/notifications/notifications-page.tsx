@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { basketViewFor, isMessageNotification, notificationIcon, notificationTarget } from '../../../shared/display';
+import { isMessageNotification, notificationIcon, notificationTarget } from '../../../shared/display';
 import type { Notification } from '../../../shared/schemas/notification';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
@@ -8,12 +8,6 @@ import { Tabs } from '../../ui/tabs';
 
 const LOAD_FAILED = 'Failed to load notifications. Please try again later.';
 type Filter = 'all' | 'messages';
-
-/** Where a click goes: SPEC.md's targets, with the basket opened on the side the notification is about. */
-function targetOf(n: Notification): string {
-  const target = notificationTarget(n);
-  return target === '/basket' ? `/basket?view=${basketViewFor(n.type)}` : target;
-}
 
 function timeAgo(at: number, now: number): string {
   const minutes = Math.round((now - at) / 60_000);
@@ -45,7 +39,7 @@ export default function NotificationsPage() {
         await doc.incrementalPatch({ read: true, updatedAt: Date.now() });
       }
     }
-    navigate(targetOf(n));
+    navigate(notificationTarget(n));
   }
 
   return (
