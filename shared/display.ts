@@ -62,26 +62,33 @@ export function isNewApplication(appliedAt: number, now: number): boolean {
   return now - appliedAt >= 0 && now - appliedAt < NEW_APPLICATION_WINDOW_MS;
 }
 
-const ICONS: Record<string, string> = {
-  new_application: '📝',
-  new_conversation: '💬',
-  new_message: '💬',
-  message: '💬',
-  new_offer: '🤝',
-  FINAL_BUDGET_OFFER: '🤝',
-  payment_needed: '💳',
-  PAYMENT_CONFIRMED: '✅',
-  gig_in_progress: '🛠️',
-  GIG_STARTED: '🛠️',
-  gig_completed: '🏁',
-  GIG_COMPLETED: '🏁',
-  OFFER_REJECTED: '↩️',
-  application_status: '📌',
+/**
+ * The icon of each notification type, by name: the client draws each name as an SVG icon (no
+ * emoji, which draw as empty boxes where no emoji font is installed).
+ */
+export const NOTIFICATION_ICON_NAMES = ['application', 'conversation', 'message', 'offer', 'payment', 'paid', 'started', 'completed', 'declined', 'status', 'default'] as const;
+export type NotificationIconName = (typeof NOTIFICATION_ICON_NAMES)[number];
+
+const ICONS: Record<string, NotificationIconName> = {
+  new_application: 'application',
+  new_conversation: 'conversation',
+  new_message: 'message',
+  message: 'message',
+  new_offer: 'offer',
+  FINAL_BUDGET_OFFER: 'offer',
+  payment_needed: 'payment',
+  PAYMENT_CONFIRMED: 'paid',
+  gig_in_progress: 'started',
+  GIG_STARTED: 'started',
+  gig_completed: 'completed',
+  GIG_COMPLETED: 'completed',
+  OFFER_REJECTED: 'declined',
+  application_status: 'status',
 };
-export const DEFAULT_NOTIFICATION_ICON = '🔔';
+export const DEFAULT_NOTIFICATION_ICON: NotificationIconName = 'default';
 
 /** Each notification type has an icon, and a default icon covers the rest. */
-export function notificationIcon(type: string): string {
+export function notificationIcon(type: string): NotificationIconName {
   return ICONS[type] ?? DEFAULT_NOTIFICATION_ICON;
 }
 

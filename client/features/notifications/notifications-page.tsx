@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { isMessageNotification, notificationIcon, notificationTarget } from '../../../shared/display';
+import { isMessageNotification, notificationTarget } from '../../../shared/display';
 import type { Notification } from '../../../shared/schemas/notification';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { Tabs } from '../../ui/tabs';
+import { NotificationIcon } from './notification-icon';
 
 const LOAD_FAILED = 'Failed to load notifications. Please try again later.';
 type Filter = 'all' | 'messages';
@@ -67,10 +68,8 @@ export default function NotificationsPage() {
           {shown.map((n) => (
             <li key={n.id}>
               <button type="button" className={n.read ? 'notification' : 'notification notification--unread'} onClick={() => void open(n)}>
-                <span className="notification__icon" aria-hidden="true">
-                  {notificationIcon(n.type)}
-                </span>
-                <span>
+                <NotificationIcon type={n.type} />
+                <span className="notification__text">
                   {!n.read && <span className="visually-hidden">Unread: </span>}
                   {n.message}
                 </span>
