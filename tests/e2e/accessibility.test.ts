@@ -111,6 +111,12 @@ for (const viewport of VIEWPORTS) {
         await ready(page);
         await audit(page, `${path} as the buyer`);
       }
+      if (viewport.name === 'phone') {
+        await page.goto(server.url + '/landing');
+        await page.getByRole('button', { name: /^Filters/ }).click({ timeout: 20_000 });
+        await page.getByRole('group', { name: 'Niches' }).waitFor();
+        await audit(page, 'board filters open on a phone');
+      }
       await page.goto(server.url + '/landing?openModal=true');
       await page.getByRole('dialog', { name: 'Create a gig' }).getByRole('button', { name: 'Post gig' }).click();
       await page.getByRole('dialog').getByText('Title is required').waitFor();
