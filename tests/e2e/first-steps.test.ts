@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInContext, type Actor } from '../support/browser';
-import { applyTo, gigDoc, offer, offerAndAccept, person, write, type Person } from '../support/fixtures';
+import { applyTo, gigDoc, isoDay, offer, offerAndAccept, person, write, type Person } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 
 /**
@@ -58,8 +58,8 @@ describe('one money format', () => {
     const ada = await actor('Ada Money');
     const [ben, cleo] = await Promise.all([person(server.url, { name: 'Ben Money' }), person(server.url, { name: 'Cleo Money' })]);
     const paid = await postGig(ada, { title: 'Money poster', budget: '250', currency: 'CAD' });
-    await postGig(ada, { title: 'Money mural', budget: '5000-12500.5', currency: 'NGN' });
-    const passion = await postGig(ada, { title: 'Money zine', budget: '', isPassionDriven: true, currency: 'NGN' });
+    await postGig(ada, { title: 'Money mural', budget: '5000-12500.5', locationType: 'in-person', country: 'NG', city: 'Lagos', projectDate: isoDay(20) });
+    const passion = await postGig(ada, { title: 'Money zine', budget: '', isPassionDriven: true, locationType: 'in-person', country: 'NG', city: 'Lagos', projectDate: isoDay(20) });
     await applyTo(ben, paid, { budget: 1235 });
     await applyTo(cleo, passion, { budget: 0, currency: 'NGN' });
 
@@ -266,7 +266,7 @@ describe('looks', () => {
   it('board card titles wrap whole onto at most two lines, and longer ones end in an ellipsis without cutting a line', async () => {
     const ada = await actor('Ada Titles');
     const two = 'Poster for the spring gallery (project)';
-    const long = 'A very long gig title that goes on and on about a mural, a poster, a zine and a typography project (draft)';
+    const long = 'A very long gig title about a mural, a poster, a zine and a typography project (draft)';
     await postGig(ada, { title: two });
     await postGig(ada, { title: long });
     await ada.page.goto(server.url + '/landing');

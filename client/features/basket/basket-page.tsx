@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { defaultBasketView } from '../../../shared/display';
-import { useData } from '../../data/data-provider';
+import { useData, useSyncStatus } from '../../data/data-provider';
+import { useOnline } from '../../ui/hooks';
 import { useLive } from '../../data/use-live-query';
 import { BuyerView } from './buyer-view';
 import { SellerView } from './seller-view';
@@ -18,8 +19,12 @@ export default function BasketPage() {
   const requested = params.get('view');
   const posted = useLive(() => db.gigs.find({ selector: { createdBy: userId }, limit: 1 }).$, [db, userId]);
   const applied = useLive(() => db.applications.find({ selector: { applicantId: userId }, limit: 1 }).$, [db, userId]);
-  const counted = !posted.loading && !applied.loading;
-  const view = requested === 'seller' || requested === 'buyer' ? requested : counted ? defaultBasketView(posted.data?.length ?? 0, applied.data?.length ?? 0) : null;
+  const sync = useSyncStatus();
+  const online = useOnline();
+  const [postedN, appliedN] = [posted.data?.length ?? 0, applied.data?.length ?? 0];
+  // Nothing on this device yet may only mean the first sync has not brought it: wait for that (when online).
+  const known = !posted.loading && !applied.loading && (postedN + appliedN > 0 || sync.initialSync.done || !online);
+  const view = requested === 'seller' || requested === 'buyer' ? requested : known ? defaultBasketView(postedN, appliedN) : null;
   const choose = (v: 'buyer' | 'seller') => setParams({ view: v }, { replace: true });
   useEffect(() => {
     if (view && requested !== view) setParams({ view }, { replace: true });
