@@ -23,7 +23,7 @@ export function budgetLabel(gig: Pick<Gig, 'isPassionDriven' | 'budget' | 'curre
   return range.min === range.max ? min : `${min} - ${formatMoney(range.max, gig.currency)}`;
 }
 
-/** An applicant's offer: an offer of nothing is work for the love of it (docs/decisions/016-one-money-format.md). */
+/** An applicant's offer: an offer of nothing is work for the love of it (docs/decisions/016-first-steps.md). */
 export function offerLabel(minor: number, currency: string): string {
   return minor === 0 ? PASSION_DRIVEN : formatMoney(minor, currency);
 }
