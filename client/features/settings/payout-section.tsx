@@ -76,7 +76,8 @@ export function PayoutSection({ user }: { user: User | undefined }) {
             </p>
           )}
           {view.status.state !== 'connected' && (
-            <button type="button" className="button" onClick={() => void connect()} disabled={busy || !online}>
+            // Waits for the user's own record (the first sync brings it) rather than ignoring a click.
+            <button type="button" className="button" onClick={() => void connect()} disabled={busy || !online || !user?.email}>
               {view.status.state === 'details_due' ? 'Finish payout setup' : 'Set up payouts'}
             </button>
           )}
