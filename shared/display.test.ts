@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_TYPES } from './constants';
 import {
-  basketViewFor,
+  basketViewFor, defaultBasketView,
   budgetLabel, buyerTabsOf, countriesInGigs, DEFAULT_NOTIFICATION_ICON, EMPTY_STATES, filterGigs, isNewApplication,
-  isUnreadConversation, notificationIcon, notificationTarget, NO_FILTERS, sellerTabOf, shownGigStatus, skillPreview, statusLabel, unreadBadgeCount,
+  isUnreadConversation, notificationIcon, offerLabel, notificationTarget, NO_FILTERS, sellerTabOf, shownGigStatus, skillPreview, statusLabel, unreadBadgeCount,
 } from './display';
 
 const H = 60 * 60 * 1000;
@@ -11,8 +11,17 @@ const H = 60 * 60 * 1000;
 describe('gig cards', () => {
   it("passion-driven gigs display 'Passion Driven' instead of a budget", () => {
     expect(budgetLabel({ isPassionDriven: true, budget: '', currency: 'CAD' })).toBe('Passion Driven');
-    expect(budgetLabel({ isPassionDriven: false, budget: '500-1000', currency: 'CAD' })).toBe('C$500 - C$1000');
-    expect(budgetLabel({ isPassionDriven: false, budget: '750', currency: 'NGN' })).toBe('₦750');
+    expect(budgetLabel({ isPassionDriven: false, budget: '500-1000', currency: 'CAD' })).toBe('C$500.00 - C$1,000.00');
+    expect(budgetLabel({ isPassionDriven: false, budget: '750', currency: 'NGN' })).toBe('₦750.00');
+    expect(budgetLabel({ isPassionDriven: false, budget: '250.00', currency: 'CAD' })).toBe('C$250.00');
+    expect(budgetLabel({ isPassionDriven: false, budget: '1,000.5 – 2000', currency: 'GBP' })).toBe('£1,000.50 - £2,000.00');
+    // Text written before the budget rule is shown as typed.
+    expect(budgetLabel({ isPassionDriven: false, budget: 'negotiable', currency: 'EUR' })).toBe('€negotiable');
+  });
+  it("an offer shows in the same format as the gig's budget, and an offer of nothing as 'Passion Driven', never ₦0.00", () => {
+    expect(offerLabel(25_000, 'CAD')).toBe('C$250.00');
+    expect(offerLabel(1235, 'CAD')).toBe('C$12.35');
+    expect(offerLabel(0, 'NGN')).toBe('Passion Driven');
   });
   it.each([
     ['Painting', ['Painting'], null],
@@ -64,12 +73,12 @@ describe('notifications', () => {
   it('a default icon covers the rest', () => expect(notificationIcon('something_new')).toBe(DEFAULT_NOTIFICATION_ICON));
   it.each([
     ['new_application', '/applications'],
-    ['FINAL_BUDGET_OFFER', '/basket'],
-    ['payment_needed', '/basket'],
-    ['GIG_STARTED', '/basket'],
-    ['OFFER_REJECTED', '/basket'],
-    ['GIG_COMPLETED', '/basket'],
-    ['PAYMENT_CONFIRMED', '/basket'],
+    ['FINAL_BUDGET_OFFER', '/basket?view=seller'],
+    ['payment_needed', '/basket?view=buyer'],
+    ['GIG_STARTED', '/basket?view=buyer'],
+    ['OFFER_REJECTED', '/basket?view=buyer'],
+    ['GIG_COMPLETED', '/basket?view=seller'],
+    ['PAYMENT_CONFIRMED', '/basket?view=seller'],
     ['new_message', '/exchange/user-b'],
     ['new_conversation', '/exchange/user-b'],
     ['application_status', '/gig/gig-1'],
@@ -132,6 +141,15 @@ describe('landing board filters', () => {
   it('empty-state texts are SPEC.md’s', () => {
     expect(EMPTY_STATES.allGigs).toBe('No gigs found matching your filters. More to come soon!');
     expect(EMPTY_STATES.appliedTo).toBe("You haven't applied to any gigs yet.");
+  });
+});
+
+describe('defaultBasketView', () => {
+  it('opens on the side that has something: the seller side only when the user posted nothing and applied somewhere', () => {
+    expect(defaultBasketView(0, 2)).toBe('seller');
+    expect(defaultBasketView(1, 2)).toBe('buyer');
+    expect(defaultBasketView(0, 0)).toBe('buyer');
+    expect(defaultBasketView(3, 0)).toBe('buyer');
   });
 });
 

@@ -3,19 +3,29 @@ import type { Application } from './schemas/application';
 import type { Conversation } from './schemas/conversation';
 import type { Gig } from './schemas/gig';
 import type { Notification } from './schemas/notification';
+import { currencySymbol, formatMoney } from './money';
+import { parseBudgetText } from './validation/budget-text';
 
 /** Small display rules the screens share (SPEC.md §2 "Screen behaviour"). */
 
-/** 'Passion Driven' instead of a budget; otherwise the budget text with the currency symbol. */
-export function budgetLabel(gig: Pick<Gig, 'isPassionDriven' | 'budget' | 'currency' | 'country'>): string {
-  if (gig.isPassionDriven) return 'Passion Driven';
-  const symbol = symbolFor(gig.currency);
-  return gig.budget.split(/\s*[-–]\s*/).map((part) => `${symbol}${part}`).join(' - ');
+export const PASSION_DRIVEN = 'Passion Driven';
+
+/**
+ * 'Passion Driven' instead of a budget; otherwise the budget in the app's one money format
+ * ('C$250.00', 'C$500.00 - C$1,000.00'). Text that does not read as a budget (written before the
+ * budget rule) is shown as typed after the symbol.
+ */
+export function budgetLabel(gig: Pick<Gig, 'isPassionDriven' | 'budget' | 'currency'>): string {
+  if (gig.isPassionDriven) return PASSION_DRIVEN;
+  const range = parseBudgetText(gig.budget);
+  if (!range) return `${currencySymbol(gig.currency)}${gig.budget.trim()}`;
+  const min = formatMoney(range.min, gig.currency);
+  return range.min === range.max ? min : `${min} - ${formatMoney(range.max, gig.currency)}`;
 }
 
-export function symbolFor(currency: string): string {
-  const byCurrency: Record<string, string> = { USD: '$', GBP: '£', CAD: 'C$', EUR: '€', NGN: '₦' };
-  return byCurrency[currency] ?? `${currency} `;
+/** An applicant's offer: an offer of nothing is work for the love of it (docs/decisions/016-first-steps.md). */
+export function offerLabel(minor: number, currency: string): string {
+  return minor === 0 ? PASSION_DRIVEN : formatMoney(minor, currency);
 }
 
 /** Gig cards show the first two skills and '+N more'. */
@@ -51,26 +61,33 @@ export function isNewApplication(appliedAt: number, now: number): boolean {
   return now - appliedAt >= 0 && now - appliedAt < NEW_APPLICATION_WINDOW_MS;
 }
 
-const ICONS: Record<string, string> = {
-  new_application: '📝',
-  new_conversation: '💬',
-  new_message: '💬',
-  message: '💬',
-  new_offer: '🤝',
-  FINAL_BUDGET_OFFER: '🤝',
-  payment_needed: '💳',
-  PAYMENT_CONFIRMED: '✅',
-  gig_in_progress: '🛠️',
-  GIG_STARTED: '🛠️',
-  gig_completed: '🏁',
-  GIG_COMPLETED: '🏁',
-  OFFER_REJECTED: '↩️',
-  application_status: '📌',
+/**
+ * The icon of each notification type, by name: the client draws each name as an SVG icon (no
+ * emoji, which draw as empty boxes where no emoji font is installed).
+ */
+export const NOTIFICATION_ICON_NAMES = ['application', 'conversation', 'message', 'offer', 'payment', 'paid', 'started', 'completed', 'declined', 'status', 'default'] as const;
+export type NotificationIconName = (typeof NOTIFICATION_ICON_NAMES)[number];
+
+const ICONS: Record<string, NotificationIconName> = {
+  new_application: 'application',
+  new_conversation: 'conversation',
+  new_message: 'message',
+  message: 'message',
+  new_offer: 'offer',
+  FINAL_BUDGET_OFFER: 'offer',
+  payment_needed: 'payment',
+  PAYMENT_CONFIRMED: 'paid',
+  gig_in_progress: 'started',
+  GIG_STARTED: 'started',
+  gig_completed: 'completed',
+  GIG_COMPLETED: 'completed',
+  OFFER_REJECTED: 'declined',
+  application_status: 'status',
 };
-export const DEFAULT_NOTIFICATION_ICON = '🔔';
+export const DEFAULT_NOTIFICATION_ICON: NotificationIconName = 'default';
 
 /** Each notification type has an icon, and a default icon covers the rest. */
-export function notificationIcon(type: string): string {
+export function notificationIcon(type: string): NotificationIconName {
   return ICONS[type] ?? DEFAULT_NOTIFICATION_ICON;
 }
 
@@ -81,7 +98,7 @@ export function isMessageNotification(type: string): boolean {
 
 /**
  * Where a notification click goes (ARCHITECTURE.md decisions): application types → /applications;
- * offer, payment and work-status types → /basket; message and conversation types → the chat with
+ * offer, payment and work-status types → /basket, opened on the side the notification is about; message and conversation types → the chat with
  * the sender; application_status → /gig/{gigId}; anything else → /notifications.
  */
 export function notificationTarget(n: Pick<Notification, 'type' | 'senderId' | 'gigId'>): string {
@@ -97,7 +114,7 @@ export function notificationTarget(n: Pick<Notification, 'type' | 'senderId' | '
     case 'gig_completed':
     case 'GIG_COMPLETED':
     case 'OFFER_REJECTED':
-      return '/basket';
+      return `/basket?view=${basketViewFor(n.type)}`;
     case 'new_message':
     case 'message':
     case 'new_conversation':
@@ -183,6 +200,11 @@ export const EMPTY_STATES = {
 } as const;
 
 const SELLER_SIDE_TYPES = new Set(['new_offer', 'FINAL_BUDGET_OFFER', 'PAYMENT_CONFIRMED', 'gig_completed', 'GIG_COMPLETED']);
+
+/** Which side /basket opens on when no notification chose one: the buyer's, unless only the seller's has something. */
+export function defaultBasketView(posted: number, applied: number): 'buyer' | 'seller' {
+  return posted === 0 && applied > 0 ? 'seller' : 'buyer';
+}
 
 /**
  * Which side of the basket a notification is about: offers, payment confirmations and completions

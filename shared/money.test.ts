@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CURRENCY_CODES } from './constants';
-import { buyerCheckout, formatMinorPlain, formatMoney, payoutSplit, roundMinor, splitFromTotal } from './money';
+import { COUNTRIES, CURRENCY_CODES } from './constants';
+import { buyerCheckout, currencySymbol, formatMinorPlain, formatMoney, payoutSplit, roundMinor, splitFromTotal } from './money';
 
 describe('SPEC.md §9 buyer service fee: 3% on top of the base price', () => {
   it.each([
@@ -53,13 +53,29 @@ describe('rounding and display', () => {
     expect(formatMinorPlain(minor)).toBe(text);
   });
   it.each([
-    ['USD', '$1,234.50'],
-    ['GBP', '£1,234.50'],
-    ['CAD', 'CA$1,234.50'],
-    ['EUR', '€1,234.50'],
-    ['NGN', 'NGN'],
-  ])('formats %s with its currency', (currency, expected) => {
-    expect(formatMoney(123450, currency)).toContain(expected === 'NGN' ? '1,234.50' : expected);
+    ['USD', '$1,234.50', '$0.00', '$1,000,000,000.00'],
+    ['GBP', '£1,234.50', '£0.00', '£1,000,000,000.00'],
+    ['CAD', 'C$1,234.50', 'C$0.00', 'C$1,000,000,000.00'],
+    ['EUR', '€1,234.50', '€0.00', '€1,000,000,000.00'],
+    ['NGN', '₦1,234.50', '₦0.00', '₦1,000,000,000.00'],
+  ])('formats %s with its own symbol, commas and two decimals', (currency, amount, zero, max) => {
+    expect(formatMoney(123450, currency)).toBe(amount);
+    expect(formatMoney(0, currency)).toBe(zero);
+    expect(formatMoney(100_000_000_000, currency)).toBe(max);
+  });
+  it.each(CURRENCY_CODES)('%s: the symbol comes from the country table', (currency) => {
+    expect(currencySymbol(currency)).toBe(COUNTRIES.find((c) => c.currency === currency)!.symbol);
+  });
+  it.each([
+    [1, 'C$0.01'],
+    [10, 'C$0.10'],
+    [99_999, 'C$999.99'],
+    [100_000, 'C$1,000.00'],
+    [-300, '-C$3.00'],
+  ])('%i minor units read %s', (minor, text) => expect(formatMoney(minor, 'CAD')).toBe(text));
+  it('an unknown code is shown as itself; a non-integer amount is refused', () => {
+    expect(formatMoney(500, 'XYZ')).toBe('XYZ 5.00');
+    expect(() => formatMoney(1.5, 'CAD')).toThrow(RangeError);
   });
 });
 

@@ -1,4 +1,4 @@
-import { FEES, type CurrencyCode } from './constants';
+import { COUNTRIES, FEES, type CurrencyCode } from './constants';
 
 /**
  * Money is held in integer minor units (cents, kobo) past the input field; all five currencies
@@ -34,14 +34,29 @@ export function toMajor(minor: number): number {
   return minor / 100;
 }
 
-/** '12.34': two decimals, for the amounts SPEC.md says are "shown to two decimals". */
+/**
+ * '12.34': two decimals and no symbol, for what is not a display (the success page's query, a
+ * rate sent back to a form). Everything shown to a user goes through formatMoney.
+ */
 export function formatMinorPlain(minor: number): string {
   const sign = minor < 0 ? '-' : '';
   const abs = Math.abs(minor);
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** Shown with the currency through Intl.NumberFormat. */
-export function formatMoney(minor: number, currency: CurrencyCode | string, locale = 'en-US'): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(minor / 100);
+/** The symbol of a supported currency (C$, ₦, £, $, €); an unknown code is shown as itself and a space. */
+export function currencySymbol(currency: CurrencyCode | string): string {
+  return COUNTRIES.find((c) => c.currency === currency)?.symbol ?? `${currency} `;
+}
+
+/**
+ * The one money format of the app, on every screen and on the server's pages: the currency's
+ * symbol, thousands commas and two decimals ('C$1,234.50', '₦0.50', '-$3.00'). Written out rather
+ * than left to Intl.NumberFormat, whose symbols differ between locales and ICU builds (CA$, NGN).
+ */
+export function formatMoney(minor: number, currency: CurrencyCode | string): string {
+  if (!Number.isSafeInteger(minor)) throw new RangeError('Amount must be an integer number of minor units');
+  const abs = Math.abs(minor);
+  const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${minor < 0 ? '-' : ''}${currencySymbol(currency)}${whole}.${String(abs % 100).padStart(2, '0')}`;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { redirectFor, signedOutNotice } from './routes';
 
 describe('SPEC.md §2 session redirect rules, for every route', () => {
-  const publicRoutes = ['/', '/waitlist-signup', '/teaser', '/manifesto', '/version1'];
+  const publicRoutes = ['/', '/waitlist-signup', '/teaser', '/manifesto', '/version1', '/terms'];
   const authRoutes = ['/login', '/signup'];
   const protectedRoutes = ['/setup-portfolio', '/landing', '/create-gig', '/applications', '/exchange/abc123', '/notifications', '/basket', '/payment/success', '/settings', '/profile', '/gig/gig123', '/landingpage', '/no-such-page'];
 

@@ -10,6 +10,7 @@ export const PATHS = {
   teaser: '/teaser',
   signup: '/signup',
   login: '/login',
+  terms: '/terms',
   manifesto: '/manifesto',
   community: '/version1',
   setupPortfolio: '/setup-portfolio',
@@ -32,9 +33,9 @@ export const gigPath = (gigId: string) => `/gig/${encodeURIComponent(gigId)}`;
 
 /**
  * Paths a signed-out user may open: SPEC.md's list plus /teaser, which its public table declares
- * (ARCHITECTURE.md: the public table wins).
+ * (ARCHITECTURE.md: the public table wins), and /terms, which signing up asks everyone to accept.
  */
-export const PUBLIC_PATHS: readonly string[] = ['/login', '/signup', '/', '/waitlist-signup', '/manifesto', '/version1', '/teaser'];
+export const PUBLIC_PATHS: readonly string[] = ['/login', '/signup', '/', '/waitlist-signup', '/manifesto', '/version1', '/teaser', '/terms'];
 
 /** Public pages that a signed-in user is sent away from (SPEC.md §2 session redirect rules). */
 const AUTH_PAGES = new Set(['/login', '/signup']);

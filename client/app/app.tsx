@@ -2,6 +2,7 @@ import { Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { redirectFor, signedOutNotice } from '../../shared/routes';
 import { screen } from './lazy-screen';
+import { PublicLayout } from './public-header';
 import { PwaPrompts } from './pwa';
 import { SessionProvider, useSession } from './session';
 
@@ -13,6 +14,7 @@ const pages = {
   community: screen(() => import('../features/community/community-page')),
   signup: screen(() => import('../features/auth/signup-page')),
   login: screen(() => import('../features/auth/login-page')),
+  terms: screen(() => import('../features/terms/terms-page')),
   signedIn: screen(() => import('./signed-in/signed-in-area')),
 };
 const PUBLIC_PATHS: Record<string, keyof typeof pages> = {
@@ -23,6 +25,7 @@ const PUBLIC_PATHS: Record<string, keyof typeof pages> = {
   '/version1': 'community',
   '/signup': 'signup',
   '/login': 'login',
+  '/terms': 'terms',
 };
 /**
  * Loads the chunk of the page at `pathname`; main.tsx renders once it is in, so the first page
@@ -38,6 +41,7 @@ const ManifestoPage = pages.manifesto.Screen;
 const CommunityPage = pages.community.Screen;
 const SignupPage = pages.signup.Screen;
 const LoginPage = pages.login.Screen;
+const TermsPage = pages.terms.Screen;
 const SignedInArea = pages.signedIn.Screen;
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
@@ -69,13 +73,16 @@ export function App() {
         <Guarded>
           <Suspense fallback={<Loading />}>
             <Routes>
-              <Route path="/" element={<WaitlistPage />} />
-              <Route path="/waitlist-signup" element={<WaitlistPage />} />
-              <Route path="/teaser" element={<TeaserPage />} />
-              <Route path="/manifesto" element={<ManifestoPage />} />
-              <Route path="/version1" element={<CommunityPage />} />
-              <Route path="/signup" element={<SignupPage />} />
-              <Route path="/login" element={<LoginPage />} />
+              <Route element={<PublicLayout />}>
+                <Route path="/" element={<WaitlistPage />} />
+                <Route path="/waitlist-signup" element={<WaitlistPage />} />
+                <Route path="/teaser" element={<TeaserPage />} />
+                <Route path="/manifesto" element={<ManifestoPage />} />
+                <Route path="/version1" element={<CommunityPage />} />
+                <Route path="/signup" element={<SignupPage />} />
+                <Route path="/login" element={<LoginPage />} />
+                <Route path="/terms" element={<TermsPage />} />
+              </Route>
               <Route path="/*" element={<SignedInArea />} />
             </Routes>
           </Suspense>

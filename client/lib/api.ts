@@ -9,8 +9,19 @@ export class ApiError extends Error {
   }
 }
 
-/** A request that never reached the server (offline, DNS, connection refused). */
-export class NetworkError extends Error {}
+/**
+ * A request that never got an answer (offline, DNS, connection refused, a dropped connection).
+ * `offline` is the browser's own word for it: only then do the screens say "You are offline";
+ * a server that cannot be reached while the browser is online is a failure like any other.
+ */
+export class NetworkError extends Error {
+  readonly offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+}
+
+/** True when a request failed because the browser is offline. */
+export function isOffline(err: unknown): boolean {
+  return err instanceof NetworkError && err.offline;
+}
 
 export async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   let res: Response;
@@ -22,9 +33,13 @@ export async function api<T>(method: 'GET' | 'POST', path: string, body?: unknow
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new NetworkError('You appear to be offline. Please check your connection and try again.');
+    const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    throw new NetworkError(offline ? 'You appear to be offline. Please check your connection and try again.' : 'The server could not be reached. Please try again.');
   }
-  const data = (await res.json().catch(() => ({}))) as { error?: string; fields?: Record<string, string> };
-  if (!res.ok) throw new ApiError(res.status, data.error ?? `Request failed (${res.status})`, data.fields);
+  const data: unknown = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const { error, fields } = (typeof data === 'object' && data !== null ? data : {}) as { error?: unknown; fields?: Record<string, string> };
+    throw new ApiError(res.status, typeof error === 'string' ? error : `Request failed (${res.status})`, fields);
+  }
   return data as T;
 }

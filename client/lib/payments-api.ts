@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { api, ApiError } from './api';
 import type { PaymentConfirmation } from '../../shared/payment-messages';
 
@@ -5,8 +6,54 @@ import type { PaymentConfirmation } from '../../shared/payment-messages';
  * The payment endpoints of the sync server (README "The server's API"), typed for the screens:
  * payout setup in /settings, paying from the basket, the /payment/success page, Mark as Complete.
  * Amounts are integer minor units. Failures throw ApiError with the server's message (SPEC.md §8
- * wording where SPEC.md has one) or NetworkError when offline.
+ * wording where SPEC.md has one), NetworkError when no answer came, or MalformedAnswer when an
+ * answer does not have the shape below: the screens treat that as the failure they describe
+ * rather than, say, sending the browser to `/undefined`.
  */
+
+/** An answer of the wrong shape (a proxy's page, a half-deployed server): the request failed. */
+export class MalformedAnswer extends Error {
+  constructor(readonly path: string) {
+    super(`Unexpected answer from ${path}`);
+  }
+}
+
+/** A link the browser may be sent to: an absolute http(s) URL, nothing else (no javascript:, no relative path). */
+const httpUrl = z.string().refine((text) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+});
+const minor = z.number().int().nonnegative();
+
+async function answer<S extends z.ZodType>(schema: S, method: 'GET' | 'POST', path: string, body?: unknown): Promise<z.infer<S>> {
+  const parsed = schema.safeParse(await api<unknown>(method, path, body));
+  if (!parsed.success) throw new MalformedAnswer(path);
+  return parsed.data;
+}
+
+const connectAnswer = z.object({ accountId: z.string().min(1), accountLink: httpUrl });
+const statusAnswer = z.object({ state: z.enum(['none', 'details_due', 'connected']), accountId: z.string().nullable(), released: z.number().int().nonnegative() });
+const checkoutAnswer = z.object({ url: httpUrl, sessionId: z.string().min(1) });
+const confirmAnswer = z.looseObject({
+  confirmed: z.literal(true),
+  applicationId: z.string(),
+  gigId: z.string(),
+  gigTitle: z.string(),
+  sessionId: z.string(),
+  status: z.string(),
+  amount: minor,
+  base: minor,
+  fee: minor,
+  currency: z.string(),
+  paymentConfirmedAt: z.number(),
+});
+const completionAnswer = z.union([
+  z.looseObject({ success: z.literal(true), payout: z.enum(['sent', 'held', 'none']), amount: minor, alreadyCompleted: z.literal(true).optional() }),
+  z.looseObject({ success: z.literal(false), error: z.string().optional() }),
+]);
 
 /** none: no payout account yet; details_due: onboarding not finished; connected: payouts arrive. */
 export type PayoutState = 'none' | 'details_due' | 'connected';
@@ -31,7 +78,7 @@ export type CompletionResult = {
  * with `location.assign`. The server stores the account id on the user record itself.
  */
 export function createConnectAccount(user: { id: string; email: string }): Promise<ConnectAccountResult> {
-  return api<ConnectAccountResult>('POST', '/api/stripe/create-connect-account', {
+  return answer(connectAnswer, 'POST', '/api/stripe/create-connect-account', {
     email: user.email,
     userId: user.id,
     hostname: window.location.hostname,
@@ -40,24 +87,24 @@ export function createConnectAccount(user: { id: string; email: string }): Promi
 
 /** The signed-in user's payout state, asked of the provider (held payouts are released on the way). */
 export function getPayoutStatus(): Promise<PayoutStatus> {
-  return api<PayoutStatus>('GET', '/api/stripe/account-status');
+  return answer(statusAnswer, 'GET', '/api/stripe/account-status');
 }
 
 /** Starts (or resumes) paying an accepted offer; open `url` with `location.assign`. The server computes the amount. */
 export function startCheckout(applicationId: string): Promise<CheckoutStart> {
-  return api<CheckoutStart>('POST', '/api/payments/checkout', { applicationId });
+  return answer(checkoutAnswer, 'POST', '/api/payments/checkout', { applicationId });
 }
 
 /** The success page's call: the server checks the payment with the provider before work starts. Safe to repeat. */
 export function confirmPayment(applicationId: string, sessionId: string): Promise<PaymentConfirmation> {
-  return api<PaymentConfirmation>('POST', '/api/payments/confirm', { applicationId, sessionId });
+  return answer(confirmAnswer, 'POST', '/api/payments/confirm', { applicationId, sessionId });
 }
 
 /** Mark as Complete (SPEC.md §7): a non-OK answer or success=false is an error. */
 export async function completeGig(input: { gigId: string; applicationId: string; userId: string }): Promise<CompletionResult> {
-  const result = await api<CompletionResult | { success: false; error?: string }>('POST', '/api/gigs/complete-gig', { ...input, userType: 'buyer' });
+  const result = await answer(completionAnswer, 'POST', '/api/gigs/complete-gig', { ...input, userType: 'buyer' });
   if (!result.success) throw new ApiError(500, result.error ?? 'Failed to complete gig');
-  return result;
+  return result as CompletionResult;
 }
 
 export type PaymentSuccessQuery = {

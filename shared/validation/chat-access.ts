@@ -8,6 +8,15 @@ export const CHAT_MESSAGES = {
   withSelf: 'You cannot converse with yourself',
 } as const;
 
+/**
+ * Not in SPEC.md: why /applications opened instead of a conversation (the redirect stays, with
+ * words). From a gig, the user has not applied to it; from a chat link, nothing links the two.
+ */
+export const NO_LINK_NOTICES = {
+  fromGig: 'Apply to this gig first to start a conversation with its creator.',
+  fromLink: 'A conversation starts from an application: apply to a gig, or open one of the applications to your gigs.',
+} as const;
+
 export type ConversationStartCheck =
   | { ok: true }
   | { ok: false; error?: (typeof CHAT_MESSAGES)[keyof typeof CHAT_MESSAGES]; redirectTo?: '/applications' };
@@ -15,8 +24,8 @@ export type ConversationStartCheck =
 /**
  * SPEC.md §5 Chat access: "A conversation may be created only if an application links the two
  * users. Otherwise the user is redirected to /applications. A user cannot converse with
- * themselves." The redirect carries no message: SPEC gives none. An empty otherId links nobody,
- * so it redirects too.
+ * themselves." The screens add one of NO_LINK_NOTICES to the redirect. An empty otherId links
+ * nobody, so it redirects too.
  */
 export function checkConversationStart(v: { actorId: string | null; otherId: string; linkedByApplication: boolean }): ConversationStartCheck {
   if (!v.actorId) return { ok: false, error: CHAT_MESSAGES.loggedOut };

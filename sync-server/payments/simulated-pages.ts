@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Router, type Response } from 'express';
 import { normalizeStatus } from '../../shared/application-machine';
 import { formatMoney } from '../../shared/money';
@@ -15,7 +16,10 @@ export const SIMULATED_NOTICE = 'Payments are simulated — no real money moves.
  * The pages that stand in for Stripe's hosted onboarding and Checkout in simulated mode, under
  * /api/payments/simulated/. Each button POSTs JSON with fetch from a same-origin script (the
  * content security policy allows no inline script) and then follows the `next` URL it is given,
- * so the same-origin JSON rule of every other state-changing request holds here too.
+ * so the same-origin JSON rule of every other state-changing request holds here too. They wear the
+ * app's look: the stylesheet they load is the app's own base (client/styles/base.css) plus their
+ * layout, served from here because the policy allows no inline script and these pages are not
+ * part of the built client.
  */
 export function simulatedPages(p: Payments): Router {
   const router = Router();
@@ -26,6 +30,12 @@ export function simulatedPages(p: Payments): Router {
     });
     return router;
   }
+
+  const stylesheet = fs.readFileSync(new URL('../../client/styles/base.css', import.meta.url), 'utf8') + PAGE_CSS;
+  router.get('/page.css', (_req, res) => {
+    res.type('text/css').setHeader('Cache-Control', 'no-cache');
+    res.send(stylesheet);
+  });
 
   router.get('/page.js', (_req, res) => {
     res.type('application/javascript').setHeader('Cache-Control', 'no-cache');
@@ -44,7 +54,7 @@ export function simulatedPages(p: Payments): Router {
         '<h1>Set up payouts</h1>',
         `<p>This stands in for the payment provider's onboarding of payout account <code>${escapeHtml(account.accountId)}</code>${account.email ? ` (${escapeHtml(account.email)})` : ''}.</p>`,
         account.enabled ? '<p>This account can already receive payouts.</p>' : '',
-        `<button type="button" data-action="${SIMULATED_BASE_PATH}/onboarding/${escapeHtml(link.linkId)}">Complete onboarding</button>`,
+        `<button type="button" class="button" data-action="${SIMULATED_BASE_PATH}/onboarding/${escapeHtml(link.linkId)}">Complete onboarding</button>`,
       ]),
     );
   });
@@ -71,8 +81,8 @@ export function simulatedPages(p: Payments): Router {
         `<table><tbody>${lines.join('')}</tbody><tfoot><tr><th scope="row">Total</th><td class="amount">${escapeHtml(formatMoney(session.amountTotal, session.currency))}</td></tr></tfoot></table>`,
         session.paid
           ? '<p>This checkout is already paid.</p>'
-          : `<button type="button" data-action="${SIMULATED_BASE_PATH}/checkout/${escapeHtml(session.sessionId)}/pay">Pay ${escapeHtml(formatMoney(session.amountTotal, session.currency))}</button>`,
-        `<p><a href="${escapeHtml(session.cancelUrl)}">Cancel and go back</a></p>`,
+          : `<button type="button" class="button" data-action="${SIMULATED_BASE_PATH}/checkout/${escapeHtml(session.sessionId)}/pay">Pay ${escapeHtml(formatMoney(session.amountTotal, session.currency))}</button>`,
+        `<p><a class="button button--quiet" href="${escapeHtml(session.cancelUrl)}">Cancel and go back</a></p>`,
       ]),
     );
   });
@@ -99,7 +109,7 @@ function buyersSession(sim: SimulatedProvider, sessionId: string, userId: string
 }
 
 function notValid(res: Response): void {
-  res.status(404).type('html').send(page('Not found', ['<h1>This payment link is not valid</h1>', '<p><a href="/basket">Back to My Gigs</a></p>']));
+  res.status(404).type('html').send(page('Not found', ['<h1>This payment link is not valid</h1>', '<p><a class="button button--quiet" href="/basket">Back to My Gigs</a></p>']));
 }
 
 export function escapeHtml(text: string): string {
@@ -113,20 +123,12 @@ function page(title: string, body: string[]): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${SIMULATED_BASE_PATH}/page.css">
 <script src="${SIMULATED_BASE_PATH}/page.js" defer></script>
-<style>
-body { font-family: system-ui, sans-serif; margin: 0; padding: 1rem; color: #1a1a1a; background: #fafafa; }
-main { max-width: 32rem; margin: 2rem auto; background: #fff; padding: 1.5rem; border-radius: 8px; box-shadow: 0 1px 4px rgba(0,0,0,.1); }
-.notice { background: #fff4cc; border: 1px solid #e0c45c; padding: .75rem; border-radius: 6px; }
-table { width: 100%; border-collapse: collapse; margin: 1rem 0; }
-td, th { padding: .4rem 0; text-align: left; border-bottom: 1px solid #eee; }
-.amount { text-align: right; }
-button { font-size: 1rem; padding: .6rem 1.2rem; border-radius: 6px; border: 0; background: #3b3bd6; color: #fff; cursor: pointer; }
-button:disabled { opacity: .6; }
-</style>
 </head>
 <body>
-<main>
+<header class="sim-header"><span class="sim-brand">Creative Gigs</span></header>
+<main class="sim-page">
 <p class="notice" role="note"><strong>${escapeHtml(SIMULATED_NOTICE)}</strong> This page stands in for the payment provider.</p>
 ${body.filter(Boolean).join('\n')}
 <p id="status" role="status"></p>
@@ -134,6 +136,19 @@ ${body.filter(Boolean).join('\n')}
 </body>
 </html>`;
 }
+
+/** The stand-in pages' own layout, over the app's base: a card on the app's background. */
+const PAGE_CSS = `
+.sim-header { background: var(--brand); color: #fff; padding: 0.6rem 1rem; }
+.sim-brand { font-weight: 800; font-size: 1.2rem; }
+.sim-page { max-width: 32rem; margin: 2rem auto; background: var(--card); padding: 1.5rem; border-radius: var(--radius); box-shadow: 0 1px 3px rgba(31, 26, 61, 0.12); }
+@media (max-width: 600px) { .sim-page { margin: 0; border-radius: 0; } }
+.sim-page h1 { margin-top: 0.5rem; }
+.sim-page table { width: 100%; border-collapse: collapse; margin: 1rem 0; }
+.sim-page td, .sim-page th { padding: 0.4rem 0; text-align: left; border-bottom: 1px solid #ece8f5; }
+.sim-page .amount { text-align: right; font-variant-numeric: tabular-nums; }
+.sim-page tfoot th, .sim-page tfoot td { font-weight: 700; }
+`;
 
 const PAGE_SCRIPT = `document.addEventListener('click', async (event) => {
   const button = event.target instanceof Element ? event.target.closest('button[data-action]') : null;

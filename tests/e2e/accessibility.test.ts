@@ -123,6 +123,30 @@ for (const viewport of VIEWPORTS) {
       await context.close();
     });
 
+    it('the states issue 21 added: /terms, the signed-in home, the Converse notice, the board with its filters open', async () => {
+      const out = await browser.newContext({ viewport });
+      const visitor = await out.newPage();
+      await visitor.goto(server.url + '/terms');
+      await heading('Terms of use')(visitor);
+      await audit(visitor, '/terms signed out');
+      await out.close();
+
+      const { context, page } = await signedIn(applicant.http, viewport);
+      await page.goto(server.url + '/');
+      await page.getByRole('link', { name: 'Open the app' }).waitFor({ timeout: 20_000 });
+      await audit(page, '/ signed in');
+      // A chat nobody's application links: the applications page says why it opened instead.
+      await page.goto(server.url + `/exchange/${newcomer.user.id}`);
+      await page.getByText('A conversation starts from an application', { exact: false }).waitFor({ timeout: 20_000 });
+      await audit(page, '/applications with the no-conversation notice');
+      await page.goto(server.url + '/landing');
+      await heading('Accessible poster')(page);
+      if (viewport.name === 'phone') await page.getByRole('button', { name: /^Filters/ }).click();
+      await page.getByRole('group', { name: 'Niches' }).waitFor();
+      await audit(page, 'board with its filters showing');
+      await context.close();
+    });
+
     it("the applicant's and the newcomer's screens", async () => {
       const a = await signedIn(applicant.http, viewport);
       await a.page.goto(server.url + '/landing');

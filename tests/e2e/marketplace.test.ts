@@ -169,7 +169,7 @@ describe('the marketplace, two users in two browsers', () => {
     await page.getByRole('link', { name: 'Applications' }).click();
     const application = page.getByRole('listitem').filter({ hasText: 'Ben Freelancer' });
     await application.getByText('New', { exact: true }).waitFor();
-    await application.getByText('CA$420.00').waitFor();
+    await application.getByText('C$420.00').waitFor();
     await application.getByRole('button', { name: 'View Profile' }).click();
     const profile = page.getByRole('dialog', { name: 'Ben Freelancer' });
     await profile.getByText('@benmakes').waitFor();
@@ -216,7 +216,7 @@ describe('the marketplace, two users in two browsers', () => {
     await offer.click();
     await ben.page.waitForURL('**/basket?view=seller');
     const benOffer = ben.page.getByRole('listitem').filter({ hasText: 'Bakery window sign' });
-    await benOffer.getByText('CA$450.00').waitFor({ timeout: 20_000 });
+    await benOffer.getByText('C$450.00').waitFor({ timeout: 20_000 });
     await benOffer.getByRole('button', { name: 'Start Working' }).click();
     await benOffer.getByText("Offer accepted. Waiting for the buyer's payment before work starts.").waitFor({ timeout: 20_000 });
     expect(await benOffer.getByRole('button', { name: /complete/i }).count()).toBe(0);
@@ -290,7 +290,7 @@ describe('the marketplace, two users in two browsers', () => {
     await waitUpToDate(page, 30_000);
 
     await ada.page.goto(server.url + '/applications');
-    await ada.page.getByRole('listitem').filter({ hasText: 'Zine cover, offline apply' }).getByText('CA$99.99').waitFor({ timeout: 20_000 });
+    await ada.page.getByRole('listitem').filter({ hasText: 'Zine cover, offline apply' }).getByText('C$99.99').waitFor({ timeout: 20_000 });
   });
 
   it('profile autosave: each field saves on its own and survives a reload', async () => {

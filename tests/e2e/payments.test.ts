@@ -41,10 +41,10 @@ describe('offer → accept → pay → in progress → complete → payout, with
 
     await ada.page.goto(server.url + '/basket');
     const work = workOn(ada.page);
-    await work.getByText('100.00 CAD', { exact: true }).waitFor({ timeout: 20_000 });
-    await work.getByText('3.00 CAD', { exact: true }).waitFor();
-    await work.getByText('103.00 CAD', { exact: true }).waitFor();
-    await work.getByRole('button', { name: 'Pay 103.00 CAD' }).click();
+    await work.getByText('C$100.00', { exact: true }).waitFor({ timeout: 20_000 });
+    await work.getByText('C$3.00', { exact: true }).waitFor();
+    await work.getByText('C$103.00', { exact: true }).waitFor();
+    await work.getByRole('button', { name: 'Pay C$103.00' }).click();
 
     await ada.page.getByRole('heading', { name: 'Checkout' }).waitFor();
     await ada.page.getByText('Payments are simulated — no real money moves.').waitFor();
@@ -52,7 +52,10 @@ describe('offer → accept → pay → in progress → complete → payout, with
     await ada.page.waitForURL('**/payment/success?**');
     await ada.page.getByText('Poster series').waitFor();
     await ada.page.getByText('Payment confirmed!', { exact: false }).waitFor({ timeout: 20_000 });
-    await ada.page.getByText('103.00 CAD', { exact: true }).waitFor();
+    // The success page shows the base, the 3% fee and the total in the app's one money format.
+    await ada.page.getByText('C$100.00', { exact: true }).waitFor();
+    await ada.page.getByText('C$3.00', { exact: true }).waitFor();
+    await ada.page.getByText('C$103.00', { exact: true }).waitFor();
 
     // A reload (or a payment the webhook confirmed first) shows the confirmation, not an error.
     await ada.page.reload();
@@ -73,8 +76,8 @@ describe('offer → accept → pay → in progress → complete → payout, with
   it('both sides see the work in progress, with the receipt and the payout; A marks it complete after confirming', async () => {
     await benCard(ben.page).getByRole('button', { name: 'Start Working' }).waitFor({ state: 'detached' });
     await ben.page.getByRole('tab', { name: 'In Progress' }).click();
-    await benCard(ben.page).getByText('90.00 CAD', { exact: true }).waitFor({ timeout: 20_000 });
-    await benCard(ben.page).getByText('10.00 CAD', { exact: true }).waitFor();
+    await benCard(ben.page).getByText('C$90.00', { exact: true }).waitFor({ timeout: 20_000 });
+    await benCard(ben.page).getByText('C$10.00', { exact: true }).waitFor();
     expect(await benCard(ben.page).getByRole('button', { name: /complete/i }).count()).toBe(0);
 
     await ada.page.goto(server.url + '/basket');
@@ -82,7 +85,7 @@ describe('offer → accept → pay → in progress → complete → payout, with
     await work.getByText('Receipt', { exact: false }).waitFor({ timeout: 20_000 });
     await work.getByRole('button', { name: 'Mark as Complete' }).click();
     const confirm = ada.page.getByRole('dialog', { name: 'Mark this work as complete?' });
-    await confirm.getByText('90.00 CAD', { exact: false }).waitFor();
+    await confirm.getByText('C$90.00', { exact: false }).waitFor();
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
     await work.getByRole('button', { name: 'Mark as Complete' }).click();

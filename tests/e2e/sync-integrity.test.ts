@@ -108,7 +108,7 @@ describe('sync integrity', () => {
     await problem.waitFor({ timeout: 25_000 });
     await problem.getByRole('button', { name: 'Copy the content' }).click();
     await problem.getByRole('button', { name: 'Copied' }).waitFor();
-    expect(await deviceB.page.evaluate(() => navigator.clipboard.readText())).toContain('CA$600.00');
+    expect(await deviceB.page.evaluate(() => navigator.clipboard.readText())).toContain('C$600.00');
 
     // A's application is the one kept, on the server and on both devices.
     const id = applicationIdFor(gig.id as string, seller.user.id);

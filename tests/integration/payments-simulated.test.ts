@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { applyTo, createPayoutAccount, gigDoc, offerAndAccept, person, pullAll, write } from '../support/fixtures';
@@ -46,6 +47,28 @@ async function onboard(s: Scene) {
   return accountId;
 }
 
+describe("the stand-in pages wear the app's look", () => {
+  it("load the app's base stylesheet (its colours, font and buttons) from a file, keep the notice, and need no inline script", async () => {
+    const s = await scene(10_000);
+    const checkout = await s.buyer.post<{ url: string }>('/api/payments/checkout', { applicationId: s.applicationId });
+    const connect = await createPayoutAccount(s.seller, s.sellerUser);
+    for (const [http, url] of [[s.buyer, checkout.body.url], [s.seller, connect.body.accountLink]] as const) {
+      const page = await http.get<string>(path(url));
+      expect(page.status).toBe(200);
+      expect(page.body).toContain(NOTICE);
+      expect(page.body).toContain('<link rel="stylesheet" href="/api/payments/simulated/page.css">');
+      expect(page.body).toMatch(/<button type="button" class="button" data-action=/);
+      expect(page.body).not.toMatch(/<script>|<style>|style="/);
+    }
+    const css = await s.buyer.get<string>('/api/payments/simulated/page.css');
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toMatch(/text\/css/);
+    const base = readFileSync(new URL('../../client/styles/base.css', import.meta.url), 'utf8');
+    expect(css.body.startsWith(base)).toBe(true);
+    for (const rule of ['--brand: #3b2f8f', 'font-family: system-ui', '.button {', '.notice {']) expect(base).toContain(rule);
+  });
+});
+
 describe('simulated payments, end to end over HTTP', () => {
   it('connect account, checkout, simulated pay, confirm, complete', async () => {
     const s = await scene(45000);
@@ -63,9 +86,9 @@ describe('simulated payments, end to end over HTTP', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect(page.body).toContain(NOTICE);
     expect(page.body).toContain('Poster &lt;design&gt;');
-    expect(page.body).toContain('CA$450.00');
-    expect(page.body).toContain('CA$13.50');
-    expect(page.body).toContain('Pay CA$463.50');
+    expect(page.body).toContain('C$450.00');
+    expect(page.body).toContain('C$13.50');
+    expect(page.body).toContain('Pay C$463.50');
     // The content security policy allows no inline script: the button's script is a file.
     expect(page.body).not.toMatch(/<script>/);
     const script = await s.buyer.get<string>('/api/payments/simulated/page.js');

@@ -346,6 +346,9 @@ describe('1. security headers and a content security policy on every response', 
     const script = await me.get('/api/payments/simulated/page.js');
     expect(script.headers.get('content-type')).toMatch(/javascript/);
     expectHardened('simulated page script', script.headers);
+    const stylesheet = await me.get('/api/payments/simulated/page.css');
+    expect(stylesheet.headers.get('content-type')).toMatch(/text\/css/);
+    expectHardened('simulated page stylesheet', stylesheet.headers);
   });
 
   it('503 while the client is not built', async () => {

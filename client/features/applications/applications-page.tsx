@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { isNewApplication, statusLabel } from '../../../shared/display';
-import { formatMoney } from '../../../shared/money';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { isNewApplication, offerLabel, statusLabel } from '../../../shared/display';
 import type { Application } from '../../../shared/schemas/application';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { useNow } from '../../ui/hooks';
+import { NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
 import { startConversation } from '../chat/start-conversation';
 import { ApplicantProfileModal } from './applicant-profile';
 
@@ -17,6 +17,8 @@ export default function ApplicationsPage() {
   const data = useData();
   const { db, userId } = data;
   const navigate = useNavigate();
+  // Why a Converse button brought the user here instead of a conversation (shared/validation/chat-access.ts).
+  const notice = (useLocation().state as { notice?: unknown } | null)?.notice;
   const now = useNow();
   const { data: docs, loading, error } = useLive(() => db.applications.find({ selector: { creatorId: userId } }).$, [db, userId]);
   const applications = useMemo(() => (docs ?? []).map((d) => d.toJSON() as Application).sort((a, b) => b.appliedAt - a.appliedAt), [docs]);
@@ -26,13 +28,18 @@ export default function ApplicationsPage() {
   async function converse(a: Application) {
     const result = await startConversation(data, a.applicantId, a.gigId);
     if (result.ok) navigate(result.path);
-    else if ('redirectTo' in result) navigate(result.redirectTo);
+    else if ('redirectTo' in result) navigate(result.redirectTo, { replace: true, state: { notice: NO_LINK_NOTICES.fromLink } });
     else setErrors((e) => new Map(e).set(a.id, result.error));
   }
 
   return (
     <main className="page narrow">
       <h1>Applications</h1>
+      {typeof notice === 'string' && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
       {loading ? (
         <p role="status">Loading applications…</p>
       ) : error ? (
@@ -52,7 +59,7 @@ export default function ApplicationsPage() {
                 {a.gigDeleted ? ' (gig deleted)' : ''} · {new Date(a.appliedAt).toLocaleString()}
               </p>
               <p>
-                Offer: <strong>{formatMoney(a.budget, a.currency)}</strong> · <span className="status">{statusLabel(a.status)}</span>
+                Offer: <strong>{offerLabel(a.budget, a.currency)}</strong> · <span className="status">{statusLabel(a.status)}</span>
               </p>
               <div className="row">
                 <button type="button" className="button button--quiet button--small" onClick={() => setProfileOf(a)}>

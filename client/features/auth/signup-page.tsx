@@ -60,7 +60,12 @@ export default function SignupPage() {
         {text('confirmPassword', 'Confirm password', 'password', 'new-password')}
         <label className="checkbox">
           <input type="checkbox" checked={values.termsAccepted} onChange={(e) => setValues((v) => ({ ...v, termsAccepted: e.target.checked }))} />
-          I accept the terms and conditions
+          <span>
+            I accept the{' '}
+            <a href="/terms" target="_blank" rel="noopener">
+              terms and conditions
+            </a>
+          </span>
         </label>
         {errors.termsAccepted && <p className="field-error" role="alert">{errors.termsAccepted}</p>}
         <button type="submit" className="button" disabled={busy}>

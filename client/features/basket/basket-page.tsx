@@ -1,4 +1,9 @@
+import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { defaultBasketView } from '../../../shared/display';
+import { useData, useSyncStatus } from '../../data/data-provider';
+import { useOnline } from '../../ui/hooks';
+import { useLive } from '../../data/use-live-query';
 import { BuyerView } from './buyer-view';
 import { SellerView } from './seller-view';
 import { Tabs } from '../../ui/tabs';
@@ -6,11 +11,24 @@ import { Tabs } from '../../ui/tabs';
 /**
  * `/basket` ("My Gigs"): the buyer view (gigs the user posted) and the seller view (work the user
  * applied for), switched by `?view=buyer|seller` so notifications can open the right side.
+ * Without one it opens on the side that has something, and writes that choice into the URL.
  */
 export default function BasketPage() {
+  const { db, userId } = useData();
   const [params, setParams] = useSearchParams();
-  const view = params.get('view') === 'seller' ? 'seller' : 'buyer';
+  const requested = params.get('view');
+  const posted = useLive(() => db.gigs.find({ selector: { createdBy: userId }, limit: 1 }).$, [db, userId]);
+  const applied = useLive(() => db.applications.find({ selector: { applicantId: userId }, limit: 1 }).$, [db, userId]);
+  const sync = useSyncStatus();
+  const online = useOnline();
+  const [postedN, appliedN] = [posted.data?.length ?? 0, applied.data?.length ?? 0];
+  // Nothing on this device yet may only mean the first sync has not brought it: wait for that (when online).
+  const known = !posted.loading && !applied.loading && (postedN + appliedN > 0 || sync.initialSync.done || !online);
+  const view = requested === 'seller' || requested === 'buyer' ? requested : known ? defaultBasketView(postedN, appliedN) : null;
   const choose = (v: 'buyer' | 'seller') => setParams({ view: v }, { replace: true });
+  useEffect(() => {
+    if (view && requested !== view) setParams({ view }, { replace: true });
+  }, [view, requested, setParams]);
   return (
     <main className="page">
       <h1>My Gigs</h1>
@@ -20,10 +38,11 @@ export default function BasketPage() {
           ['buyer', 'Gigs I posted'],
           ['seller', 'Work I applied for'],
         ]}
-        selected={view}
+        selected={view ?? 'buyer'}
         onSelect={choose}
+        disabled={!view}
       />
-      {view === 'buyer' ? <BuyerView /> : <SellerView />}
+      {view === null ? <p role="status">Loading your gigs…</p> : view === 'buyer' ? <BuyerView /> : <SellerView />}
     </main>
   );
 }

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { isSelectable } from '../../../shared/application-machine';
-import { budgetLabel, BUYER_TABS, buyerTabsOf, shownGigStatus, statusLabel } from '../../../shared/display';
+import { budgetLabel, BUYER_TABS, buyerTabsOf, offerLabel, shownGigStatus, statusLabel } from '../../../shared/display';
 import { formatMoney } from '../../../shared/money';
 import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
@@ -153,7 +153,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                           }
                         />
                         <span>
-                          <strong>{a.applicantName}</strong> offered {formatMoney(a.budget, a.currency)}
+                          <strong>{a.applicantName}</strong> offered {offerLabel(a.budget, a.currency)}
                         </span>
                       </label>
                       <span className="status">{statusLabel(a.status)}</span>

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { SELLER_TABS, sellerTabOf, statusLabel } from '../../../shared/display';
+import { offerLabel, SELLER_TABS, sellerTabOf, statusLabel } from '../../../shared/display';
 import { formatMoney } from '../../../shared/money';
 import type { Application } from '../../../shared/schemas/application';
 import { useData } from '../../data/data-provider';
@@ -40,7 +40,7 @@ function SellerApplication({ application: a, payoutStatus }: { application: Appl
         <span className="status">{offer ? 'Offer received' : statusLabel(a.status)}</span>
       </div>
       <p>
-        {a.gigCategory} · posted by {a.creatorName} · your rate {formatMoney(a.budget, a.currency)}
+        {a.gigCategory} · posted by {a.creatorName} · your rate {offerLabel(a.budget, a.currency)}
         {a.gigDeleted ? ' · gig deleted' : ''}
       </p>
       {a.finalBudget !== null && (

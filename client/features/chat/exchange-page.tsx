@@ -4,7 +4,7 @@ import { conversationIdFor } from '../../../shared/ids';
 import type { Application } from '../../../shared/schemas/application';
 import type { Conversation } from '../../../shared/schemas/conversation';
 import type { PublicProfile, User } from '../../../shared/schemas/user';
-import { CHAT_MESSAGES } from '../../../shared/validation/chat-access';
+import { CHAT_MESSAGES, NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
 import { checkMessage } from '../../../shared/validation/message';
 import { useData, useSyncStatus } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
@@ -123,7 +123,7 @@ export default function ExchangePage() {
   }
   // Right after sign-in the linking application may still be on its way: wait for the first sync.
   if (linking.loading || conversation.loading || (!allowed && !sync.initialSync.done)) return <p role="status">Loading conversation…</p>;
-  if (!allowed) return <Navigate to="/applications" replace />;
+  if (!allowed) return <Navigate to="/applications" replace state={{ notice: NO_LINK_NOTICES.fromLink }} />;
 
   function changeDraft(text: string) {
     setDraft(text);

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { countryByCode } from '../../../shared/constants';
-import { budgetLabel, statusLabel, symbolFor } from '../../../shared/display';
+import { budgetLabel, statusLabel } from '../../../shared/display';
+import { currencySymbol } from '../../../shared/money';
 import { applicationIdFor } from '../../../shared/ids';
 import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
@@ -14,6 +15,7 @@ import { useLive } from '../../data/use-live-query';
 import { DeleteGigDialog } from './delete-gig-dialog';
 import { useOutbox } from '../../ui/hooks';
 import { applyToGig } from '../applications/application-writes';
+import { NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
 import { startConversation } from '../chat/start-conversation';
 import { formFromGig, GigForm } from './gig-form';
 import { OpeningsControl } from './openings-control';
@@ -98,7 +100,7 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
     setConverseError(null);
     const result = await startConversation(data, gig.createdBy, gig.id);
     if (result.ok) navigate(result.path);
-    else if ('redirectTo' in result) navigate(result.redirectTo);
+    else if ('redirectTo' in result) navigate(result.redirectTo, { state: { notice: NO_LINK_NOTICES.fromGig } });
     else setConverseError(result.error);
   }
 
@@ -223,7 +225,7 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
           ) : (
             <form className="form" onSubmit={(e) => void apply(e)} noValidate>
               <label>
-                Your rate ({symbolFor(gig.currency)} {gig.currency})
+                Your rate ({currencySymbol(gig.currency)} {gig.currency})
                 <input
                   inputMode="decimal"
                   value={rate}

@@ -1,4 +1,4 @@
-import type { Dispatch, SetStateAction } from 'react';
+import { useState, type Dispatch, type SetStateAction } from 'react';
 import { Link } from 'react-router-dom';
 import { NICHES } from '../../../shared/constants';
 import { NO_FILTERS, type GigFilters } from '../../../shared/display';
@@ -26,7 +26,11 @@ type Props = {
 
 /** The board's heading, tabs, search and filters (SPEC.md §2 "Landing board"). */
 export function BoardControls({ tab, onTab, filters, onFilters, countries, disabled = false }: Props) {
-  const filtered = filters.niches.length + filters.locationTypes.length + filters.countries.length > 0 || filters.search.trim() !== '';
+  const active = filters.niches.length + filters.locationTypes.length + filters.countries.length;
+  const filtered = active > 0 || filters.search.trim() !== '';
+  // On a phone the filters sit behind a disclosure so the first gigs show on the first screen; the
+  // button, shown only there (app.css), counts the active ones.
+  const [open, setOpen] = useState(false);
   return (
     <>
       <div className="page-head">
@@ -50,7 +54,11 @@ export function BoardControls({ tab, onTab, filters, onFilters, countries, disab
         disabled={disabled}
       />
 
-      <div className="filters">
+      <button type="button" className="button button--quiet button--small filters-toggle" aria-expanded={open} aria-controls="board-filters" onClick={() => setOpen((o) => !o)}>
+        {active > 0 ? `Filters (${active})` : 'Filters'}
+      </button>
+
+      <div className={open ? 'filters filters--open' : 'filters'} id="board-filters">
         <fieldset>
           <legend>Niches</legend>
           {NICHES.map((n) => (

@@ -1,19 +1,14 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { basketViewFor, isMessageNotification, notificationIcon, notificationTarget } from '../../../shared/display';
+import { isMessageNotification, notificationTarget } from '../../../shared/display';
 import type { Notification } from '../../../shared/schemas/notification';
 import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { Tabs } from '../../ui/tabs';
+import { NotificationIcon } from './notification-icon';
 
 const LOAD_FAILED = 'Failed to load notifications. Please try again later.';
 type Filter = 'all' | 'messages';
-
-/** Where a click goes: SPEC.md's targets, with the basket opened on the side the notification is about. */
-function targetOf(n: Notification): string {
-  const target = notificationTarget(n);
-  return target === '/basket' ? `/basket?view=${basketViewFor(n.type)}` : target;
-}
 
 function timeAgo(at: number, now: number): string {
   const minutes = Math.round((now - at) / 60_000);
@@ -45,7 +40,7 @@ export default function NotificationsPage() {
         await doc.incrementalPatch({ read: true, updatedAt: Date.now() });
       }
     }
-    navigate(targetOf(n));
+    navigate(notificationTarget(n));
   }
 
   return (
@@ -73,10 +68,8 @@ export default function NotificationsPage() {
           {shown.map((n) => (
             <li key={n.id}>
               <button type="button" className={n.read ? 'notification' : 'notification notification--unread'} onClick={() => void open(n)}>
-                <span className="notification__icon" aria-hidden="true">
-                  {notificationIcon(n.type)}
-                </span>
-                <span>
+                <NotificationIcon type={n.type} />
+                <span className="notification__text">
                   {!n.read && <span className="visually-hidden">Unread: </span>}
                   {n.message}
                 </span>

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { buyerCheckout, formatMinorPlain, payoutSplit } from '../../../shared/money';
+import { buyerCheckout, formatMoney as money, payoutSplit } from '../../../shared/money';
 import { completionError, NEEDS_NETWORK, PAYMENT_START_FAILED } from '../../../shared/payment-messages';
 import type { Application } from '../../../shared/schemas/application';
-import { api, ApiError, NetworkError } from '../../lib/api';
+import { api, ApiError, isOffline } from '../../lib/api';
 import { completeGig, startCheckout } from '../../lib/payments-api';
 import { useOnline } from '../../ui/hooks';
 import { ConfirmDialog } from '../../ui/modal';
@@ -29,11 +29,13 @@ export function SimulatedNotice() {
   return <p className="notice">Payments are simulated on this server: no real money moves.</p>;
 }
 
-const money = (minor: number, currency: string) => `${formatMinorPlain(minor)} ${currency}`;
-
 /** Base, 3% service fee and total, each to two decimals (SPEC.md §9). */
 export function AmountLines({ finalBudget, currency }: { finalBudget: number; currency: string }) {
-  const { base, fee, total } = buyerCheckout(finalBudget);
+  return <PaidAmounts {...buyerCheckout(finalBudget)} currency={currency} />;
+}
+
+/** The three lines of a buyer's payment, from amounts already worked out (the server's confirmation, say). */
+export function PaidAmounts({ base, fee, total, currency }: { base: number; fee: number; total: number; currency: string }) {
   return (
     <dl className="details amounts">
       <dt>Base</dt>
@@ -61,7 +63,7 @@ export function PayForApplication({ application }: { application: Application })
       const { url } = await startCheckout(application.id);
       window.location.assign(url);
     } catch (err) {
-      setError(err instanceof NetworkError ? NEEDS_NETWORK : err instanceof ApiError ? err.message : PAYMENT_START_FAILED);
+      setError(isOffline(err) ? NEEDS_NETWORK : err instanceof ApiError ? err.message : PAYMENT_START_FAILED);
       setBusy(false);
     }
   }
@@ -70,7 +72,7 @@ export function PayForApplication({ application }: { application: Application })
       <p>{application.applicantName} accepted your offer. Pay to start the work:</p>
       <AmountLines finalBudget={application.finalBudget ?? 0} currency={application.currency} />
       <button type="button" className="button" onClick={() => void pay()} disabled={busy}>
-        Pay {formatMinorPlain(buyerCheckout(application.finalBudget ?? 0).total)} {application.currency}
+        Pay {money(buyerCheckout(application.finalBudget ?? 0).total, application.currency)}
       </button>
       {!online && <p className="field-state">Paying needs a connection.</p>}
       {error && (
@@ -96,7 +98,7 @@ export function MarkComplete({ application, userId }: { application: Application
     try {
       await completeGig({ gigId: application.gigId, applicationId: application.id, userId });
     } catch (err) {
-      setError(err instanceof NetworkError ? NEEDS_NETWORK : completionError(err instanceof ApiError ? err.message : undefined));
+      setError(isOffline(err) ? NEEDS_NETWORK : completionError(err instanceof ApiError ? err.message : undefined));
     } finally {
       setBusy(false);
     }

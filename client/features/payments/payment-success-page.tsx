@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { REDIRECT_DELAYS_MS } from '../../../shared/constants';
-import { formatMinorPlain } from '../../../shared/money';
+import { splitFromTotal } from '../../../shared/money';
+import { decimalToMinor } from '../../../shared/validation/decimal';
 import { NEEDS_NETWORK, PAYMENT_SUCCESS_MESSAGES, paymentSuccessError } from '../../../shared/payment-messages';
-import { ApiError, NetworkError } from '../../lib/api';
+import { ApiError, isOffline, NetworkError } from '../../lib/api';
 import { confirmPayment, readPaymentSuccessQuery, type PaymentConfirmation } from '../../lib/payments-api';
+import { PaidAmounts } from './payment-parts';
 
 type State = { kind: 'confirming' } | { kind: 'confirmed'; confirmation: PaymentConfirmation } | { kind: 'error'; message: string; retry: boolean };
 
@@ -28,7 +30,8 @@ export default function PaymentSuccessPage() {
       (confirmation) => live && setState({ kind: 'confirmed', confirmation }),
       (err: unknown) => {
         if (!live) return;
-        if (err instanceof NetworkError) setState({ kind: 'error', message: NEEDS_NETWORK, retry: true });
+        // No answer is worth another try; only a browser that is offline is told it is offline.
+        if (err instanceof NetworkError) setState({ kind: 'error', message: isOffline(err) ? NEEDS_NETWORK : PAYMENT_SUCCESS_MESSAGES.updateFailed, retry: true });
         else setState({ kind: 'error', message: paymentSuccessError(err instanceof ApiError ? err.message : undefined), retry: false });
       },
     );
@@ -44,8 +47,14 @@ export default function PaymentSuccessPage() {
   }, [state.kind, navigate]);
 
   const title = state.kind === 'confirmed' ? state.confirmation.gigTitle : (query?.title ?? '');
-  const amount = state.kind === 'confirmed' ? formatMinorPlain(state.confirmation.amount) : (query?.amount ?? '');
-  const currency = state.kind === 'confirmed' ? state.confirmation.currency : (query?.currency ?? '');
+  // The server's confirmation is the truth; until it comes, the query's total split the same way.
+  const queryTotal = query ? decimalToMinor(query.amount) : undefined;
+  const amounts =
+    state.kind === 'confirmed'
+      ? { base: state.confirmation.base, fee: state.confirmation.fee, total: state.confirmation.amount, currency: state.confirmation.currency }
+      : queryTotal !== undefined && query
+        ? { ...splitFromTotal(queryTotal), total: queryTotal, currency: query.currency }
+        : null;
 
   return (
     <main className="page narrow">
@@ -54,12 +63,9 @@ export default function PaymentSuccessPage() {
         <dl className="details">
           <dt>Gig</dt>
           <dd>{title}</dd>
-          <dt>Amount</dt>
-          <dd>
-            {amount} {currency}
-          </dd>
         </dl>
       )}
+      {query && amounts && <PaidAmounts {...amounts} />}
       {state.kind === 'confirming' && <p role="status">Confirming your payment…</p>}
       {state.kind === 'confirmed' && (
         <>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { NEEDS_NETWORK, PAYOUT_SETUP_MESSAGES } from '../../../shared/payment-messages';
 import type { User } from '../../../shared/schemas/user';
-import { ApiError, NetworkError } from '../../lib/api';
+import { ApiError, isOffline } from '../../lib/api';
 import { createConnectAccount, getPayoutStatus, type PayoutStatus } from '../../lib/payments-api';
 import { useOnline } from '../../ui/hooks';
 import { SimulatedNotice } from '../payments/payment-parts';
@@ -23,7 +23,7 @@ export function PayoutSection({ user }: { user: User | undefined }) {
     try {
       setView({ kind: 'ready', status: await getPayoutStatus() });
     } catch (err) {
-      setView({ kind: 'error', message: err instanceof NetworkError ? NEEDS_NETWORK : PAYOUT_SETUP_MESSAGES.loadFailed });
+      setView({ kind: 'error', message: isOffline(err) ? NEEDS_NETWORK : PAYOUT_SETUP_MESSAGES.loadFailed });
     }
   }, []);
 
@@ -42,14 +42,13 @@ export function PayoutSection({ user }: { user: User | undefined }) {
       setBusy(false);
       const existing = view.kind === 'ready' && view.status.accountId;
       // 422: the provider cannot pay out to this user's country; the server says why (decision 007).
-      const message =
-        err instanceof NetworkError
-          ? NEEDS_NETWORK
-          : err instanceof ApiError && err.status === 422
-            ? err.message
-            : existing
-              ? PAYOUT_SETUP_MESSAGES.connectFailed
-              : PAYOUT_SETUP_MESSAGES.createFailed;
+      const message = isOffline(err)
+        ? NEEDS_NETWORK
+        : err instanceof ApiError && err.status === 422
+          ? err.message
+          : existing
+            ? PAYOUT_SETUP_MESSAGES.connectFailed
+            : PAYOUT_SETUP_MESSAGES.createFailed;
       setView({ kind: 'error', message });
     }
   }
@@ -85,7 +84,8 @@ export function PayoutSection({ user }: { user: User | undefined }) {
             </p>
           )}
           {view.status.state !== 'connected' && (
-            <button type="button" className="button" onClick={() => void connect()} disabled={busy || !online}>
+            // Waits for the user's own record (the first sync brings it) rather than ignoring a click.
+            <button type="button" className="button" onClick={() => void connect()} disabled={busy || !online || !user?.email}>
               {view.status.state === 'details_due' ? 'Finish payout setup' : 'Set up payouts'}
             </button>
           )}

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
 import { validateWaitlist } from '../../../shared/validation/waitlist';
 import { api } from '../../lib/api';
 import { CountryOptions } from '../../ui/options';
@@ -46,50 +45,37 @@ export default function WaitlistPage() {
   );
 
   return (
-    <div className="public">
-      <nav className="waitlist-nav" aria-label="Site">
-        <Link to="/" className="brand">
-          Creative Gigs
-        </Link>
-        <div className="waitlist-nav__links">
-          <Link to="/teaser">Gigs</Link>
-          <Link to="/manifesto">Manifesto</Link>
-          <Link to="/version1">Community</Link>
-          <Link to="/login">Log in</Link>
-        </div>
-      </nav>
-      <main className="waitlist">
-        <section className="waitlist__hero">
-          <h1>Creative Gigs</h1>
-          <p>Post a gig. Find your creative. A marketplace made by creatives, for creatives.</p>
-          <video className="demo-video" src="/demo.webm" controls muted playsInline preload="metadata" aria-label="Demo video of the app" />
-        </section>
-        <section className="waitlist__form" aria-labelledby="waitlist-title">
-          <h2 id="waitlist-title">Join the waitlist</h2>
-          <form onSubmit={(e) => void submit(e)} noValidate className="form">
-            {field('name', 'Name')}
-            {field('email', 'Email', 'email')}
-            {field('city', 'City')}
-            <label>
-              Country
-              <select value={values.location} onChange={(e) => setValues((v) => ({ ...v, location: e.target.value }))} aria-invalid={Boolean(errors.location)}>
-                <option value="">Choose your country</option>
-                <CountryOptions />
-              </select>
-            </label>
-            {errors.location && (
-              <p className="field-error" role="alert">
-                {errors.location}
-              </p>
-            )}
-            <button type="submit" className="button" disabled={status === 'sending'}>
-              {status === 'sending' ? 'Sending…' : 'Join the waitlist'}
-            </button>
-            {status === 'done' && <p className="success" role="status">{SUCCESS}</p>}
-            {status === 'failed' && <p className="form-error" role="alert">{FAILURE}</p>}
-          </form>
-        </section>
-      </main>
-    </div>
+    <main className="waitlist">
+      <section className="waitlist__hero">
+        <h1>Creative Gigs</h1>
+        <p>Post a gig. Find your creative. A marketplace made by creatives, for creatives.</p>
+        <video className="demo-video" src="/demo.webm" controls muted playsInline preload="metadata" aria-label="Demo video of the app" />
+      </section>
+      <section className="waitlist__form" aria-labelledby="waitlist-title">
+        <h2 id="waitlist-title">Join the waitlist</h2>
+        <form onSubmit={(e) => void submit(e)} noValidate className="form">
+          {field('name', 'Name')}
+          {field('email', 'Email', 'email')}
+          {field('city', 'City')}
+          <label>
+            Country
+            <select value={values.location} onChange={(e) => setValues((v) => ({ ...v, location: e.target.value }))} aria-invalid={Boolean(errors.location)}>
+              <option value="">Choose your country</option>
+              <CountryOptions />
+            </select>
+          </label>
+          {errors.location && (
+            <p className="field-error" role="alert">
+              {errors.location}
+            </p>
+          )}
+          <button type="submit" className="button" disabled={status === 'sending'}>
+            {status === 'sending' ? 'Sending…' : 'Join the waitlist'}
+          </button>
+          {status === 'done' && <p className="success" role="status">{SUCCESS}</p>}
+          {status === 'failed' && <p className="form-error" role="alert">{FAILURE}</p>}
+        </form>
+      </section>
+    </main>
   );
 }
