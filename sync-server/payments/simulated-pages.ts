@@ -4,6 +4,7 @@ import { normalizeStatus } from '../../shared/application-machine';
 import { formatMoney } from '../../shared/money';
 import { getAuth, requireAuth } from '../auth/middleware';
 import { conflict, notFound } from '../http/errors';
+import { projectFile } from '../project-file';
 import { refreshPayoutState } from './accounts';
 import { confirmPayment } from './checkout';
 import { PAYMENT_MESSAGES as M } from './messages';
@@ -31,7 +32,7 @@ export function simulatedPages(p: Payments): Router {
     return router;
   }
 
-  const stylesheet = fs.readFileSync(new URL('../../client/styles/base.css', import.meta.url), 'utf8') + PAGE_CSS;
+  const stylesheet = fs.readFileSync(projectFile('client/styles/base.css'), 'utf8') + PAGE_CSS;
   router.get('/page.css', (_req, res) => {
     res.type('text/css').setHeader('Cache-Control', 'no-cache');
     res.send(stylesheet);
