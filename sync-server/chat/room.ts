@@ -78,6 +78,7 @@ export class ChatRoom {
   /** Presence changes waiting to go out, by peer (sent together every awarenessFlushMs). */
   private readonly presenceOut = new Map<ChatPeer, Set<number>>();
   private presenceTimer: NodeJS.Timeout | undefined;
+  private readonly sentWholeRoom = new WeakSet<ChatPeer>();
   private appended: Promise<void> = Promise.resolve();
   private readonly work = new Set<Promise<unknown>>();
   /** Accepted messages waiting for their append to be durable before they are stamped, in arrival order. */
@@ -324,8 +325,12 @@ export class ChatRoom {
     }
     // Far behind (a new device, or a sync request with an empty state vector): the stored log's
     // entries are the room already encoded; sending them costs a copy, never an encoding of the
-    // room. The empty step 2 after them tells the client it is in sync.
-    for (const update of this.options.store.chatUpdates(this.name)) peer.send(updateMessage(update));
+    // room. The empty step 2 after them tells the client it is in sync. A peer sent the whole
+    // room once has it, and every update since comes to it anyway: asking again gets the step 2 alone.
+    if (!this.sentWholeRoom.has(peer)) {
+      this.sentWholeRoom.add(peer);
+      for (const update of this.options.store.chatUpdates(this.name)) peer.send(updateMessage(update));
+    }
     peer.send(syncStep2Message(EMPTY_UPDATE));
   }
 
