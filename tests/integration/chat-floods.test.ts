@@ -232,7 +232,9 @@ describe('chat floods: the server keeps answering, every flood is bounded', () =
     // The watcher hears presence at most once per flush interval (plus its own join's frames).
     const presenceFrames = watcher.frames.slice(before).filter((f) => f[0] === 1).length;
     expect(presenceFrames).toBeLessThanOrEqual(Math.ceil((seconds * 1000) / CHAT_LIMITS.awarenessFlushMs) + 3);
-    expect(opened).toBeLessThanOrEqual(CHAT_LIMITS.socketsPerUserInRoom);
+    // Only the sockets the server kept open (closed later by this test, not by the cap) were in the room.
+    expect(opened).toBeGreaterThan(0);
+    expect(closes.filter((c) => c.code !== CLOSE_CODES.tooMany).length).toBeLessThanOrEqual(CHAT_LIMITS.socketsPerUserInRoom);
   });
 });
 
