@@ -5,29 +5,36 @@ import { CHAT_MESSAGES } from '../../shared/validation/chat-access';
 import type { AppContext } from '../context';
 import { securityHeaderList } from '../http/security';
 import { authorizeChatUpgrade, chatRoomOf, type ChatAccess } from './access';
-import { CLOSE_CODES } from './protocol';
+import { SendBudget, TokenBucket } from './budget';
+import { CHAT_LIMITS } from './limits';
+import { CLOSE_CODES, CLOSE_REASONS } from './protocol';
 import { messageRecordWrites, type StampedMessage } from './record';
 import { ChatRoom, type ChatPeer } from './room';
 
 export type ChatHubOptions = {
   /** A room with nobody in it is compacted and unloaded after this long. */
   idleMs: number;
-  /** A room's update log is merged into one update past this many entries. */
+  /** A room log's newest small entries are merged into one past this many. */
   compactAfter?: number;
 };
 
 const PING_EVERY_MS = 30_000;
 const CLOSE_GRACE_MS = 1_000;
-/** Big enough for the first sync of a long offline queue; ws's default is 100 MiB. */
-const MAX_PAYLOAD = 4 * 1024 * 1024;
 /** A WebSocket close reason is at most 123 bytes. */
 const closeReason = (reason: string) => Buffer.from(reason).subarray(0, 123).toString();
 
-/** A `ws` socket as a room's peer, with the liveness flag the pings use. */
+/**
+ * A `ws` socket as a room's peer, with the liveness flag the pings use, and the frames it sent
+ * that wait (unread, the socket paused) for its user's send budget in the room.
+ */
 class SocketPeer implements ChatPeer {
   alive = true;
+  readonly inbox: Uint8Array[] = [];
+  inboxBytes = 0;
+  waiting: NodeJS.Timeout | undefined;
   constructor(
     readonly ws: WebSocket,
+    readonly room: string,
     readonly userId: string,
     readonly otherId: string,
     readonly sessionId: string,
@@ -35,6 +42,11 @@ class SocketPeer implements ChatPeer {
 
   send(message: Uint8Array): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.ws.bufferedAmount + message.byteLength > CHAT_LIMITS.sendBufferMaxBytes) {
+      // It does not read what it asked for: it goes, rather than the server holding it all.
+      this.close(CLOSE_CODES.overloaded, CLOSE_REASONS.overloaded);
+      return;
+    }
     this.ws.send(message, (err) => {
       if (err) this.ws.terminate();
     });
@@ -70,8 +82,14 @@ function refuseUpgrade(socket: Duplex, status: number, body: object, securityHea
 export class ChatHub {
   private readonly rooms = new Map<string, ChatRoom>();
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: CHAT_LIMITS.maxFrameBytes });
   private readonly sockets = new Set<SocketPeer>();
+  /** Open sockets by user and by room, for the caps. */
+  private readonly byUser = new Map<string, Set<SocketPeer>>();
+  private readonly byRoom = new Map<string, Set<SocketPeer>>();
+  /** What each user may still send into each room (key: room, newline, user), and how fast they may open sockets. */
+  private readonly budgets = new Map<string, SendBudget>();
+  private readonly joins = new Map<string, TokenBucket>();
   private readonly pinger: NodeJS.Timeout;
   private closed = false;
   private readonly refusalHeaders: [string, string][];
@@ -114,28 +132,100 @@ export class ChatHub {
     if (!access.ok) return refuseUpgrade(socket, access.status, access.body, this.refusalHeaders);
     if (this.closed) return refuseUpgrade(socket, 503, { error: 'The server is restarting. Please try again.' }, this.refusalHeaders);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const peer = new SocketPeer(ws, access.userId, access.otherId, access.sessionId);
+      const peer = new SocketPeer(ws, access.room, access.userId, access.otherId, access.sessionId);
       if (this.closed) return peer.close(CLOSE_CODES.goingAway, 'Server shutting down');
+      ws.on('error', () => ws.terminate());
+      // Refused with a close code the client shows and does not retry, before the room is touched.
+      const refusal = this.socketRefusal(access.room, access.userId);
+      if (refusal) return peer.close(CLOSE_CODES.tooMany, refusal);
       const room = this.roomFor(access.room);
       ws.binaryType = 'nodebuffer';
-      ws.on('message', (data: Buffer) => {
-        try {
-          room.receive(peer, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-        } catch (err) {
-          // A bug here must cost one socket, never the process.
-          this.ctx.log(`chat: a message in ${access.room} failed`, err);
-          room.dismiss(peer, 1011, 'Something went wrong. Please try again.');
-        }
-      });
+      ws.on('message', (data: Buffer) => this.arrive(peer, room, new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
       ws.on('pong', () => (peer.alive = true));
       ws.on('close', () => {
-        this.sockets.delete(peer);
+        clearTimeout(peer.waiting);
+        this.forget(peer);
         room.leave(peer);
       });
-      ws.on('error', () => ws.terminate());
-      this.sockets.add(peer);
+      this.remember(peer);
       room.join(peer);
     });
+  }
+
+  /** Why a new socket of `userId` in `room` is refused (too many open, or opened too fast), if it is. */
+  private socketRefusal(room: string, userId: string): string | undefined {
+    // Like the HTTP rate limits, the pace of new sockets follows RATE_LIMITS (off in most tests).
+    if (this.ctx.config.rateLimits) {
+      let joins = this.joins.get(userId);
+      if (!joins) this.joins.set(userId, (joins = new TokenBucket(CHAT_LIMITS.joinsPerSecond, CHAT_LIMITS.joinBurst, this.ctx.now)));
+      if (joins.wait() > 0) return CLOSE_REASONS.tooFast;
+      joins.take(1);
+    }
+    const inRoom = this.byRoom.get(room) ?? new Set();
+    const mine = [...inRoom].filter((p) => p.userId === userId).length;
+    if (mine >= CHAT_LIMITS.socketsPerUserInRoom || inRoom.size >= CHAT_LIMITS.socketsPerRoom) return CLOSE_REASONS.tooManySockets;
+    if ((this.byUser.get(userId)?.size ?? 0) >= CHAT_LIMITS.socketsPerUser) return CLOSE_REASONS.tooManySockets;
+    return undefined;
+  }
+
+  private remember(peer: SocketPeer): void {
+    this.sockets.add(peer);
+    for (const [map, key] of [[this.byUser, peer.userId], [this.byRoom, peer.room]] as const) {
+      let set = map.get(key);
+      if (!set) map.set(key, (set = new Set()));
+      set.add(peer);
+    }
+  }
+
+  private forget(peer: SocketPeer): void {
+    this.sockets.delete(peer);
+    for (const [map, key] of [[this.byUser, peer.userId], [this.byRoom, peer.room]] as const) {
+      const set = map.get(key);
+      set?.delete(peer);
+      if (set?.size === 0) map.delete(key);
+    }
+  }
+
+  /**
+   * A frame from a socket: handled now if its user's budget in the room allows, otherwise kept
+   * unread with the socket paused (TCP slows the sender) until the budget is repaid. Frames are
+   * handled in order; a socket that piles up more than inboxMaxBytes anyway is closed.
+   */
+  private arrive(peer: SocketPeer, room: ChatRoom, frame: Uint8Array): void {
+    peer.inbox.push(frame);
+    peer.inboxBytes += frame.byteLength;
+    if (peer.inboxBytes > CHAT_LIMITS.inboxMaxBytes) {
+      room.dismiss(peer, CLOSE_CODES.tooMany, CLOSE_REASONS.inboxFull);
+      return;
+    }
+    if (peer.waiting === undefined) this.drain(peer, room);
+  }
+
+  private drain(peer: SocketPeer, room: ChatRoom): void {
+    peer.waiting = undefined;
+    const key = `${peer.room}
+${peer.userId}`;
+    let budget = this.budgets.get(key);
+    if (!budget) this.budgets.set(key, (budget = new SendBudget(CHAT_LIMITS, this.ctx.now)));
+    while (peer.inbox.length > 0) {
+      const wait = budget.charge(peer.inbox[0]!.byteLength);
+      if (wait > 0) {
+        peer.ws.pause();
+        peer.waiting = setTimeout(() => this.drain(peer, room), wait);
+        return;
+      }
+      const frame = peer.inbox.shift()!;
+      peer.inboxBytes -= frame.byteLength;
+      try {
+        room.receive(peer, frame);
+      } catch (err) {
+        // A bug here must cost one socket, never the process.
+        this.ctx.log(`chat: a message in ${peer.room} failed`, err);
+        room.dismiss(peer, 1011, 'Something went wrong. Please try again.');
+        return;
+      }
+    }
+    peer.ws.resume();
   }
 
   private roomFor(name: string): ChatRoom {
@@ -195,8 +285,13 @@ export class ChatHub {
     }
   };
 
-  /** A socket that did not answer the last ping is dead: its room hears it close. */
+  /** A socket that did not answer the last ping is dead: its room hears it close. Budgets back to full are dropped. */
   private ping(): void {
+    for (const [key, budget] of this.budgets) {
+      const [room, user] = key.split('\n') as [string, string];
+      if (budget.idle && ![...(this.byRoom.get(room) ?? [])].some((p) => p.userId === user)) this.budgets.delete(key);
+    }
+    for (const [user, joins] of this.joins) if (joins.full) this.joins.delete(user);
     for (const peer of this.sockets) {
       if (!peer.alive) {
         peer.ws.terminate();
@@ -227,7 +322,10 @@ export class ChatHub {
     // Give clients a moment to answer the close frame, then cut whatever is left.
     const grace = new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
     await Promise.race([Promise.all(closing), grace]);
-    for (const peer of this.sockets) peer.ws.terminate();
+    for (const peer of this.sockets) {
+      clearTimeout(peer.waiting);
+      peer.ws.terminate();
+    }
     this.sockets.clear();
     this.wss.close();
   }

@@ -22,10 +22,13 @@ function scene() {
   const rules: JudgeRules = { userId: ALICE, otherId: BOB, knownIds: new Set(), ownerOf: () => undefined };
   /** What the client has that the room has not, as the client would send it. */
   const diff = (from: Y.Doc = client) => Y.encodeStateAsUpdate(from, Y.encodeStateVector(room));
+  /** Judges against the room itself, and checks the judging left the room as it was. */
   const judge = (update: Uint8Array, r: Partial<JudgeRules> = {}) => {
-    const shadow = new Y.Doc();
-    Y.applyUpdate(shadow, Y.encodeStateAsUpdate(room));
-    return judgeUpdate(shadow, update, { ...rules, ...r });
+    const before = Y.encodeStateAsUpdate(room);
+    const verdict = judgeUpdate(room, update, { ...rules, ...r });
+    expect(Y.encodeStateAsUpdate(room)).toEqual(before);
+    expect(room.store.pendingStructs).toBeNull();
+    return verdict;
   };
   /** The room accepts what the client sent. */
   const accept = (update: Uint8Array) => Y.applyUpdate(room, update);
@@ -142,4 +145,58 @@ describe('the chat server judges each update before the room sees it', () => {
     const { judge } = scene();
     expect(judge(new Uint8Array([200, 1, 2, 3, 4, 5])).ok).toBe(false);
   });
+
+  it('accepts an offline queue written under two client ids, the later leaning on the earlier (whatever order the update lists them in)', () => {
+    const { room, judge, accept } = scene();
+    const first = new Y.Doc();
+    first.clientID = 5;
+    first.getArray(CHAT_MESSAGES_ARRAY).push([msg('q1')]);
+    const second = new Y.Doc();
+    second.clientID = 2 ** 30; // listed first in a merged update, yet it leans on client 5's item
+    Y.applyUpdate(second, Y.encodeStateAsUpdate(first));
+    second.getArray(CHAT_MESSAGES_ARRAY).push([msg('q2')]);
+    const update = Y.encodeStateAsUpdate(second, Y.encodeStateVector(room));
+    expect(judge(update)).toMatchObject({ ok: true, messages: [{ id: 'q2' }, { id: 'q1' }] });
+    accept(update);
+    expect(room.store.pendingStructs).toBeNull();
+    expect(room.getArray(CHAT_MESSAGES_ARRAY).length).toBe(2);
+    // Without client 5's part, client 2**30's item leans on something the room lacks.
+    const room2 = scene();
+    const onlySecond = Y.encodeStateAsUpdate(second, Y.encodeStateVector(first));
+    expect(room2.judge(onlySecond)).toEqual({ ok: false, reason: 'The update depends on changes the server does not have' });
+  });
+
+  it('judges only the part of an item the room lacks when an update starts inside what it has', () => {
+    const { client, room, judge, accept, messages } = scene();
+    messages.push([msg('m1')]);
+    accept(Y.encodeStateAsUpdate(client));
+    const roomHad = Y.encodeStateVector(room);
+    messages.push([msg('m2')]);
+    // The client's whole state (m1 and m2 merged into one item), as a client re-sending everything would.
+    const everything = Y.encodeStateAsUpdate(client);
+    expect(judge(everything, { knownIds: new Set(['m1']) })).toEqual({ ok: true, messages: [msg('m2')], clients: [client.clientID] });
+    expect(Y.encodeStateVector(room)).toEqual(roomHad);
+  });
+
+  it('refuses an update that lists a client twice (Yjs would apply only its last run, unjudged)', () => {
+    const { client, judge, messages } = scene();
+    messages.push([msg('m1')]);
+    const valid = Y.encodeStateAsUpdate(client);
+    const forged = new Y.Doc();
+    forged.clientID = client.clientID;
+    forged.getMap(CHAT_STAMPS_MAP).set('m1', 1);
+    // Both runs in one update: the valid one first, the forged one after it.
+    const both = concatRuns(valid, Y.encodeStateAsUpdate(forged));
+    expect(judge(both).ok).toBe(false);
+  });
 });
+
+/** Two updates' struct runs in one update (two runs each of one client), as a hostile client could encode it. */
+function concatRuns(a: Uint8Array, b: Uint8Array): Uint8Array {
+  // Both are `[1 client run][runs…][empty delete set 0]`: count 2, then each one's runs without its count and delete set.
+  expect(a[0]).toBe(1);
+  expect(b[0]).toBe(1);
+  expect(a.at(-1)).toBe(0);
+  expect(b.at(-1)).toBe(0);
+  return new Uint8Array([2, ...a.subarray(1, -1), ...b.subarray(1, -1), 0]);
+}

@@ -15,77 +15,168 @@ export type JudgeRules = {
 export type Verdict = { ok: true; messages: ChatDocMessage[]; clients: number[] } | { ok: false; reason: string };
 
 const refuse = (reason: string): Verdict => ({ ok: false, reason });
+const UNREADABLE = 'The update could not be read';
+const PENDING = 'The update depends on changes the server does not have';
+const ONLY_MESSAGES = 'Only messages can be added';
+
+type Struct = Y.Item | Y.GC | Y.Skip;
+type ID = { client: number; clock: number };
+/** What `Y.decodeUpdate` returns: the structs, and the deletions as ranges by client. */
+type Decoded = { structs: Struct[]; ds: { clients: Map<number, { clock: number; len: number }[]> } };
+
+/** The part of an update's item the room does not have yet: clocks `start`..`end`, and what it leans on. */
+type NewPart = { item: Y.Item; client: number; start: number; end: number; deps: ID[]; onStack: boolean };
 
 /**
- * Applies a client's update to `shadow`, a copy of the room's document, and judges what it did.
- * Accepted: it only inserted valid messages (plain objects, ContentAny) into `messages`, written
- * by the signed-in user under a Yjs client id nobody else writes with, and nothing is left waiting
- * for missing changes. Anything else (a deletion, another shared type, `stamps`, a pending part,
- * a malformed update) is refused. After a refusal the shadow is no longer a copy: rebuild it.
+ * Judges a client's update against the room's document WITHOUT applying it, at a cost in
+ * proportion to the update (never to the room): the update is decoded, and each item it brings
+ * that the room lacks is checked against the room's items it leans on. Accepted: it only inserts
+ * valid messages (plain objects, ContentAny) into `messages`, written by the signed-in user under
+ * a Yjs client id nobody else writes with, deletes nothing, and every item it leans on is in the
+ * room or in the update itself (nothing would be left pending). The room applies an accepted
+ * update itself; a refused one leaves no trace.
  *
- * The new structs are read in `afterTransaction`, before Yjs merges them into their neighbours:
- * by then they are integrated (their parent is resolved, which the raw update does not say for an
- * item inserted after another) and each client's new ones start exactly at its old clock.
+ * Yjs integrates an item next to its left origin (or, without one, its right origin) and takes
+ * its parent from there; an item with neither names its parent. So an item lands in `messages`
+ * exactly when its named parent is that root array, or the item it leans on is in it.
  */
-export function judgeUpdate(shadow: Y.Doc, update: Uint8Array, rules: JudgeRules): Verdict {
-  const messages = shadow.getArray(CHAT_MESSAGES_ARRAY);
-  shadow.getMap(CHAT_STAMPS_MAP);
-  const verdicts: Verdict[] = [];
-  const onTransaction = (tr: Y.Transaction) => {
-    verdicts.push(inspect(shadow, messages, tr, rules));
-  };
-  shadow.on('afterTransaction', onTransaction);
+export function judgeUpdate(doc: Y.Doc, update: Uint8Array, rules: JudgeRules): Verdict {
+  let decoded: Decoded;
   try {
-    Y.applyUpdate(shadow, update, 'judge');
+    decoded = Y.decodeUpdate(update) as unknown as Decoded;
   } catch {
-    return refuse('The update could not be read');
-  } finally {
-    shadow.off('afterTransaction', onTransaction);
+    return refuse(UNREADABLE);
   }
-  if (shadow.store.pendingStructs !== null || shadow.store.pendingDs !== null) {
-    return refuse('The update depends on changes the server does not have');
-  }
-  const accepted: { messages: ChatDocMessage[]; clients: number[] } = { messages: [], clients: [] };
-  for (const v of verdicts) {
-    if (!v.ok) return v;
-    accepted.messages.push(...v.messages);
-    accepted.clients.push(...v.clients);
-  }
-  const ids = new Set(accepted.messages.map((m) => m.id));
-  if (ids.size !== accepted.messages.length) return refuse('Each message needs its own id');
-  return { ok: true, ...accepted };
-}
+  const messages = doc.getArray(CHAT_MESSAGES_ARRAY);
+  const known = (client: number) => Y.getState(doc.store, client);
 
-function inspect(shadow: Y.Doc, messages: Y.Array<unknown>, tr: Y.Transaction, rules: JudgeRules): Verdict {
-  for (const [type, keys] of tr.changed) {
-    if (type !== messages) {
-      return refuse((type as unknown) === shadow.getMap(CHAT_STAMPS_MAP) ? 'Only the server writes stamps' : 'Only messages can be added');
-    }
-    if ([...keys].some((k) => k !== null)) return refuse('Only messages can be added');
-  }
-  if (tr.deleteSet.clients.size > 0) return refuse('Messages cannot be deleted or changed');
+  const parts = readNewParts(decoded.structs, known);
+  if (typeof parts === 'string') return refuse(parts);
+
+  /** Refusal reason if the room's item holding `id` is not a message of `messages`. */
+  const roomItemProblem = (id: ID): string | undefined => {
+    const struct = Y.getItem(doc.store, id as Y.ID) as Struct;
+    return struct instanceof Y.Item && struct.parent === messages && struct.parentSub === null ? undefined : ONLY_MESSAGES;
+  };
+  const stamps = () => doc.getMap(CHAT_STAMPS_MAP);
+
   const found: ChatDocMessage[] = [];
-  const clients: number[] = [];
-  for (const [client, after] of tr.afterState) {
-    const before = tr.beforeState.get(client) ?? 0;
-    if (after === before) continue;
+  const ids = new Set<string>();
+  for (const [client, list] of parts) {
     const owner = rules.ownerOf(client);
     if (owner !== undefined && owner !== rules.userId) return refuse('That Yjs client id belongs to someone else');
-    clients.push(client);
-    const structs = shadow.store.clients.get(client) ?? [];
-    for (let i = Y.findIndexSS(structs, before); i < structs.length; i++) {
-      const struct = structs[i]!;
-      if (!(struct instanceof Y.Item) || struct.parent !== messages || struct.parentSub !== null || struct.deleted) {
-        return refuse('Only messages can be added');
+    for (const part of list) {
+      const { item } = part;
+      const offset = part.start - item.id.clock;
+      // Where Yjs will put it: after the part's own known start, after its origin, before its right origin, or in the parent it names.
+      if (offset > 0) {
+        const problem = roomItemProblem({ client, clock: part.start - 1 });
+        if (problem) return refuse(problem);
       }
-      if (!(struct.content instanceof Y.ContentAny)) return refuse('A message must be a plain object');
-      for (const value of struct.content.getContent()) {
+      if (item.origin === null && item.rightOrigin === null) {
+        // A decoded item names its parent by root name (a string), or by the item of a nested type.
+        const parent = item.parent as unknown;
+        if (item.parentSub !== null || parent !== CHAT_MESSAGES_ARRAY) {
+          return refuse(parent === CHAT_STAMPS_MAP ? 'Only the server writes stamps' : ONLY_MESSAGES);
+        }
+      }
+      for (const dep of [item.origin, item.rightOrigin]) {
+        if (dep === null) continue;
+        if (dep.client === client && dep.clock >= item.id.clock) return refuse(UNREADABLE);
+        if (dep.clock < known(dep.client)) {
+          const problem = roomItemProblem(dep);
+          if (problem) return refuse(problem === ONLY_MESSAGES && stampsHold(doc, dep, stamps()) ? 'Only the server writes stamps' : problem);
+        }
+        // Otherwise the update brings it: checked as a part of its own, and ordered below.
+      }
+      if (!(item.content instanceof Y.ContentAny)) return refuse('A message must be a plain object');
+      for (const value of item.content.getContent().slice(offset)) {
         const check = checkChatDocMessage(value, { senderId: rules.userId, receiverId: rules.otherId });
         if (!check.ok) return refuse(check.reason);
-        if (rules.knownIds.has(check.message.id)) return refuse('Each message needs its own id');
+        if (rules.knownIds.has(check.message.id) || ids.has(check.message.id)) return refuse('Each message needs its own id');
+        ids.add(check.message.id);
         found.push(check.message);
       }
     }
   }
-  return { ok: true, messages: found, clients };
+  for (const ranges of decoded.ds.clients.values()) {
+    if (ranges.some((r) => r.len > 0)) return refuse('Messages cannot be deleted or changed');
+  }
+  if (!integrable(parts, known)) return refuse(PENDING);
+  return { ok: true, messages: found, clients: [...parts.keys()] };
+}
+
+/** Whether the room item `id` leans on is one of the server's stamps (for a clearer refusal). */
+function stampsHold(doc: Y.Doc, id: ID, stamps: unknown): boolean {
+  const struct = Y.getItem(doc.store, id as Y.ID) as Struct;
+  return struct instanceof Y.Item && struct.parent === stamps;
+}
+
+/**
+ * The new parts of the update's items, by client, each client's in clock order and without gaps
+ * from the room's state on. Returns a refusal reason for a gap (something missing), a client
+ * listed twice, or a struct that is not an item (a deletion's leftover).
+ */
+function readNewParts(structs: Struct[], known: (client: number) => number): Map<number, NewPart[]> | string {
+  const parts = new Map<number, NewPart[]>();
+  const nextClock = new Map<number, number>();
+  const endOf = new Map<number, number>();
+  let current: number | undefined;
+  for (const struct of structs) {
+    const client = struct.id.client;
+    const start = struct.id.clock;
+    const end = start + struct.length;
+    if (struct.length <= 0) return UNREADABLE;
+    // Yjs keeps only the last run of a client's structs: a client listed again is refused, unless
+    // the run goes on exactly where the last ended (then what Yjs drops leaves the rest pending,
+    // which the room checks after applying).
+    if (endOf.has(client) && (client !== current || start !== endOf.get(client))) return UNREADABLE;
+    if (!endOf.has(client)) nextClock.set(client, known(client));
+    current = client;
+    endOf.set(client, end);
+    const next = nextClock.get(client)!;
+    if (end <= next) continue; // the room has all of it
+    if (start > next) return PENDING;
+    if (struct instanceof Y.Skip) return PENDING; // anything after it would wait for what it skips
+    if (!(struct instanceof Y.Item)) return ONLY_MESSAGES;
+    let list = parts.get(client);
+    if (!list) parts.set(client, (list = []));
+    const deps = [struct.origin, struct.rightOrigin].filter((d): d is Y.ID => d !== null && d.client !== client);
+    list.push({ item: struct, client, start: next, end, deps, onStack: false });
+    nextClock.set(client, end);
+  }
+  return parts;
+}
+
+/**
+ * Whether Yjs can integrate every new part now: each leans only on clocks the room has or the
+ * update brings, without a cycle. Integrates client by client as Yjs does, with a stack: linear
+ * in the number of parts.
+ */
+function integrable(parts: Map<number, NewPart[]>, known: (client: number) => number): boolean {
+  const state = new Map<number, number>();
+  const stateOf = (client: number) => state.get(client) ?? known(client);
+  const index = new Map<number, number>();
+  for (const [client, list] of parts) {
+    while ((index.get(client) ?? 0) < list.length) {
+      const stack: NewPart[] = [list[index.get(client) ?? 0]!];
+      stack[0]!.onStack = true;
+      while (stack.length > 0) {
+        const top = stack.at(-1)!;
+        const missing = top.deps.find((d) => d.clock >= stateOf(d.client));
+        if (!missing) {
+          state.set(top.client, top.end);
+          index.set(top.client, (index.get(top.client) ?? 0) + 1);
+          top.onStack = false;
+          stack.pop();
+          continue;
+        }
+        const next = parts.get(missing.client)?.[index.get(missing.client) ?? 0];
+        if (!next || next.onStack) return false; // missing from the update, or a cycle
+        next.onStack = true;
+        stack.push(next);
+      }
+    }
+  }
+  return true;
 }

@@ -20,7 +20,22 @@ export const CLOSE_CODES = {
   signedOut: 4401,
   /** An update the server refused; the reason says why. */
   refused: 4403,
+  /** The room reached its size limit: 'This conversation is full'. */
+  full: 4413,
+  /** Too many sockets, sockets opened too fast, or too much sent unread (decision 011). */
+  tooMany: 4429,
   goingAway: 1001,
+  /** The client left too much of what it was sent unread; it may reconnect later. */
+  overloaded: 1013,
+} as const;
+
+/** Close reasons the client shows (at most 123 bytes each). */
+export const CLOSE_REASONS = {
+  full: 'This conversation is full',
+  tooManySockets: 'Too many chat connections are open; close one and reload',
+  tooFast: 'Chat connections are being opened too fast; reload in a moment',
+  inboxFull: 'Too many messages at once',
+  overloaded: 'The connection is too slow to keep up',
 } as const;
 
 /** What a client sent, decoded just far enough for the room to judge it. */

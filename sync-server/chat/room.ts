@@ -4,9 +4,12 @@ import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, type ChatDocMessage } from '../..
 import type { Store } from '../store/store';
 import { readOwnAwareness } from './awareness-filter';
 import { judgeUpdate } from './judge';
+import { compactLogTail, sum, valuesBehind } from './log';
+import { CHAT_LIMITS } from './limits';
 import {
   awarenessMessage,
   CLOSE_CODES,
+  CLOSE_REASONS,
   decodeClientMessage,
   syncStep1Message,
   syncStep2Message,
@@ -29,7 +32,7 @@ export type RoomOptions = {
   log: (message: string, err?: unknown) => void;
   /** Routine events worth a line at LOG_LEVEL=info only (a refused client is not a server error). */
   info: (message: string) => void;
-  /** The log is merged into one update once it holds more than this many. */
+  /** The log's newest small entries are merged into one once there are more than this many. */
   compactAfter: number;
   /** Called with stamped messages of one sender, in stamp order, in the same turn as the stamps. */
   onStamped: (room: string, messages: StampedMessage[]) => Promise<void>;
@@ -52,27 +55,30 @@ function bySender<T extends { senderId: string }>(messages: T[]): T[][] {
   return [...groups.values()];
 }
 
-/** A copy of `doc` to judge updates on. */
-function shadowOf(doc: Y.Doc): Y.Doc {
-  const shadow = new Y.Doc();
-  Y.applyUpdate(shadow, Y.encodeStateAsUpdate(doc));
-  return shadow;
-}
+/** An update with nothing in it: the end of a sync answered from the stored log. */
+const EMPTY_UPDATE = Y.encodeStateAsUpdate(new Y.Doc());
 
 /**
- * One conversation's Yjs document with its peers. Every client update is judged on a shadow copy
- * before it reaches the document; an accepted one is appended to the store's chat log, sent to
- * the other peers, and its messages stamped with server time once the append is durable.
+ * One conversation's Yjs document with its peers. Every client update is judged against the
+ * document without touching it, at a cost in proportion to the update; an accepted one is applied,
+ * appended to the store's chat log, sent to the other peers, and its messages stamped with server
+ * time once the append is durable. Nothing a peer sends costs work in proportion to the room
+ * (decision 011): a sync request far behind is answered with the stored log's own bytes, and
+ * compaction merges only the log's newest small entries.
  */
 export class ChatRoom {
   readonly doc = new Y.Doc();
   readonly awareness: awarenessProtocol.Awareness;
-  private shadow: Y.Doc;
   private readonly peers = new Map<ChatPeer, Set<number>>();
   private readonly ids = new Set<string>();
   private readonly owners = new Map<number, string>();
   private lastStamp = 0;
-  private logLength: number;
+  /** Bytes in the room's stored log, kept in step with it. */
+  private logBytes: number;
+  /** Presence changes waiting to go out, by peer (sent together every awarenessFlushMs). */
+  private readonly presenceOut = new Map<ChatPeer, Set<number>>();
+  private presenceTimer: NodeJS.Timeout | undefined;
+  private readonly sentWholeRoom = new WeakSet<ChatPeer>();
   private appended: Promise<void> = Promise.resolve();
   private readonly work = new Set<Promise<unknown>>();
   /** Accepted messages waiting for their append to be durable before they are stamped, in arrival order. */
@@ -84,9 +90,11 @@ export class ChatRoom {
     private readonly options: RoomOptions,
   ) {
     const updates = options.store.chatUpdates(name);
-    this.logLength = updates.length;
-    if (updates.length > 0) Y.applyUpdate(this.doc, Y.mergeUpdates(updates), 'load');
-    this.shadow = shadowOf(this.doc);
+    this.logBytes = sum(updates);
+    // One entry at a time: merging them first would cost the room's size twice.
+    this.doc.transact(() => {
+      for (const u of updates) Y.applyUpdate(this.doc, u, 'load');
+    }, 'load');
     this.indexLoaded();
     this.awareness = new awarenessProtocol.Awareness(this.doc);
     this.awareness.setLocalState(null);
@@ -126,6 +134,7 @@ export class ChatRoom {
     const controlled = this.peers.get(peer);
     if (!controlled) return;
     this.peers.delete(peer);
+    this.presenceOut.delete(peer);
     awarenessProtocol.removeAwarenessStates(this.awareness, [...controlled], null);
     if (this.peers.size === 0) this.options.onEmpty(this);
   }
@@ -156,7 +165,7 @@ export class ChatRoom {
         this.receiveAwareness(peer, message.update);
         return;
       case 'query-awareness':
-        peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, [...this.awareness.getStates().keys()])));
+        this.queuePresence(peer, [...this.awareness.getStates().keys()]);
         return;
       case 'ignored':
         return;
@@ -164,24 +173,31 @@ export class ChatRoom {
   }
 
   private receiveUpdate(peer: ChatPeer, update: Uint8Array): void {
-    const verdict = judgeUpdate(this.shadow, update, {
+    const verdict = judgeUpdate(this.doc, update, {
       userId: peer.userId,
       otherId: peer.otherId,
       knownIds: this.ids,
       ownerOf: (client) => this.owners.get(client),
     });
-    if (!verdict.ok) {
-      this.shadow.destroy();
-      this.shadow = shadowOf(this.doc);
-      this.options.info(`chat: refused an update in ${this.name} from ${peer.userId}: ${verdict.reason}`);
-      this.dismiss(peer, CLOSE_CODES.refused, verdict.reason);
-      return;
-    }
+    if (!verdict.ok) return this.refuse(peer, CLOSE_CODES.refused, verdict.reason);
     if (verdict.clients.length === 0) return; // nothing the room did not have
+    if (this.logBytes + update.byteLength > CHAT_LIMITS.roomMaxBytes) return this.refuse(peer, CLOSE_CODES.full, CLOSE_REASONS.full);
+    Y.applyUpdate(this.doc, update, peer);
+    if (this.doc.store.pendingStructs !== null || this.doc.store.pendingDs !== null) {
+      // The judge found everything it leans on, so this cannot happen; if it ever does, what is
+      // pending was never integrated nor logged, and dropping it leaves the room as it was.
+      this.doc.store.pendingStructs = null;
+      this.doc.store.pendingDs = null;
+      return this.refuse(peer, CLOSE_CODES.refused, 'The update depends on changes the server does not have');
+    }
     for (const client of verdict.clients) this.owners.set(client, peer.userId);
     for (const m of verdict.messages) this.ids.add(m.id);
-    Y.applyUpdate(this.doc, update, peer);
     if (verdict.messages.length > 0) this.queueStamp(verdict.messages);
+  }
+
+  private refuse(peer: ChatPeer, code: number, reason: string): void {
+    this.options.info(`chat: refused an update in ${this.name} from ${peer.userId}: ${reason}`);
+    this.dismiss(peer, code, reason);
   }
 
   /** Queues messages whose append is the latest one for stamping (an update's own messages by their sender's clock). */
@@ -228,6 +244,7 @@ export class ChatRoom {
   }
 
   private receiveAwareness(peer: ChatPeer, update: Uint8Array): void {
+    if (update.byteLength > CHAT_LIMITS.awarenessMaxBytes) return;
     const entries = readOwnAwareness(update, peer.userId, (client) => this.mayControl(peer, client));
     if (!entries) return; // someone else's presence, or fields we do not carry: dropped
     const controlled = this.peers.get(peer)!;
@@ -253,19 +270,37 @@ export class ChatRoom {
     origin: unknown,
   ): void => {
     const changed = [...added, ...updated, ...removed];
-    const message = awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed));
-    for (const peer of this.peers.keys()) if (peer !== origin) peer.send(message);
+    for (const peer of this.peers.keys()) if (peer !== origin) this.queuePresence(peer, changed);
+  };
+
+  /**
+   * Presence goes out coalesced: each peer gets at most one frame per awarenessFlushMs with the
+   * latest state of every client that changed, however many presence frames came in meanwhile.
+   */
+  private queuePresence(peer: ChatPeer, clients: number[]): void {
+    let queued = this.presenceOut.get(peer);
+    if (!queued) this.presenceOut.set(peer, (queued = new Set()));
+    for (const c of clients) queued.add(c);
+    this.presenceTimer ??= setTimeout(this.flushPresence, CHAT_LIMITS.awarenessFlushMs);
+  }
+
+  private flushPresence = (): void => {
+    this.presenceTimer = undefined;
+    for (const [peer, clients] of this.presenceOut) {
+      const known = [...clients].filter((c) => this.awareness.meta.has(c));
+      if (known.length > 0 && this.peers.has(peer)) peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, known)));
+    }
+    this.presenceOut.clear();
   };
 
   private onDocUpdate = (update: Uint8Array, origin: unknown): void => {
-    // The judge already applied a peer's update to the shadow; the server's own stamps are not.
-    if (!this.peers.has(origin as ChatPeer)) Y.applyUpdate(this.shadow, update, origin);
+    if (origin === 'load') return;
     const appended = this.options.store.appendChatUpdate(this.name, update);
     appended.catch(() => undefined); // reported by whoever awaits it
     this.appended = appended;
     this.track(appended);
-    this.logLength += 1;
-    if (this.logLength > this.options.compactAfter) this.track(this.compact());
+    this.logBytes += update.byteLength;
+    this.compactTail(false);
     // Sent on once durable: a peer holding an update a crash then lost would send it back as its
     // own on reconnect (another user's message, or a server stamp) and be refused for good.
     const message = updateMessage(update);
@@ -284,25 +319,33 @@ export class ChatRoom {
       await last.catch(() => undefined);
     }
     if (!this.peers.has(peer)) return;
-    let update: Uint8Array;
-    try {
-      update = Y.encodeStateAsUpdate(this.doc, stateVector);
-    } catch {
-      this.dismiss(peer, CLOSE_CODES.malformed, 'Malformed message');
+    if (valuesBehind(this.doc, stateVector, CHAT_LIMITS.directSyncMaxValues) <= CHAT_LIMITS.directSyncMaxValues) {
+      peer.send(syncStep2Message(Y.encodeStateAsUpdate(this.doc, stateVector)));
       return;
     }
-    peer.send(syncStep2Message(update));
+    // Far behind (a new device, or a sync request with an empty state vector): the stored log's
+    // entries are the room already encoded; sending them costs a copy, never an encoding of the
+    // room. The empty step 2 after them tells the client it is in sync. A peer sent the whole
+    // room once has it, and every update since comes to it anyway: asking again gets the step 2 alone.
+    if (!this.sentWholeRoom.has(peer)) {
+      this.sentWholeRoom.add(peer);
+      for (const update of this.options.store.chatUpdates(this.name)) peer.send(updateMessage(update));
+    }
+    peer.send(syncStep2Message(EMPTY_UPDATE));
   }
 
-  /** Replaces the room's log by one update holding the whole document. */
+  /** Merges the log's newest small entries when due (always, with `force`); see `compactLogTail`. */
+  private compactTail(force: boolean): void {
+    const compacted = compactLogTail(this.options.store, this.name, { compactAfter: this.options.compactAfter, force });
+    if (!compacted) return;
+    this.logBytes = sum(this.options.store.chatUpdates(this.name));
+    this.track(compacted.catch((err: unknown) => this.options.log(`chat: could not compact ${this.name}`, err)));
+  }
+
+  /** Merges the log's newest entries (the room is going idle, or the server is stopping); resolves once durable. */
   async compact(): Promise<void> {
-    if (this.logLength <= 1) return;
-    this.logLength = 1;
-    try {
-      await this.options.store.compactChat(this.name, Y.encodeStateAsUpdate(this.doc));
-    } catch (err) {
-      this.options.log(`chat: could not compact ${this.name}`, err);
-    }
+    this.compactTail(true);
+    await this.settle();
   }
 
   /** Resolves once every append, stamp and record write started so far has finished. */
@@ -319,9 +362,10 @@ export class ChatRoom {
   }
 
   destroy(): void {
+    clearTimeout(this.presenceTimer);
+    this.presenceOut.clear();
     this.awareness.destroy();
     this.doc.destroy();
-    this.shadow.destroy();
   }
 
   private track(p: Promise<unknown>): void {

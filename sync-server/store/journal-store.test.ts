@@ -315,4 +315,23 @@ describe('journal store: restart', () => {
     expect(again.chatUpdates('r1')).toEqual([new Uint8Array([1, 2, 3]), new Uint8Array([4])]);
     expect(again.chatUpdates('r2')).toEqual([new Uint8Array([9])]);
   });
+
+  it('a ranged compaction replaces only the entries it names, in memory, in the journal and in the snapshot', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    for (const b of [1, 2, 3, 4]) await store.appendChatUpdate('r', new Uint8Array([b]));
+    await store.compactChat('r', new Uint8Array([2, 3]), { from: 1, to: 3 });
+    // An append made after the compaction read the log is never replaced by it.
+    await store.appendChatUpdate('r', new Uint8Array([5]));
+    const expected = [new Uint8Array([1]), new Uint8Array([2, 3]), new Uint8Array([4]), new Uint8Array([5])];
+    expect(store.chatUpdates('r')).toEqual(expected);
+    await expect(store.compactChat('r', new Uint8Array([9]), { from: 2, to: 9 })).rejects.toThrow(/4 entries/);
+    expect(store.chatUpdates('r')).toEqual(expected);
+
+    const copy = await tempDir();
+    await fs.cp(dir, copy, { recursive: true }); // journal only
+    expect((await openStore(copy)).chatUpdates('r')).toEqual(expected);
+    await closeStore(store); // snapshot only
+    expect((await openStore(dir)).chatUpdates('r')).toEqual(expected);
+  });
 });

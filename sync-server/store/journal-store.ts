@@ -6,7 +6,7 @@ import { lockDataDir, type DataDirLock } from './lock';
 import type { MemoryState, StampedWrite } from './memory';
 import type { JournalEntry } from './replay';
 import { SNAPSHOT_FILE, snapshotDb, type SnapshotData } from './snapshot';
-import type { Change, CollectionName, DocWrite, IndexDefinitions, Store, StoredDoc } from './store';
+import type { Change, ChatRange, CollectionName, DocWrite, IndexDefinitions, Store, StoredDoc } from './store';
 
 /**
  * The embedded store: the data in memory, each commit one fsynced journal line, and a lowdb
@@ -177,8 +177,8 @@ class JournalStoreImpl implements JournalStore {
     return [...(this.memory.chat.get(room) ?? [])];
   }
 
-  compactChat(room: string, merged: Uint8Array): Promise<void> {
-    return this.chatLine(room, merged, 'compact', () => this.memory.compactChat(room, new Uint8Array(merged)));
+  compactChat(room: string, merged: Uint8Array, range?: ChatRange): Promise<void> {
+    return this.chatLine(room, merged, 'compact', () => this.memory.compactChat(room, new Uint8Array(merged), range), range);
   }
 
   snapshot(): Promise<void> {
@@ -207,13 +207,13 @@ class JournalStoreImpl implements JournalStore {
     return failed && new Error(`The store's journal could not be written (${failed.message}); restart the server.`);
   }
 
-  private chatLine(room: string, update: Uint8Array, op: 'append' | 'compact', apply: () => void): Promise<void> {
+  private chatLine(room: string, update: Uint8Array, op: 'append' | 'compact', apply: () => void, range?: ChatRange): Promise<void> {
     const refused = this.refusal();
     if (refused) return Promise.reject(refused);
     const lsn = this.lastLsn + 1;
     let line: string;
     try {
-      line = JSON.stringify({ lsn, chat: room, [op]: toBase64(update) }) + '\n';
+      line = JSON.stringify({ lsn, chat: room, [op]: toBase64(update), ...range }) + '\n';
       apply();
       this.journalBytes += line.length; // base64 and ASCII keys: one byte a character
     } catch (err) {

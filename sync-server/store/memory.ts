@@ -1,4 +1,4 @@
-import type { Change, CollectionName, IndexDefinitions, StoredDoc } from './store';
+import type { Change, ChatRange, CollectionName, IndexDefinitions, StoredDoc } from './store';
 
 /** A stored document together with where it goes; the shape of a write in the journal too. */
 export type StampedWrite = { collection: CollectionName; doc: StoredDoc };
@@ -118,8 +118,19 @@ export class MemoryState {
     list.push(update);
   }
 
-  compactChat(room: string, merged: Uint8Array): void {
-    this.chat.set(room, [merged]);
+  /** Replaces entries `from`..`to` (exclusive), or the whole log without a range; throws on a range the log does not have. */
+  compactChat(room: string, merged: Uint8Array, range?: ChatRange): void {
+    const list = this.chat.get(room) ?? [];
+    if (!range) {
+      this.chat.set(room, [merged]);
+      return;
+    }
+    const { from, to } = range;
+    if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to <= from || to > list.length) {
+      throw new Error(`chat log ${room} has ${list.length} entries, not ${from}..${to}`);
+    }
+    list.splice(from, to - from, merged);
+    this.chat.set(room, list);
   }
 
   private dropStaleEntries(): void {

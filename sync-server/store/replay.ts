@@ -7,7 +7,8 @@ import type { StampedWrite } from './memory';
 export type JournalEntry =
   | { lsn: number; writes: StampedWrite[] }
   | { lsn: number; chat: string; append: string }
-  | { lsn: number; chat: string; compact: string };
+  /** Older lines have no range: they replace the whole log. */
+  | { lsn: number; chat: string; compact: string; from?: number; to?: number };
 
 export type ReplayResult = {
   /** Number of the last line read (the snapshot's when every line is older). */
@@ -71,8 +72,10 @@ function parseLine(text: string): JournalEntry | undefined {
     const entry = JSON.parse(text) as Partial<Record<string, unknown>>;
     if (typeof entry !== 'object' || entry === null || !Number.isInteger(entry.lsn)) return undefined;
     if (Array.isArray(entry.writes)) return entry as JournalEntry;
-    if (typeof entry.chat === 'string' && (typeof entry.append === 'string' || typeof entry.compact === 'string')) {
-      return entry as JournalEntry;
+    if (typeof entry.chat === 'string' && typeof entry.append === 'string') return entry as JournalEntry;
+    if (typeof entry.chat === 'string' && typeof entry.compact === 'string') {
+      const ranged = Number.isInteger(entry.from) && Number.isInteger(entry.to);
+      if (ranged || (entry.from === undefined && entry.to === undefined)) return entry as JournalEntry;
     }
   } catch {
     // A torn line: reported by the caller.

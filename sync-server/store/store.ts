@@ -45,6 +45,9 @@ export type IndexDefinitions = Partial<
   Record<CollectionName, Record<string, (doc: StoredDoc) => string | string[] | undefined>>
 >;
 
+/** Log entries `from` (inclusive) to `to` (exclusive) of a room's chat log. */
+export type ChatRange = { from: number; to: number };
+
 /** Documents handed out by reads are the store's own objects: treat them as read-only. */
 export interface Store {
   get(collection: CollectionName, id: string): StoredDoc | undefined;
@@ -65,8 +68,13 @@ export interface Store {
   appendChatUpdate(room: string, update: Uint8Array): Promise<void>;
   /** Chat: every update of a room, oldest first (like document reads, appends still being synced included). */
   chatUpdates(room: string): Uint8Array[];
-  /** Chat: replace a room's log by one merged update (compaction), durably. */
-  compactChat(room: string, merged: Uint8Array): Promise<void>;
+  /**
+   * Chat: replace the log entries `from` up to (not including) `to`, as `chatUpdates` numbered
+   * them at the time of the call, by one update merging them (compaction), durably. A compaction
+   * replaces only the entries it merged: whatever else is in the log stays. Without a range the
+   * whole log is replaced.
+   */
+  compactChat(room: string, merged: Uint8Array, range?: ChatRange): Promise<void>;
 
   /** Takes a snapshot now (tests and shutdown); normally it happens in the background. */
   snapshot(): Promise<void>;

@@ -334,4 +334,48 @@ describe('persistence', () => {
       await quick.cleanup();
     }
   });
+
+  it('a join and a message landing while the room unloads and compacts are kept through a restart', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-chat-'));
+    // The room unloads (compacting its log) as soon as it is empty: every leave races the next join.
+    let first: TestServer | undefined = await startTestServer({ CHAT_ROOM_IDLE_MS: '0' }, dir);
+    let second: TestServer | undefined;
+    try {
+      const { buyer, seller, room } = await scene(first);
+      const sent: string[] = [];
+      let unloads = 0;
+      for (let i = 0; i < 12; i++) {
+        const [who, other] = i % 2 === 0 ? [buyer, seller] : [seller, buyer];
+        const c = chat(who.http, room);
+        await c.synced();
+        const text = `turn ${i}`;
+        c.send(chatMessage(who.user.id, other.user.id, text));
+        sent.push(text);
+        await waitFor(`${text} stamped`, () => stampedContents(c).includes(text));
+        c.destroy();
+        // Every third turn the room is dropped (compacted) before the next join; otherwise the
+        // next join comes while the unload of this one settles, compacts and drops the room.
+        if (i % 3 === 0) {
+          await waitFor('the room unloaded', () => !first!.chat.loadedRooms.includes(room));
+          unloads++;
+        } else {
+          await new Promise((r) => setTimeout(r, i % 3));
+        }
+      }
+      await waitFor('the room unloaded', () => !first!.chat.loadedRooms.includes(room));
+      expect(unloads).toBe(4);
+      await first.close();
+      first = undefined;
+
+      second = await startTestServer({}, dir);
+      const reader = chat(TestClient.withSession(second.url, seller.http.sessionToken()), room);
+      await waitFor('every message served, stamped, after the restart', () => stampedContents(reader).length === sent.length);
+      expect([...stampedContents(reader)].sort()).toEqual([...sent].sort());
+    } finally {
+      for (const c of opened.splice(0)) c.destroy();
+      await first?.close();
+      await second?.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
 });
