@@ -51,7 +51,7 @@ function syncInFreshProcess(baseUrl: string, token: string, userId: string, expe
  * untimed sync; each timed run is a new Node process with a new, empty local database (nothing
  * compiled yet, like a new tab). The figure is the median of the runs, target ≤ 3 s. Timed from
  * creating the database to `awaitInSync()`, module loading excluded. Memory storage stands in for
- * IndexedDB: in Chromium, Dexie's writes add to it (TOOLCHAIN.md: bulkInsert of 10k ≈ 2.5 s).
+ * IndexedDB: in Chromium, Dexie's writes add to it (measured on this kind of machine: bulkInsert of 10k ≈ 2.5 s).
  */
 export async function benchInitialSync(report: Report, options: InitialSyncOptions = {}): Promise<void> {
   const gigs = options.gigs ?? 10_000;

@@ -21,14 +21,14 @@ function app(status: ApplicationStatus, overrides: Partial<Application> = {}): A
 
 const OFFER: ApplicationEvent = { type: 'SEND_OFFER', finalBudget: 45000 };
 
-describe('SPEC.md §4 transitions, by the right actor', () => {
+describe('docs/product.md §4 transitions, by the right actor', () => {
   it('Buyer moves forward: PENDING → PENDING_ACCEPTANCE, finalBudget set, applicant gets FINAL_BUDGET_OFFER', () => {
     const r = transition({ actor: CREATOR, application: app('PENDING'), gig: GIG, event: OFFER, now: NOW });
     expect(r).toMatchObject({ ok: true, changes: { status: 'PENDING_ACCEPTANCE', finalBudget: 45000 } });
     if (r.ok) expect(r.notifications).toEqual([expect.objectContaining({ userId: APPLICANT.id, type: 'FINAL_BUDGET_OFFER', finalBudget: 45000, currency: 'CAD' })]);
   });
 
-  it('Seller taps Start Working on a paid offer: → PENDING_PAYMENT and the buyer gets payment_needed (ARCHITECTURE.md)', () => {
+  it('Seller taps Start Working on a paid offer: → PENDING_PAYMENT and the buyer gets payment_needed (docs/architecture.md)', () => {
     const r = transition({ actor: APPLICANT, application: app('PENDING_ACCEPTANCE'), gig: GIG, event: { type: 'ACCEPT' }, now: NOW });
     expect(r).toMatchObject({ ok: true, changes: { status: 'PENDING_PAYMENT' } });
     if (r.ok) expect(r.notifications[0]).toMatchObject({ userId: CREATOR.id, type: 'payment_needed' });
@@ -93,7 +93,7 @@ describe('forbidden moves are refused with a clear message', () => {
   });
 });
 
-describe('already selected applicants cannot be selected again (SPEC.md §4)', () => {
+describe('already selected applicants cannot be selected again (docs/product.md §4)', () => {
   it.each([['SELECTED'], ['PENDING_ACCEPTANCE'], ['PENDING_PAYMENT'], ['IN_PROGRESS'], ['COMPLETED']])('%s is not selectable', (status) => {
     expect(isSelectable({ status: status as ApplicationStatus })).toBe(false);
   });

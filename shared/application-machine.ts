@@ -4,7 +4,7 @@ import type { Application } from './schemas/application';
 import { quoted } from './text';
 
 /**
- * The application state machine (SPEC.md §4 and ARCHITECTURE.md's decisions), as a pure function:
+ * The application state machine (docs/product.md §4 and docs/product.md §10), as a pure function:
  * (actor, application, gig, event, now) → the changed fields and the notifications to emit, or
  * the reason the move is refused.
  *
@@ -63,7 +63,7 @@ export const MESSAGES = {
   unpaid: 'This work has not been paid yet.',
 } as const;
 
-/** SELECTED is read as PENDING_ACCEPTANCE (ARCHITECTURE.md decisions). */
+/** SELECTED is read as PENDING_ACCEPTANCE (docs/product.md §10). */
 export function normalizeStatus(status: string): ApplicationStatus | undefined {
   const s = STATUS_ALIASES[status] ?? status;
   return (APPLICATION_STATUSES as readonly string[]).includes(s)
@@ -76,7 +76,7 @@ const OFFERABLE: readonly (ApplicationStatus | undefined)[] = ['PENDING', 'REJEC
 
 /**
  * Applicants already SELECTED, PENDING_ACCEPTANCE, PENDING_PAYMENT, IN_PROGRESS or COMPLETED cannot
- * be selected again (SPEC.md §4); one who declined an offer, or whose application closed when the
+ * be selected again (docs/product.md §4); one who declined an offer, or whose application closed when the
  * gig filled, can get a new offer.
  */
 export function isSelectable(application: Pick<Application, 'status'>): boolean {
@@ -92,7 +92,7 @@ function terminal(status: ApplicationStatus | undefined): TransitionResult | und
   return undefined;
 }
 
-/** The freelancer's share of a budget in minor units: 90%, the platform keeps 10% (SPEC.md §9). */
+/** The freelancer's share of a budget in minor units: 90%, the platform keeps 10% (docs/product.md §9). */
 function freelancerShare(minor: number): number {
   return minor - Math.round(minor * 0.1);
 }
@@ -147,7 +147,7 @@ export function transition(input: { actor: Actor; application: Application; gig:
       }
       if (!gig) return refuse(MESSAGES.gigGone);
       const budget = a.finalBudget ?? 0;
-      // Work never starts on an unpaid offer (ARCHITECTURE.md): a paid offer waits for payment.
+      // Work never starts on an unpaid offer (docs/architecture.md): a paid offer waits for payment.
       if (budget > 0) {
         return {
           ok: true,
@@ -268,11 +268,11 @@ export function eventFromChange(before: Application, after: Application): { ok: 
   return { ok: false, error: `An application cannot move from ${from ?? before.status} to ${to} here.` };
 }
 
-/** Who applies, as their profile says (SPEC.md §3 User). */
+/** Who applies, as their profile says (docs/product.md §3 User). */
 export type Applicant = { id: string; name: string; email?: string; portfolioLink?: string; location?: Application['applicantCountry'] };
 
 /**
- * A new application in its first state, PENDING (SPEC.md §3 Application): written by the device
+ * A new application in its first state, PENDING (docs/product.md §3 Application): written by the device
  * that applies and rebuilt by the server from its own records, so both hold the same document.
  * `budget` is the applicant's rate in minor units; its id is the one per gig and applicant.
  */

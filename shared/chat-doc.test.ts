@@ -21,8 +21,8 @@ describe('a message object pushed into the chat document', () => {
   });
 
   it.each<[string, unknown]>([
-    ["SPEC.md §5 Messages 'An empty ... message is not sent': empty", message({ content: '' })],
-    ["SPEC.md §5 Messages '... or whitespace-only message is not sent'", message({ content: ' \n\t ' })],
+    ["docs/product.md §5 Messages 'An empty ... message is not sent': empty", message({ content: '' })],
+    ["docs/product.md §5 Messages '... or whitespace-only message is not sent'", message({ content: ' \n\t ' })],
     ['[decision] over LIMITS.messageMax characters', message({ content: 'm'.repeat(LIMITS.messageMax + 1) })],
     ['[decision] over the limit counting surrounding whitespace too', message({ content: `${'m'.repeat(LIMITS.messageMax)} ` })],
     ['content that is not text', message({ content: 42 })],
@@ -69,7 +69,7 @@ describe('a message object pushed into the chat document', () => {
   });
 });
 
-describe("SPEC.md Chat 'Shows messages in ascending time order'", () => {
+describe("docs/product.md Chat 'Shows messages in ascending time order'", () => {
   const m = (id: string, clientTime: number): ChatDocMessage => ({ id, content: id, senderId: ALICE, receiverId: BOB, clientTime });
 
   it('orders by server stamp, not by the order in the array or the client clock', () => {

@@ -40,7 +40,7 @@ export type ChatMessageCheck = { ok: true; message: ChatDocMessage } | { ok: fal
 /**
  * Judges one object pushed into `messages` by the user `senderId` in their conversation with
  * `receiverId`. Content is sent sanitised and trimmed by the client (`checkMessage`); a chat update
- * cannot be rewritten on its way, so content that is not sanitised is refused (decision 013); the rule here is SPEC.md §5 "An empty or
+ * cannot be rewritten on its way, so content that is not sanitised is refused (decision 013); the rule here is docs/product.md §5 "An empty or
  * whitespace-only message is not sent" and our bound of LIMITS.messageMax on the text as stored.
  * A gigId is judged on its shape only: whether it links the two is the server's to check against
  * its store when it names the gig (docs/decisions/015-chat-gigs-and-offline-history.md).
@@ -75,7 +75,7 @@ export function checkChatDocMessage(value: unknown, expected: { senderId: string
 export type ShownChatMessage = ChatDocMessage & { timestamp: number | null; pending: boolean };
 
 /**
- * SPEC.md "Shows messages in ascending time order": stamped messages by server time (ties by id,
+ * docs/product.md "Shows messages in ascending time order": stamped messages by server time (ties by id,
  * so both participants see one order), then pending ones in the order their senders wrote them.
  */
 export function orderChatMessages(messages: readonly ChatDocMessage[], stamps: ReadonlyMap<string, number>): ShownChatMessage[] {
@@ -93,7 +93,7 @@ export function orderChatMessages(messages: readonly ChatDocMessage[], stamps: R
 const NOTICE_PREVIEW = 100;
 
 /**
- * The receiver's new_message notification text (SPEC.md gives none): who wrote, about which gig
+ * The receiver's new_message notification text (docs/product.md gives none): who wrote, about which gig
  * when the message names one, and the start of the latest message, so the one unread notice per
  * conversation always shows the newest.
  */

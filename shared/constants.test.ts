@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BREAKPOINTS, COUNTRIES, DEFAULT_CURRENCY, FEES, FILTER_LOCATION_TYPES, LIMITS, LOCATION_TYPES, NEW_APPLICATION_WINDOW_MS, NICHES, NOTIFICATION_TYPES, REDIRECT_DELAYS_MS } from './constants';
 
-describe('SPEC.md §3 and §9 constants', () => {
+describe('docs/product.md §3 and §9 constants', () => {
   it('five countries with their currency and symbol; default currency CAD', () => {
     expect(COUNTRIES.map((c) => [c.code, c.name, c.currency, c.symbol])).toEqual([
       ['US', 'United States', 'USD', '$'],
@@ -35,7 +35,7 @@ describe('SPEC.md §3 and §9 constants', () => {
     expect(BREAKPOINTS).toEqual({ videoMobilePx: 768, waitlistNavPx: 770 });
   });
 
-  it('every notification type of SPEC.md §9', () => {
+  it('every notification type of docs/product.md §9', () => {
     expect(NOTIFICATION_TYPES).toHaveLength(14);
     expect(NOTIFICATION_TYPES).toContain('application_status');
     expect(NOTIFICATION_TYPES).toContain('PAYMENT_CONFIRMED');

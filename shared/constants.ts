@@ -1,5 +1,5 @@
 /**
- * Business constants of SPEC.md §3 and §9. Every other module reads them from here.
+ * Business constants of docs/product.md §3 and §9. Every other module reads them from here.
  */
 
 export const COUNTRIES = [
@@ -22,7 +22,7 @@ export function countryByCode(code: string): Country | undefined {
   return COUNTRIES.find((c) => c.code === code);
 }
 
-/** Each list ends with Other (SPEC.md §3). */
+/** Each list ends with Other (docs/product.md §3). */
 export const NICHES = [
   { id: 'visual_art', name: 'Visual Art', subcategories: ['Illustration', 'Painting', 'Digital Art', 'Drawing', 'Graphic Design', 'Web Design', 'Other'] },
   { id: 'media', name: 'Media', subcategories: ['Photography', 'Videography', 'Editing', 'Animation', 'Other'] },
@@ -37,7 +37,7 @@ export const NICHES = [
 export type Niche = (typeof NICHES)[number];
 export type NicheId = Niche['id'];
 export const NICHE_IDS = NICHES.map((n) => n.id) as [NicheId, ...NicheId[]];
-/** A gig's category is the niche display name (SPEC.md §3 Gig). */
+/** A gig's category is the niche display name (docs/product.md §3 Gig). */
 export const NICHE_NAMES = NICHES.map((n) => n.name) as [string, ...string[]];
 
 export function nicheById(id: string): Niche | undefined {
@@ -50,7 +50,7 @@ export function nicheByName(name: string): Niche | undefined {
 
 export const LOCATION_TYPES = ['remote', 'in-person', 'hybrid'] as const;
 export type LocationType = (typeof LOCATION_TYPES)[number];
-/** The landing filter offers only these two (SPEC.md §9). */
+/** The landing filter offers only these two (docs/product.md §9). */
 export const FILTER_LOCATION_TYPES = ['remote', 'in-person'] as const;
 
 export const APPLICATION_STATUSES = [
@@ -64,7 +64,7 @@ export const APPLICATION_STATUSES = [
   'CLOSED',
 ] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
-/** SELECTED is an alias of PENDING_ACCEPTANCE, accepted on input only (ARCHITECTURE.md decisions). */
+/** SELECTED is an alias of PENDING_ACCEPTANCE, accepted on input only (docs/product.md §10). */
 export const STATUS_ALIASES: Record<string, ApplicationStatus> = { SELECTED: 'PENDING_ACCEPTANCE' };
 
 /**
@@ -80,7 +80,7 @@ export function isAcceptedOffer(status: unknown): boolean {
 export const GIG_STATUS_ACTIVE = 'active';
 export const WAITLIST_STATUS_PENDING = 'pending';
 
-/** Every notification type seen (SPEC.md §9); each one gets an icon. */
+/** Every notification type seen (docs/product.md §9); each one gets an icon. */
 export const NOTIFICATION_TYPES = [
   'new_application',
   'new_conversation',
@@ -104,7 +104,7 @@ export const LIMITS = {
   descriptionMax: 500,
   usernameMin: 3,
   passwordMin: 8,
-  /** Not in SPEC.md: keeps chat messages and free text bounded (issue 6 suggests 5,000). */
+  /** Not in docs/product.md: keeps chat messages and free text bounded (issue 6 suggests 5,000). */
   messageMax: 5000,
   bioMax: 1000,
   nameMax: 100,

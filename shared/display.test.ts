@@ -88,7 +88,7 @@ describe('notifications', () => {
   });
 });
 
-describe('unread conversations and the nav badge (SPEC.md §4)', () => {
+describe('unread conversations and the nav badge (docs/product.md §4)', () => {
   const me = 'me-user';
   it.each([
     [{ lastSenderId: 'other', lastMessageRead: false }, true],
@@ -138,7 +138,7 @@ describe('landing board filters', () => {
   it('the countries filter lists the countries present in the loaded gigs', () => {
     expect(countriesInGigs(gigs)).toEqual([{ code: 'FR', name: 'France' }, { code: 'NG', name: 'Nigeria' }, { code: 'GB', name: 'United Kingdom' }]);
   });
-  it('empty-state texts are SPEC.md’s', () => {
+  it('empty-state texts are docs/product.md’s', () => {
     expect(EMPTY_STATES.allGigs).toBe('No gigs found matching your filters. More to come soon!');
     expect(EMPTY_STATES.appliedTo).toBe("You haven't applied to any gigs yet.");
   });

@@ -6,7 +6,7 @@ import type { Notification } from './schemas/notification';
 import { currencySymbol, formatMoney } from './money';
 import { parseBudgetText } from './validation/budget-text';
 
-/** Small display rules the screens share (SPEC.md §2 "Screen behaviour"). */
+/** Small display rules the screens share (docs/product.md §2 "Screen behaviour"). */
 
 export const PASSION_DRIVEN = 'Passion Driven';
 
@@ -97,7 +97,7 @@ export function isMessageNotification(type: string): boolean {
 }
 
 /**
- * Where a notification click goes (ARCHITECTURE.md decisions): application types → /applications;
+ * Where a notification click goes (docs/product.md §10): application types → /applications;
  * offer, payment and work-status types → /basket, opened on the side the notification is about; message and conversation types → the chat with
  * the sender; application_status → /gig/{gigId}; anything else → /notifications.
  */
@@ -126,7 +126,7 @@ export function notificationTarget(n: Pick<Notification, 'type' | 'senderId' | '
   }
 }
 
-/** Unread when there is a last message, its sender is not the current user, and it is not marked read (SPEC.md §4). */
+/** Unread when there is a last message, its sender is not the current user, and it is not marked read (docs/product.md §4). */
 export function isUnreadConversation(c: Pick<Conversation, 'lastSenderId' | 'lastMessageRead'>, userId: string): boolean {
   return c.lastSenderId !== null && c.lastSenderId !== userId && !c.lastMessageRead;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applicationIdFor, applicationIdParts, conversationIdFor, ID_PATTERN, isDocumentId, isId, newId, participantsOf } from './ids';
 
 describe('ids', () => {
-  it('a conversation id is the two user ids sorted and joined by an underscore (SPEC.md §3)', () => {
+  it('a conversation id is the two user ids sorted and joined by an underscore (docs/product.md §3)', () => {
     expect(conversationIdFor('zed123', 'abc456')).toBe('abc456_zed123');
     expect(conversationIdFor('abc456', 'zed123')).toBe('abc456_zed123');
     expect(participantsOf('abc456_zed123')).toEqual(['abc456', 'zed123']);

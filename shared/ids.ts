@@ -29,7 +29,7 @@ export function isId(value: unknown): value is string {
   return typeof value === 'string' && ID_PATTERN.test(value);
 }
 
-/** Conversation id: the two user ids sorted and joined by an underscore (SPEC.md §3). */
+/** Conversation id: the two user ids sorted and joined by an underscore (docs/product.md §3). */
 export function conversationIdFor(userA: string, userB: string): string {
   return [userA, userB].sort().join('_');
 }

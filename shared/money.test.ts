@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COUNTRIES, CURRENCY_CODES } from './constants';
 import { buyerCheckout, currencySymbol, formatMinorPlain, formatMoney, payoutSplit, roundMinor, splitFromTotal } from './money';
 
-describe('SPEC.md §9 buyer service fee: 3% on top of the base price', () => {
+describe('docs/product.md §9 buyer service fee: 3% on top of the base price', () => {
   it.each([
     [1, 0, 1],
     [17, 1, 18], // 0.51 rounds half away from zero
@@ -16,7 +16,7 @@ describe('SPEC.md §9 buyer service fee: 3% on top of the base price', () => {
   });
 });
 
-describe('SPEC.md §9: Base = amount / 1.03, Fee = 0.03 × amount / 1.03', () => {
+describe('docs/product.md §9: Base = amount / 1.03, Fee = 0.03 × amount / 1.03', () => {
   it.each([[103, 100, 3], [46350, 45000, 1350], [1, 1, 0], [2, 2, 0], [0, 0, 0]])('amount %i → base %i + fee %i', (amount, base, fee) => {
     expect(splitFromTotal(amount)).toEqual({ base, fee });
   });
@@ -30,7 +30,7 @@ describe('SPEC.md §9: Base = amount / 1.03, Fee = 0.03 × amount / 1.03', () =>
   });
 });
 
-describe('SPEC.md §9 platform fee: 10% retained, the freelancer receives 90%', () => {
+describe('docs/product.md §9 platform fee: 10% retained, the freelancer receives 90%', () => {
   it.each([[100, 90, 10], [1, 1, 0], [5, 4, 1], [45000, 40500, 4500], [99999, 89999, 10000]])('base %i → freelancer %i, platform %i', (base, freelancer, platformFee) => {
     expect(payoutSplit(base)).toEqual({ freelancer, platformFee });
   });

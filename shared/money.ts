@@ -12,19 +12,19 @@ export function roundMinor(x: number): number {
   return Math.sign(x) * Math.round(Math.abs(x) * (1 + Number.EPSILON));
 }
 
-/** What the buyer pays: the base price plus the 3% buyer service fee on top (SPEC.md §9). */
+/** What the buyer pays: the base price plus the 3% buyer service fee on top (docs/product.md §9). */
 export function buyerCheckout(baseMinor: number): { base: number; fee: number; total: number } {
   const fee = roundMinor(baseMinor * FEES.buyerServiceFeeRate);
   return { base: baseMinor, fee, total: baseMinor + fee };
 }
 
-/** SPEC.md §9 from a paid amount: base = amount / 1.03, fee = 0.03 × amount / 1.03; base + fee = amount. */
+/** docs/product.md §9 from a paid amount: base = amount / 1.03, fee = 0.03 × amount / 1.03; base + fee = amount. */
 export function splitFromTotal(totalMinor: number): { base: number; fee: number } {
   const base = roundMinor(totalMinor / (1 + FEES.buyerServiceFeeRate));
   return { base, fee: totalMinor - base };
 }
 
-/** On completion the platform keeps 10% and the freelancer receives 90% of the base (SPEC.md §9). */
+/** On completion the platform keeps 10% and the freelancer receives 90% of the base (docs/product.md §9). */
 export function payoutSplit(baseMinor: number): { freelancer: number; platformFee: number } {
   const platformFee = roundMinor(baseMinor * FEES.platformFeeRate);
   return { freelancer: baseMinor - platformFee, platformFee };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { completionError, paymentSuccessError } from './payment-messages';
 
-describe('payment error texts shown to users (SPEC.md §8)', () => {
+describe('payment error texts shown to users (docs/product.md §8)', () => {
   it.each(['Missing required payment information', 'Application not found', 'Invalid application status', 'Failed to update payment status. Please contact support.'])(
     'the success page shows the server text %s as it is',
     (text) => expect(paymentSuccessError(text)).toBe(text),

@@ -1,5 +1,5 @@
 /**
- * The payment texts the screens show, word for word: SPEC.md §8 (payment success page, offers and
+ * The payment texts the screens show, word for word: docs/product.md §8 (payment success page, offers and
  * completion) and issue 7's wording of the payout-setup messages, which name the provider.
  */
 export const PAYMENT_SUCCESS_MESSAGES = {
@@ -22,17 +22,17 @@ export const PAYOUT_SETUP_MESSAGES = {
 } as const;
 
 /**
- * Not in SPEC.md: the payment provider cannot pay out to the freelancer's country from this
+ * Not in docs/product.md: the payment provider cannot pay out to the freelancer's country from this
  * platform (decision 007). The settings page shows it as the server answers it.
  */
 export function payoutsUnavailable(countryName: string): string {
   return `Payouts to accounts in ${countryName} are not available yet: our payment provider cannot send payouts there from this platform. Please contact support.`;
 }
 
-/** Not in SPEC.md: the server could not open the provider's checkout (the buyer may try again). */
+/** Not in docs/product.md: the server could not open the provider's checkout (the buyer may try again). */
 export const PAYMENT_START_FAILED = 'The payment could not be started. Please try again.';
 
-/** Not in SPEC.md: what a money action says while the device is offline, instead of failing later. */
+/** Not in docs/product.md: what a money action says while the device is offline, instead of failing later. */
 export const NEEDS_NETWORK = 'You are offline. Payments need a connection: please reconnect and try again.';
 
 /** The server's message when it is one of `texts` (it may add nothing else), otherwise `fallback`. */

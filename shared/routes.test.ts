@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redirectFor, signedOutNotice } from './routes';
 
-describe('SPEC.md §2 session redirect rules, for every route', () => {
+describe('docs/product.md §2 session redirect rules, for every route', () => {
   const publicRoutes = ['/', '/waitlist-signup', '/teaser', '/manifesto', '/version1', '/terms'];
   const authRoutes = ['/login', '/signup'];
   const protectedRoutes = ['/setup-portfolio', '/landing', '/create-gig', '/applications', '/exchange/abc123', '/notifications', '/basket', '/payment/success', '/settings', '/profile', '/gig/gig123', '/landingpage', '/no-such-page'];
@@ -22,7 +22,7 @@ describe('SPEC.md §2 session redirect rules, for every route', () => {
   });
 });
 
-describe('what the login page says to a visitor sent from a page that needs a session (SPEC.md §8)', () => {
+describe('what the login page says to a visitor sent from a page that needs a session (docs/product.md §8)', () => {
   it.each([
     ['/setup-portfolio', 'You must be logged in to complete profile setup'],
     ['/create-gig', 'You must be logged in to create a gig'],

@@ -1,7 +1,7 @@
 import { LOGGED_OUT_MESSAGES as M } from './validation/logged-out';
 
 /**
- * The one table of routes (SPEC.md §2) and the session redirect rules, shared by the client's
+ * The one table of routes (docs/product.md §2) and the session redirect rules, shared by the client's
  * router and its tests.
  */
 export const PATHS = {
@@ -24,7 +24,7 @@ export const PATHS = {
   settings: '/settings',
   profile: '/profile',
   gig: '/gig/:gigId',
-  /** Not a declared route: some screens navigate here; it redirects to /landing (ARCHITECTURE.md). */
+  /** Not a declared route: some screens navigate here; it redirects to /landing (docs/architecture.md). */
   landingAlias: '/landingpage',
 } as const;
 
@@ -32,12 +32,12 @@ export const exchangePath = (userId: string) => `/exchange/${encodeURIComponent(
 export const gigPath = (gigId: string) => `/gig/${encodeURIComponent(gigId)}`;
 
 /**
- * Paths a signed-out user may open: SPEC.md's list plus /teaser, which its public table declares
- * (ARCHITECTURE.md: the public table wins), and /terms, which signing up asks everyone to accept.
+ * Paths a signed-out user may open: docs/product.md's list plus /teaser, which its public table declares
+ * (docs/architecture.md: the public table wins), and /terms, which signing up asks everyone to accept.
  */
 export const PUBLIC_PATHS: readonly string[] = ['/login', '/signup', '/', '/waitlist-signup', '/manifesto', '/version1', '/teaser', '/terms'];
 
-/** Public pages that a signed-in user is sent away from (SPEC.md §2 session redirect rules). */
+/** Public pages that a signed-in user is sent away from (docs/product.md §2 session redirect rules). */
 const AUTH_PAGES = new Set(['/login', '/signup']);
 
 function normalize(pathname: string): string {
@@ -46,7 +46,7 @@ function normalize(pathname: string): string {
 
 /**
  * What the login page says to a signed-out visitor sent there from a page that needs a session,
- * where SPEC.md §8 has the words for it (setup, creating a gig, conversations, applying).
+ * where docs/product.md §8 has the words for it (setup, creating a gig, conversations, applying).
  */
 export function signedOutNotice(pathname: string): string | undefined {
   const path = normalize(pathname);

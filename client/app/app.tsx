@@ -52,7 +52,7 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** Applies the session redirect rules of SPEC.md §2 (shared/routes.ts) before anything renders. */
+/** Applies the session redirect rules of docs/product.md §2 (shared/routes.ts) before anything renders. */
 function Guarded({ children }: { children: ReactNode }) {
   const { user } = useSession();
   const location = useLocation();

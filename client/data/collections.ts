@@ -13,7 +13,7 @@ import type { User } from '../../shared/schemas/user';
  * Local-only fields: what this device adds to replicated documents for its own queries, never
  * sent to the server. `sortKey` on gigs is the creation time inverted, so "newest first" is an
  * ascending index scan that stops at its limit (RxDB never uses an index for a descending sort;
- * ../shared/TOOLCHAIN.md measured 127 ms for the first 50 of 10k this way against 556 ms).
+ * we measured 127 ms for the first 50 of 10k this way against 556 ms).
  */
 export const LOCAL_FIELDS: Partial<Record<string, readonly string[]>> = { gigs: ['sortKey'] };
 const SORT_KEY_MAX = 8_640_000_000_000_000;
@@ -75,7 +75,7 @@ export type DocTypes = {
 
 /**
  * A write the server refused, kept on this device with its reason and the content the user
- * wrote, so nothing typed offline is lost silently (ARCHITECTURE.md "Data and sync").
+ * wrote, so nothing typed offline is lost silently (docs/architecture.md "Data and sync").
  */
 export type SyncProblem = {
   id: string;

@@ -5,8 +5,8 @@ import type { PaymentConfirmation } from '../../shared/payment-messages';
 /**
  * The payment endpoints of the sync server (README "The server's API"), typed for the screens:
  * payout setup in /settings, paying from the basket, the /payment/success page, Mark as Complete.
- * Amounts are integer minor units. Failures throw ApiError with the server's message (SPEC.md §8
- * wording where SPEC.md has one), NetworkError when no answer came, or MalformedAnswer when an
+ * Amounts are integer minor units. Failures throw ApiError with the server's message (docs/product.md §8
+ * wording where docs/product.md has one), NetworkError when no answer came, or MalformedAnswer when an
  * answer does not have the shape below: the screens treat that as the failure they describe
  * rather than, say, sending the browser to `/undefined`.
  */
@@ -100,7 +100,7 @@ export function confirmPayment(applicationId: string, sessionId: string): Promis
   return answer(confirmAnswer, 'POST', '/api/payments/confirm', { applicationId, sessionId });
 }
 
-/** Mark as Complete (SPEC.md §7): a non-OK answer or success=false is an error. */
+/** Mark as Complete (docs/product.md §7): a non-OK answer or success=false is an error. */
 export async function completeGig(input: { gigId: string; applicationId: string; userId: string }): Promise<CompletionResult> {
   const result = await answer(completionAnswer, 'POST', '/api/gigs/complete-gig', { ...input, userType: 'buyer' });
   if (!result.success) throw new ApiError(500, result.error ?? 'Failed to complete gig');
@@ -117,7 +117,7 @@ export type PaymentSuccessQuery = {
   sessionId: string;
 };
 
-/** The /payment/success query (SPEC.md §2 plus session_id), or null: 'Missing required payment information'. */
+/** The /payment/success query (docs/product.md §2 plus session_id), or null: 'Missing required payment information'. */
 export function readPaymentSuccessQuery(search: string): PaymentSuccessQuery | null {
   const q = new URLSearchParams(search);
   const gigId = q.get('gigId');

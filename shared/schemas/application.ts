@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { APPLICATION_STATUSES, COUNTRY_CODES, CURRENCY_CODES, LIMITS } from '../constants';
 import { idSchema, minorUnitsSchema, timestampSchema, toRxSchema, userText } from './common';
 
-/** SPEC.md §3 Application. Money fields are integer minor units. */
+/** docs/product.md §3 Application. Money fields are integer minor units. */
 export const applicationSchema = z.object({
   /** `${gigId}.${applicantId}`: one application per applicant and gig. */
   id: z.string().max(140),

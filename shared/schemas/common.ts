@@ -3,7 +3,7 @@ import { ID_PATTERN } from '../ids';
 import { sanitizeText } from '../text';
 
 export const idSchema = z.string().regex(ID_PATTERN);
-/** Milliseconds since the epoch. Server-set wherever SPEC.md says "server timestamp". */
+/** Milliseconds since the epoch. Server-set wherever docs/product.md says "server timestamp". */
 export const timestampSchema = z.number().int().min(0).max(8_640_000_000_000_000);
 /** Money past the input field: integer minor units (cents, kobo). */
 export const minorUnitsSchema = z.number().int().min(0).max(1_000_000_000_00);

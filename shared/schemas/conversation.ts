@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../constants';
 import { idSchema, timestampSchema, toRxSchema, userText } from './common';
 
-/** SPEC.md §3 Conversation. The id is the two user ids sorted and joined by `_`. */
+/** docs/product.md §3 Conversation. The id is the two user ids sorted and joined by `_`. */
 export const conversationSchema = z.object({
   id: z.string().max(140),
   participants: z.array(idSchema).length(2),
@@ -21,7 +21,7 @@ export type Conversation = z.infer<typeof conversationSchema>;
 
 export const conversationRxSchema = toRxSchema(conversationSchema);
 
-/** A message inside a conversation (SPEC.md §3 Message); held in the conversation's Yjs document. */
+/** A message inside a conversation (docs/product.md §3 Message); held in the conversation's Yjs document. */
 export const messageSchema = z.object({
   id: z.string().max(64),
   content: userText(LIMITS.messageMax),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COUNTRY_CODES, CURRENCY_CODES, LIMITS, LOCATION_TYPES } from '../constants';
 import { idSchema, isoDaySchema, timestampSchema, toRxSchema, userText } from './common';
 
-/** SPEC.md §3 Gig. creatorEmail stays on the server: a gig is public, an email is not (decision 003). */
+/** docs/product.md §3 Gig. creatorEmail stays on the server: a gig is public, an email is not (decision 003). */
 export const gigSchema = z.object({
   id: idSchema,
   title: userText(LIMITS.titleMax),

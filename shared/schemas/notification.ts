@@ -3,8 +3,8 @@ import { CURRENCY_CODES, LIMITS, NOTIFICATION_TYPES } from '../constants';
 import { idSchema, minorUnitsSchema, timestampSchema, toRxSchema, userText } from './common';
 
 /**
- * SPEC.md §3 Notification in its one canonical shape: `read: boolean` and `createdAt`
- * (ARCHITECTURE.md decisions). `normalizeNotification` accepts the other readings on input.
+ * docs/product.md §3 Notification in its one canonical shape: `read: boolean` and `createdAt`
+ * (docs/product.md §10). `normalizeNotification` accepts the other readings on input.
  */
 export const notificationSchema = z.object({
   id: z.string().max(200),

@@ -18,7 +18,7 @@ export type PublicProfile = z.infer<typeof publicProfileSchema>;
 
 export const PAYOUT_STATUSES = ['none', 'pending', 'active'] as const;
 
-/** The full user record (SPEC.md §3 User), replicated only to its owner. */
+/** The full user record (docs/product.md §3 User), replicated only to its owner. */
 export const userSchema = publicProfileSchema.extend({
   email: z.string().max(LIMITS.emailMax).optional(),
   termsAccepted: z.boolean().optional(),
@@ -32,14 +32,14 @@ export type User = z.infer<typeof userSchema>;
 /** One collection on the client holds the own record in full and others' public profiles. */
 export const userRxSchema = toRxSchema(userSchema);
 
-/** portfolios/{uid} (SPEC.md §3 Portfolio). */
+/** portfolios/{uid} (docs/product.md §3 Portfolio). */
 export const portfolioSchema = z.object({
   id: idSchema,
   portfolioLink: z.string().max(LIMITS.urlMax),
 });
 export type Portfolio = z.infer<typeof portfolioSchema>;
 
-/** A profile is complete once setup has given it a username (setup is one-time, SPEC.md §2). */
+/** A profile is complete once setup has given it a username (setup is one-time, docs/product.md §2). */
 export function isProfileComplete(user: Pick<User, 'username' | 'location' | 'creativeNiche' | 'subcategory' | 'portfolioLink'> | undefined | null): boolean {
   return Boolean(user?.username && user.location && user.creativeNiche && user.subcategory && user.portfolioLink);
 }

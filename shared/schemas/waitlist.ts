@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COUNTRY_CODES, LIMITS } from '../constants';
 import { timestampSchema, userText } from './common';
 
-/** SPEC.md §3 Waitlist entry. Never replicated: a plain public POST. */
+/** docs/product.md §3 Waitlist entry. Never replicated: a plain public POST. */
 export const waitlistEntrySchema = z.object({
   name: userText(LIMITS.nameMax),
   email: z.string().max(LIMITS.emailMax),

@@ -9,7 +9,7 @@ const ok: ApplicationCheck = {
   alreadyApplied: false,
 };
 
-describe('SPEC.md §5 Apply and §8 Applying', () => {
+describe('docs/product.md §5 Apply and §8 Applying', () => {
   it('accepts a logged-in applicant with a profile, a rate, and a gig of someone else', () => {
     expect(validateApplication(ok)).toBeNull();
   });

@@ -1,7 +1,7 @@
 import { decimalToMinor, isTooLargeDecimal } from './decimal';
 import { LOGGED_OUT_MESSAGES } from './logged-out';
 
-/** SPEC.md §5 Apply and §8 Applying, word for word. */
+/** docs/product.md §5 Apply and §8 Applying, word for word. */
 export const APPLY_MESSAGES = {
   loggedOut: LOGGED_OUT_MESSAGES.apply,
   verifying: 'Please wait while we verify your account...',
@@ -14,7 +14,7 @@ export const APPLY_MESSAGES = {
   rateRequired: 'Please enter your budget offer',
 } as const;
 
-/** Not in SPEC.md. The first is also the server's text for a malformed offer. */
+/** Not in docs/product.md. The first is also the server's text for a malformed offer. */
 export const RATE_INVALID = 'Please enter a valid budget offer';
 export const RATE_TOO_LARGE = 'Budget offer cannot be more than 1,000,000,000';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BUDGET_TEXT_MESSAGES as B } from './budget-text';
 import { budgetTextError, EMPTY_GIG_FORM, parseBudgetText, validateGigForm } from './gig';
 
-describe("SPEC.md §3 Gig 'budget (text: a range such as 500-1000, or a single amount)'", () => {
+describe("docs/product.md §3 Gig 'budget (text: a range such as 500-1000, or a single amount)'", () => {
   it.each<[string, { min: number; max: number }]>([
     ['500', { min: 500_00, max: 500_00 }],
     ['500.50', { min: 500_50, max: 500_50 }],

@@ -1,7 +1,7 @@
 import { decimalToMinor } from './decimal';
 
 /**
- * A gig's budget is free text (SPEC.md §3: "a range such as 500-1000, or a single amount"). It is
+ * A gig's budget is free text (docs/product.md §3: "a range such as 500-1000, or a single amount"). It is
  * stored as typed, but it must read as one of those two shapes so the board can show and sort
  * it. Accepted: an amount with up to two decimals and optional thousands commas ("500",
  * "500.50", "1,000"), or two of them joined by a hyphen or an en dash with optional spaces

@@ -6,7 +6,7 @@ const ALICE = 'alice-0001';
 const BOB = 'bob-000002';
 const CAROL = 'carol-0003';
 
-describe('SPEC.md §5 Chat access: starting a conversation', () => {
+describe('docs/product.md §5 Chat access: starting a conversation', () => {
   it.each<[string, Parameters<typeof checkConversationStart>[0], ReturnType<typeof checkConversationStart>]>([
     ['linked by an application: allowed', { actorId: ALICE, otherId: BOB, linkedByApplication: true }, { ok: true }],
     ["§8 logged out: 'Please log in to start a conversation'", { actorId: null, otherId: BOB, linkedByApplication: true }, { ok: false, error: 'Please log in to start a conversation' }],
@@ -23,7 +23,7 @@ describe('SPEC.md §5 Chat access: starting a conversation', () => {
   });
 });
 
-describe("SPEC.md §5 Chat access: 'Only the participants of a conversation may read it.'", () => {
+describe("docs/product.md §5 Chat access: 'Only the participants of a conversation may read it.'", () => {
   const id = conversationIdFor(BOB, ALICE);
   it.each<[string, string | null, string, boolean]>([
     ['the first participant', ALICE, id, true],

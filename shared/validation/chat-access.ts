@@ -2,14 +2,14 @@ import { conversationIdFor, participantsOf } from '../ids';
 import type { Conversation } from '../schemas/conversation';
 import { LOGGED_OUT_MESSAGES } from './logged-out';
 
-/** SPEC.md §8 Conversation and messages, word for word. */
+/** docs/product.md §8 Conversation and messages, word for word. */
 export const CHAT_MESSAGES = {
   loggedOut: LOGGED_OUT_MESSAGES.converse,
   withSelf: 'You cannot converse with yourself',
 } as const;
 
 /**
- * Not in SPEC.md: why /applications opened instead of a conversation (the redirect stays, with
+ * Not in docs/product.md: why /applications opened instead of a conversation (the redirect stays, with
  * words). From a gig, the user has not applied to it; from a chat link, nothing links the two.
  */
 export const NO_LINK_NOTICES = {
@@ -22,7 +22,7 @@ export type ConversationStartCheck =
   | { ok: false; error?: (typeof CHAT_MESSAGES)[keyof typeof CHAT_MESSAGES]; redirectTo?: '/applications' };
 
 /**
- * SPEC.md §5 Chat access: "A conversation may be created only if an application links the two
+ * docs/product.md §5 Chat access: "A conversation may be created only if an application links the two
  * users. Otherwise the user is redirected to /applications. A user cannot converse with
  * themselves." The screens add one of NO_LINK_NOTICES to the redirect. An empty otherId links
  * nobody, so it redirects too.
@@ -38,7 +38,7 @@ export function checkConversationStart(v: { actorId: string | null; otherId: str
 export type ConversationLink = { gigTitle: string; gigId: string; creatorId: string };
 
 /**
- * A new conversation record (SPEC.md §3 Conversation) started by `starterId` with `otherId`, named
+ * A new conversation record (docs/product.md §3 Conversation) started by `starterId` with `otherId`, named
  * after the application that links them (the most recent one), read and without messages yet.
  * Written by the device that starts it and by the server when it creates one, so both agree.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkDeleteGig } from './delete-gig';
 
-describe("SPEC.md §5 Delete gig: 'Only the creator may delete'", () => {
+describe("docs/product.md §5 Delete gig: 'Only the creator may delete'", () => {
   it.each<[string, string | null, { createdBy?: string } | undefined, ReturnType<typeof checkDeleteGig>]>([
     ['the creator may delete', 'creator-1', { createdBy: 'creator-1' }, { ok: true }],
     ["§8 'Gig not found.'", 'creator-1', undefined, { ok: false, error: 'Gig not found.' }],

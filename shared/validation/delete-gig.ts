@@ -1,6 +1,6 @@
 import type { ApplicationStatus } from '../constants';
 
-/** SPEC.md §8 Gigs, deletion, word for word; `workUnderWay` is ours (docs/decisions/014-openings-and-filled-gigs.md). */
+/** docs/product.md §8 Gigs, deletion, word for word; `workUnderWay` is ours (docs/decisions/014-openings-and-filled-gigs.md). */
 export const DELETE_GIG_MESSAGES = {
   notFound: 'Gig not found.',
   notOwner: 'You do not have permission to delete this gig.',
@@ -11,7 +11,7 @@ export const DELETE_GIG_MESSAGES = {
 const UNDER_WAY: readonly string[] = ['PENDING_PAYMENT', 'IN_PROGRESS'] satisfies ApplicationStatus[];
 
 /**
- * "Only the creator may delete, after confirmation" (SPEC.md §5), and never while work on the gig
+ * "Only the creator may delete, after confirmation" (docs/product.md §5), and never while work on the gig
  * is under way. The confirmation is the screen's; this is the rule, the same on the device (which
  * offers Delete only where it can succeed) and on the server. A logged-out actor is not the creator
  * of anything.

@@ -42,7 +42,7 @@ const inPerson: GigFormValues = {
 };
 const hybrid: GigFormValues = { ...remote, locationType: 'hybrid', projectDeadline: '' };
 
-describe('SPEC.md §5 Create gig: the required fields', () => {
+describe('docs/product.md §5 Create gig: the required fields', () => {
   it.each([
     ['a remote gig', remote],
     ['an in-person gig', inPerson],
@@ -113,7 +113,7 @@ describe('SPEC.md §5 Create gig: the required fields', () => {
   });
 });
 
-describe('SPEC.md §3/§9 limits: title max 100, description max 500', () => {
+describe('docs/product.md §3/§9 limits: title max 100, description max 500', () => {
   it.each<[string, Partial<GigFormValues>, Record<string, string>]>([
     ['title of 100 characters is accepted', { title: 't'.repeat(100) }, {}],
     ['title of 101 characters is refused', { title: 't'.repeat(101) }, { title: X.titleTooLong }],
@@ -132,7 +132,7 @@ describe('SPEC.md §3/§9 limits: title max 100, description max 500', () => {
   });
 });
 
-describe("SPEC.md §3 'category (the niche display name)'", () => {
+describe("docs/product.md §3 'category (the niche display name)'", () => {
   it.each(NICHES.map((n) => [n.name]))('%s is a category', (name) => {
     expect(validateGigForm({ ...remote, category: name }, page)).toEqual({});
   });
@@ -142,7 +142,7 @@ describe("SPEC.md §3 'category (the niche display name)'", () => {
   });
 });
 
-describe("SPEC.md §5 'Date inputs have a minimum of today.'", () => {
+describe("docs/product.md §5 'Date inputs have a minimum of today.'", () => {
   it.each<[string, GigFormValues, Record<string, string>]>([
     ['remote deadline today is accepted', { ...remote, projectDeadline: TODAY }, {}],
     ['remote deadline yesterday is refused', { ...remote, projectDeadline: YESTERDAY }, { projectDeadline: 'Project deadline cannot be in the past' }],
@@ -184,7 +184,7 @@ describe('[decision] country and currency checks', () => {
   });
 });
 
-describe("SPEC.md §5 'Text fields are trimmed. Skills are split on commas, trimmed, empties removed, and rejoined with a comma and a space.'", () => {
+describe("docs/product.md §5 'Text fields are trimmed. Skills are split on commas, trimmed, empties removed, and rejoined with a comma and a space.'", () => {
   it.each([
     ['paint,walls', 'paint, walls'],
     [' paint, , walls ,design ', 'paint, walls, design'],
@@ -240,7 +240,7 @@ describe('[decision 014] openings: a whole number from 1 to 50', () => {
   });
 });
 
-describe("SPEC.md §5 'Choosing a location type other than remote clears the deadline. Choosing one other than in-person clears date, country and city.'", () => {
+describe("docs/product.md §5 'Choosing a location type other than remote clears the deadline. Choosing one other than in-person clears date, country and city.'", () => {
   const filled: GigFormValues = { ...inPerson, projectDeadline: '2026-05-01', currency: 'EUR' };
 
   it.each<[GigFormValues['locationType'], Partial<GigFormValues>]>([
@@ -258,7 +258,7 @@ describe("SPEC.md §5 'Choosing a location type other than remote clears the dea
   });
 });
 
-describe("SPEC.md §5 'Choosing a country sets the currency.'", () => {
+describe("docs/product.md §5 'Choosing a country sets the currency.'", () => {
   it.each(COUNTRIES.map((c) => [c.code, c.currency]))('%s → %s', (code, currency) => {
     expect(changeCountry({ ...inPerson, currency: 'CAD' }, code)).toEqual({ ...inPerson, country: code, currency });
   });
@@ -279,7 +279,7 @@ describe("SPEC.md §5 'Choosing a country sets the currency.'", () => {
   });
 });
 
-describe("SPEC.md §5 'Marking a gig passion driven clears and disables the budget.'", () => {
+describe("docs/product.md §5 'Marking a gig passion driven clears and disables the budget.'", () => {
   it.each<[boolean, string, string]>([
     [true, '500-1000', ''],
     [false, '500-1000', '500-1000'],

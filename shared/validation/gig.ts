@@ -6,8 +6,8 @@ import { collectErrors, type FieldErrors } from './types';
 
 export { budgetTextError, parseBudgetText, type BudgetRange } from './budget-text';
 
-/** SPEC.md §5 Create gig, word for word, in SPEC order. */
-/** SPEC.md §8 Gigs, "Create gig": who may create one. */
+/** docs/product.md §5 Create gig, word for word, in SPEC order. */
+/** docs/product.md §8 Gigs, "Create gig": who may create one. */
 export const CREATE_GIG_MESSAGES = {
   loggedOut: LOGGED_OUT_MESSAGES.createGig,
   profileMissing: 'Please complete your profile before creating a gig',
@@ -28,7 +28,7 @@ export const GIG_MESSAGES = {
   cityRequired: 'City is required for in-person gigs',
 } as const;
 
-/** Not in SPEC.md: the texts of the limits and checks SPEC states without a message. */
+/** Not in docs/product.md: the texts of the limits and checks SPEC states without a message. */
 export const GIG_EXTRA_MESSAGES = {
   titleTooLong: `Title must be at most ${LIMITS.titleMax} characters`,
   descriptionTooLong: `Description must be at most ${LIMITS.descriptionMax} characters`,
@@ -89,7 +89,7 @@ export function normalizeSkills(skills: string): string {
     .join(', ');
 }
 
-/** "Text fields are trimmed" (SPEC.md §5); skills normalised as above. */
+/** "Text fields are trimmed" (docs/product.md §5); skills normalised as above. */
 export function normalizeGigForm(values: GigFormValues): GigFormValues {
   return {
     ...values,
@@ -138,7 +138,7 @@ function lengthError(value: string, max: number, message: string): string | unde
  * normalizeGigForm would store them. Lengths count UTF-16 units, as the inputs' maxLength and the
  * stored schema do.
  *
- * Hybrid gigs: SPEC.md names no extra required field for them, and its own change rules clear the
+ * Hybrid gigs: docs/product.md names no extra required field for them, and its own change rules clear the
  * deadline (not remote) and the date, country and city (not in-person) when hybrid is chosen. So a
  * hybrid gig requires none of them; requiring any would make hybrid impossible to submit. What a
  * hybrid gig does carry is still checked (a supported country, a valid date not in the past).

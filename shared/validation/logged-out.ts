@@ -1,5 +1,5 @@
 /**
- * SPEC.md §8's words for an action that needs a session, word for word. The login page shows the
+ * docs/product.md §8's words for an action that needs a session, word for word. The login page shows the
  * one that fits when a signed-out visitor is sent there from such a page (shared/routes.ts).
  */
 export const LOGGED_OUT_MESSAGES = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateLogin } from './login';
 
-describe('SPEC.md §5 Login: "Email is required or invalid; password is required."', () => {
+describe('docs/product.md §5 Login: "Email is required or invalid; password is required."', () => {
   it.each([
     ['a valid login', { email: 'ada@example.com', password: 'x' }, {}],
     ['email required', { email: '', password: 'x' }, { email: 'Email is required' }],

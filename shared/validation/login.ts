@@ -2,7 +2,7 @@ import { emailError, SIGNUP_MESSAGES } from './signup';
 import { collectErrors, type FieldErrors } from './types';
 
 /**
- * SPEC.md §5 Login: "Email is required or invalid; password is required." The texts are the
+ * docs/product.md §5 Login: "Email is required or invalid; password is required." The texts are the
  * signup ones. Strength rules are not checked here: an old password must still let its owner in.
  */
 export type LoginValues = { email: string; password: string };

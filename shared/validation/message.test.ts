@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../constants';
 import { checkMessage, isSendableMessage, MESSAGE_TOO_LONG } from './message';
 
-describe("SPEC.md §5 Messages: 'An empty or whitespace-only message is not sent.'", () => {
+describe("docs/product.md §5 Messages: 'An empty or whitespace-only message is not sent.'", () => {
   it.each<[string, string, ReturnType<typeof checkMessage>]>([
     ['empty', '', { ok: false }],
     ['spaces', '   ', { ok: false }],

@@ -3,7 +3,7 @@ import { FINAL_BUDGETS_MISSING, NO_APPLICANT_SELECTED, validateFinalBudgets } fr
 
 const sel = (...budgets: string[]) => budgets.map((finalBudget, i) => ({ applicationId: `app-${i + 1}`, finalBudget }));
 
-describe("SPEC.md §5 Final budget offer: 'Every selected applicant needs a final budget (a number, minimum 0).'", () => {
+describe("docs/product.md §5 Final budget offer: 'Every selected applicant needs a final budget (a number, minimum 0).'", () => {
   it.each<[string, ReturnType<typeof sel>, Record<string, number>]>([
     ['one applicant', sel('500'), { 'app-1': 500_00 }],
     ['several applicants', sel('500', '750.25'), { 'app-1': 500_00, 'app-2': 750_25 }],

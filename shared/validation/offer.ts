@@ -1,8 +1,8 @@
 import { parseMoneyInput } from './apply';
 
-/** SPEC.md §5 Final budget offer, word for word. */
+/** docs/product.md §5 Final budget offer, word for word. */
 export const FINAL_BUDGETS_MISSING = 'Please set final budgets for all selected applicants';
-/** Not in SPEC.md: moving forward with nobody selected would send no offer at all. */
+/** Not in docs/product.md: moving forward with nobody selected would send no offer at all. */
 export const NO_APPLICANT_SELECTED = 'Please select at least one applicant';
 
 export type FinalBudgetsResult =
@@ -11,7 +11,7 @@ export type FinalBudgetsResult =
 
 /**
  * "Every selected applicant needs a final budget (a number, minimum 0)", "rounded to 2 decimals"
- * (SPEC.md §5, §9). Each budget is read with parseMoneyInput (half away from zero at the third
+ * (docs/product.md §5, §9). Each budget is read with parseMoneyInput (half away from zero at the third
  * decimal) into integer minor units, keyed by application id. One missing, negative or
  * malformed budget refuses the whole batch with the SPEC alert: no offer goes out half-sent.
  *

@@ -11,7 +11,7 @@ const valid: PortfolioSetupValues = {
   portfolioLink: 'https://ada.example.com',
 };
 
-describe('SPEC.md §5 Portfolio setup', () => {
+describe('docs/product.md §5 Portfolio setup', () => {
   it('accepts a complete setup', () => {
     expect(validatePortfolioSetup(valid)).toEqual({});
   });
@@ -73,7 +73,7 @@ describe('SPEC.md §5 Portfolio setup', () => {
   });
 });
 
-describe('niches and subcategories (SPEC.md §3)', () => {
+describe('niches and subcategories (docs/product.md §3)', () => {
   it.each(NICHES.flatMap((n) => n.subcategories.map((s) => [n.id, s] as const)))('%s accepts its own subcategory %s', (niche, sub) => {
     expect(isSubcategoryOf(niche, sub)).toBe(true);
     expect(validatePortfolioSetup({ ...valid, creativeNiche: niche, subcategory: sub })).toEqual({});
@@ -88,7 +88,7 @@ describe('niches and subcategories (SPEC.md §3)', () => {
   });
 });
 
-describe("SPEC.md §5 'Changing the niche resets the subcategory.'", () => {
+describe("docs/product.md §5 'Changing the niche resets the subcategory.'", () => {
   it.each([
     ['another niche', 'media'],
     ['[decision] the same niche chosen again', 'visual_art'],

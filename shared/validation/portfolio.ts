@@ -1,7 +1,7 @@
 import { countryByCode, LIMITS, nicheById } from '../constants';
 import { collectErrors, type FieldErrors } from './types';
 
-/** SPEC.md §5 Portfolio setup, word for word. */
+/** docs/product.md §5 Portfolio setup, word for word. */
 export const PORTFOLIO_MESSAGES = {
   usernameRequired: 'Username is required',
   usernameTooShort: 'Username must be at least 3 characters long',
@@ -12,7 +12,7 @@ export const PORTFOLIO_MESSAGES = {
   urlInvalid: 'Please enter a valid URL',
 } as const;
 
-/** Not in SPEC.md: the stored username is at most 64 characters (schemas/user.ts). */
+/** Not in docs/product.md: the stored username is at most 64 characters (schemas/user.ts). */
 export const USERNAME_MAX = 64;
 export const USERNAME_TOO_LONG = `Username must be at most ${USERNAME_MAX} characters`;
 export const URL_TOO_LONG = `Link must be at most ${LIMITS.urlMax} characters`;
@@ -27,7 +27,7 @@ export type PortfolioSetupValues = {
 export type PortfolioSetupField = keyof PortfolioSetupValues;
 
 /**
- * Username: trimmed, then 3 to 64 characters. SPEC.md names no character set, so none is imposed.
+ * Username: trimmed, then 3 to 64 characters. docs/product.md names no character set, so none is imposed.
  */
 export function usernameError(username: string): string | undefined {
   const value = username.trim();
@@ -38,7 +38,7 @@ export function usernameError(username: string): string | undefined {
 }
 
 /**
- * "Must start with http:// or https://" (SPEC.md §5). Beyond the prefix the rest must parse as a
+ * "Must start with http:// or https://" (docs/product.md §5). Beyond the prefix the rest must parse as a
  * URL with a host, so 'https://' alone or 'https:// my site' is refused. The scheme's case is
  * not significant (HTTPS://… is the same address).
  */
@@ -77,7 +77,7 @@ export function validatePortfolioSetup(v: PortfolioSetupValues): FieldErrors<Por
 }
 
 /**
- * "Changing the niche resets the subcategory" (SPEC.md §5). Always reset: a select only reports
+ * "Changing the niche resets the subcategory" (docs/product.md §5). Always reset: a select only reports
  * a change, and a subcategory of the old niche would not belong to the new one anyway.
  */
 export function changeNiche<T extends { creativeNiche: string; subcategory: string }>(values: T, nicheId: string): T {

@@ -13,7 +13,7 @@ const valid: ProfileValues = {
   bio: 'I write.',
 };
 
-describe('SPEC.md §5 Profile page: "Name, username, location, niche and subcategory are required."', () => {
+describe('docs/product.md §5 Profile page: "Name, username, location, niche and subcategory are required."', () => {
   it('accepts a complete profile', () => {
     expect(validateProfile(valid)).toEqual({});
   });

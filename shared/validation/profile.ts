@@ -5,7 +5,7 @@ import { collectErrors, type FieldErrors } from './types';
 
 export { changeNiche } from './portfolio';
 
-/** Not in SPEC.md: the stored bio is bounded. */
+/** Not in docs/product.md: the stored bio is bounded. */
 export const BIO_TOO_LONG = `Bio must be at most ${LIMITS.bioMax} characters`;
 
 export type ProfileValues = {
@@ -20,7 +20,7 @@ export type ProfileValues = {
 export type ProfileField = keyof ProfileValues;
 
 /**
- * SPEC.md §5 Profile page: "Name, username, location, niche and subcategory are required." The
+ * docs/product.md §5 Profile page: "Name, username, location, niche and subcategory are required." The
  * texts are the signup's ('Name is required') and the portfolio setup's for the rest. The
  * portfolio link is optional here (SPEC lists it among neither), but a link given must be
  * http(s) as at setup. The email is not a field of this form: it cannot be edited.

@@ -5,7 +5,7 @@ import { firstError } from './types';
 const valid: SignupValues = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'Secret123', confirmPassword: 'Secret123', termsAccepted: true };
 const pw = (password: string) => ({ password, confirmPassword: password });
 
-describe('SPEC.md §5 Signup', () => {
+describe('docs/product.md §5 Signup', () => {
   it('accepts a complete, valid signup', () => {
     expect(validateSignup(valid)).toEqual({});
   });

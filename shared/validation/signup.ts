@@ -2,7 +2,7 @@ import { LIMITS } from '../constants';
 import { sanitizeText } from '../text';
 import { collectErrors, type FieldErrors } from './types';
 
-/** SPEC.md §5 Signup, word for word. */
+/** docs/product.md §5 Signup, word for word. */
 export const SIGNUP_MESSAGES = {
   nameRequired: 'Name is required',
   emailRequired: 'Email is required',
@@ -15,11 +15,11 @@ export const SIGNUP_MESSAGES = {
   termsRequired: 'You must accept the terms and conditions',
 } as const;
 
-/** Not in SPEC.md: the stored name is bounded. */
+/** Not in docs/product.md: the stored name is bounded. */
 export const NAME_TOO_LONG = `Name must be at most ${LIMITS.nameMax} characters`;
 
 /**
- * "A simple address pattern" (SPEC.md §5): something, an @, something, a dot, something, with no
+ * "A simple address pattern" (docs/product.md §5): something, an @, something, a dot, something, with no
  * spaces and one @. Deliverability is the mail server's business, not the form's.
  */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

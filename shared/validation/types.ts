@@ -1,6 +1,6 @@
 /**
  * Field errors of a form: one message per field, at most. Validators insert the keys in the
- * order SPEC.md §5 lists the rules, so the object's own key order is the field order.
+ * order docs/product.md §5 lists the rules, so the object's own key order is the field order.
  */
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 

@@ -4,7 +4,7 @@ import { validateWaitlist, WAITLIST_EXTRA_MESSAGES as X, type WaitlistValues } f
 
 const valid: WaitlistValues = { name: 'Ada', email: 'ada@example.com', city: 'Lagos', location: 'NG' };
 
-describe("SPEC.md §5 Waitlist: 'Name, email, city and country are all required.'", () => {
+describe("docs/product.md §5 Waitlist: 'Name, email, city and country are all required.'", () => {
   it('accepts a complete entry', () => {
     expect(validateWaitlist(valid)).toEqual({});
   });

@@ -3,7 +3,7 @@ import { emailError, nameError } from './signup';
 import { collectErrors, type FieldErrors } from './types';
 
 /**
- * SPEC.md §5 Waitlist: "Name, email, city and country are all required." SPEC gives no texts, so
+ * docs/product.md §5 Waitlist: "Name, email, city and country are all required." SPEC gives no texts, so
  * these follow the signup form's wording. The country field is stored as `location`.
  */
 export const WAITLIST_MESSAGES = {
@@ -23,7 +23,7 @@ export type WaitlistValues = { name: string; email: string; city: string; locati
 export type WaitlistField = keyof WaitlistValues;
 
 /**
- * "Any email format rule is not shown" (SPEC.md §5). Decided: the signup's simple address pattern
+ * "Any email format rule is not shown" (docs/product.md §5). Decided: the signup's simple address pattern
  * applies ('Email is invalid'), because a waitlist exists to reach people later and a typo caught
  * now is a person not lost. The country must be one of the five supported (the stored entry's
  * schema allows no other).

@@ -61,7 +61,7 @@ function handshakeProblem(req: IncomingMessage): { status: number; error: string
 }
 
 /**
- * Decides a chat socket before it opens (SPEC.md §5 Chat access): a WebSocket handshake, same
+ * Decides a chat socket before it opens (docs/product.md §5 Chat access): a WebSocket handshake, same
  * origin, signed in, one of the two participants the id names, not oneself, and an application
  * linking the two.
  */

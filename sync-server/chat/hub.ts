@@ -250,7 +250,7 @@ ${peer.userId}`;
     return room;
   }
 
-  /** Conversation record and notification for stamped messages (ARCHITECTURE.md "Chat"). */
+  /** Conversation record and notification for stamped messages (docs/architecture.md "Chat"). */
   private async record(room: string, messages: StampedMessage[]): Promise<void> {
     try {
       await this.ctx.store.commit(messageRecordWrites(this.ctx.store, room, messages, this.ctx.now()));

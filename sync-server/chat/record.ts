@@ -26,7 +26,7 @@ function gigOfMessage(store: Store, message: ChatDocMessage): ConversationLink |
 
 /**
  * What accepted messages change outside the chat document, so the unread badge works from RxDB
- * alone (ARCHITECTURE.md "Chat"): the conversation record (SPEC.md §4: lastMessageRead is false
+ * alone (docs/architecture.md "Chat"): the conversation record (docs/product.md §4: lastMessageRead is false
  * once a message is sent; its gig is the gig the latest message was written from, so a pair of
  * users linked by several gigs sees the one they are talking about) and the receiver's
  * new_message notification, one unread per conversation, refreshed with the newest message and

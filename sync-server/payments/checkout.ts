@@ -15,7 +15,7 @@ import { idempotencyKeys, type CheckoutSession } from './provider';
 
 export type Confirmation = PaymentConfirmation;
 
-/** The success page's display-only query (SPEC.md §2); Stripe fills in {CHECKOUT_SESSION_ID}. */
+/** The success page's display-only query (docs/product.md §2); Stripe fills in {CHECKOUT_SESSION_ID}. */
 export function successUrl(origin: string, app: Application, total: number): string {
   const query = new URLSearchParams({ gigId: app.gigId, applicationId: app.id, amount: formatMinorPlain(total), title: app.gigTitle, currency: app.currency });
   return `${origin}/payment/success?${query.toString()}&session_id={CHECKOUT_SESSION_ID}`;
@@ -129,7 +129,7 @@ function matches(session: CheckoutSession, entry: CheckoutEntry, app: Applicatio
 }
 
 /**
- * PENDING_PAYMENT → IN_PROGRESS once the provider says this session is paid (ARCHITECTURE.md: the
+ * PENDING_PAYMENT → IN_PROGRESS once the provider says this session is paid (docs/architecture.md: the
  * success page's query is display only). Records the charge and the buyer fee in the same commit.
  * Confirming the same session again answers the same confirmation, whichever path came first.
  * `buyerId` is the signed-in user on the /confirm route; undefined for the webhook.

@@ -19,7 +19,7 @@ export type CompletionResult = {
 };
 
 /**
- * POST /api/gigs/complete-gig (ARCHITECTURE.md "Mark as Complete"): the gig's creator completes
+ * POST /api/gigs/complete-gig (docs/architecture.md "Mark as Complete"): the gig's creator completes
  * paid work in progress; 90% of the base goes to the freelancer's payout account, funded by the
  * buyer's charge, then the application becomes COMPLETED with GIG_COMPLETED to the freelancer.
  * Without an account able to receive it the work completes anyway and the payout is held.

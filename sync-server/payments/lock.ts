@@ -2,7 +2,7 @@
  * Runs tasks one at a time per key (an application, a user, a webhook event), in arrival order.
  * Payment steps await the provider between reading the store and committing, so without this two
  * clicks could both see "not paid out yet". The provider's idempotency keys are the second guard,
- * and the one that still holds when several server instances run (ARCHITECTURE.md).
+ * and the one that still holds when several server instances run (docs/architecture.md).
  * A rebuildable cache, not state: an idle key holds nothing.
  */
 export class KeyedLock {

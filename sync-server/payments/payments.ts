@@ -18,7 +18,7 @@ export type Payments = {
   lock: KeyedLock;
 };
 
-/** Stripe when STRIPE_SECRET_KEY is set, otherwise the simulated provider (ARCHITECTURE.md "Payments"). */
+/** Stripe when STRIPE_SECRET_KEY is set, otherwise the simulated provider (docs/architecture.md "Payments"). */
 export function createPayments(ctx: AppContext): Payments {
   const { stripeSecretKey, stripeWebhookSecret, stripeConnectWebhookSecret, stripeApiBase } = ctx.config;
   if (stripeSecretKey) {

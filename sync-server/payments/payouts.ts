@@ -49,7 +49,7 @@ export async function sendTransfer(
 
 /**
  * Releases every payout held for a freelancer whose payout account can now receive them
- * (ARCHITECTURE.md: "the payout is held in the ledger, and it is released when their onboarding
+ * (docs/architecture.md: "the payout is held in the ledger, and it is released when their onboarding
  * completes"). Returns how many were sent; one that fails stays held for the next release.
  */
 export async function releaseHeldPayouts(p: Payments, freelancerId: string, destination: string): Promise<number> {

@@ -2,7 +2,7 @@ import type { CurrencyCode } from '../../shared/constants';
 import type { ServiceAgreement } from './payout-countries';
 
 /**
- * The one door to the card payment provider (ARCHITECTURE.md "Payments"). Two implementations:
+ * The one door to the card payment provider (docs/architecture.md "Payments"). Two implementations:
  * Stripe (`stripe-provider.ts`) and the simulated default (`simulated-provider.ts`).
  *
  * Amounts are integer minor units in and out. Every call that creates something or moves money

@@ -17,7 +17,7 @@ const id = z.string().min(1).max(200);
 const connectBody = z.strictObject({
   email: z.string().max(LIMITS.emailMax),
   userId: id,
-  /** Sent by the client (SPEC.md §7); never used to build redirect URLs, PUBLIC_ORIGIN or the request's own host is. */
+  /** Sent by the client (docs/product.md §7); never used to build redirect URLs, PUBLIC_ORIGIN or the request's own host is. */
   hostname: z.string().max(255).optional(),
 });
 const checkoutBody = z.strictObject({ applicationId: id });
@@ -68,7 +68,7 @@ export function paymentRoutes(p: Payments): Router {
     res.json(await confirmPayment(p, body.applicationId, body.sessionId, 'confirm', user.id));
   });
 
-  // SPEC.md §7: the answer is read as { success, error }, so failures carry success: false too.
+  // docs/product.md §7: the answer is read as { success, error }, so failures carry success: false too.
   router.post('/gigs/complete-gig', async (req, res) => {
     try {
       const { user } = requireAuth(res);

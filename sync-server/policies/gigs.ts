@@ -45,7 +45,7 @@ function content(incoming: Record<string, unknown>, now: number): { ok: true; fi
   const form = normalizeGigForm(formValues(incoming));
   const message = firstError(validateGigForm(form, { today: serverToday(now), variant: 'page' }));
   if (message) return { ok: false, reason: message };
-  // Currency follows the country (SPEC.md §5): a remote gig is in CAD.
+  // Currency follows the country (docs/product.md §5): a remote gig is in CAD.
   const currency =
     form.locationType === 'remote' ? DEFAULT_CURRENCY : (countryByCode(form.country)?.currency ?? (form.currency || DEFAULT_CURRENCY));
   const fields: Record<string, unknown> = {
@@ -83,7 +83,7 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
     const check = checkDeleteGig(actor.id, live ? { createdBy: str(live.createdBy) } : undefined, apps.map((a) => ({ status: str(a.status) })));
     if (!check.ok) return refuse(check.error);
     const writes: DocWrite[] = [{ collection: 'gigs', doc: { ...current!, _deleted: true, updatedAt: stamp(now, current) } }];
-    // Applications stay readable to both parties, with the gig's title (ARCHITECTURE.md).
+    // Applications stay readable to both parties, with the gig's title (docs/architecture.md).
     for (const app of apps) writes.push({ collection: 'applications', doc: { ...app, gigDeleted: true, updatedAt: stamp(now, app) } });
     return { ok: true, writes };
   }

@@ -94,7 +94,7 @@ describe('the marketplace, two users in two browsers', () => {
     await waitUpToDate(page);
   });
 
-  it('B sees both gigs live, filters and searches them, and the empty states read as SPEC.md says', async () => {
+  it('B sees both gigs live, filters and searches them, and the empty states read as docs/product.md says', async () => {
     const { page } = ben;
     // A gig of B's own, for the owner view later.
     const own = await write(ben.http, 'gigs', gigDoc({ title: 'Ben needs a logo', category: 'Writing', skills: 'Copy' }));

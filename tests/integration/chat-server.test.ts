@@ -43,7 +43,7 @@ async function scene(on: TestServer = server) {
 const contents = (c: ChatClient) => c.shown().map((m) => m.content);
 const stampedContents = (c: ChatClient) => c.shown().filter((m) => !m.pending).map((m) => m.content);
 
-describe('SPEC.md §5 Chat access: who may open a chat socket', () => {
+describe('docs/product.md §5 Chat access: who may open a chat socket', () => {
   it("refuses a signed-out visitor with 401 'Please log in to start a conversation'", async () => {
     const { room } = await scene();
     const res = await tryChatSocket(server.url, room, { origin: server.url });
@@ -93,7 +93,7 @@ describe('SPEC.md §5 Chat access: who may open a chat socket', () => {
   });
 });
 
-describe('SPEC.md Chat: live messages with server time', () => {
+describe('docs/product.md Chat: live messages with server time', () => {
   it('A and B exchange messages live, each stamped by the server, shown in ascending time order', async () => {
     const { buyer, seller, room } = await scene();
     const a = chat(buyer.http, room);

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../support/server';
 
 /**
  * The default payments provider (no STRIPE_SECRET_KEY): the whole flow over HTTP, with the local
- * pages that stand in for Stripe's onboarding and Checkout (ARCHITECTURE.md "Payments").
+ * pages that stand in for Stripe's onboarding and Checkout (docs/architecture.md "Payments").
  */
 
 const NOTICE = 'Payments are simulated — no real money moves.';

@@ -6,7 +6,7 @@ import { signedEvent, startStripeMock, type StripeMock } from '../support/stripe
 
 /**
  * Payments through the Stripe provider, against a local Stripe-compatible server
- * (ARCHITECTURE.md "Payments" and the decisions on PENDING_PAYMENT and Mark as Complete).
+ * (docs/architecture.md "Payments" and the decisions on PENDING_PAYMENT and Mark as Complete).
  */
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
@@ -279,7 +279,7 @@ describe('checkout (POST /api/payments/checkout)', () => {
 });
 
 describe('confirmation (POST /api/payments/confirm)', () => {
-  it('refuses an unpaid session with the SPEC.md §8 message and leaves the status', async () => {
+  it('refuses an unpaid session with the docs/product.md §8 message and leaves the status', async () => {
     const s = await scene();
     const { sessionId } = await checkout(s);
     const res = await s.buyer.post('/api/payments/confirm', { applicationId: s.applicationId, sessionId });

@@ -89,7 +89,7 @@ describe('applying', () => {
   });
 });
 
-describe('offer, accept, decline (SPEC.md §4 transitions)', () => {
+describe('offer, accept, decline (docs/product.md §4 transitions)', () => {
   it('buyer sends an offer: PENDING → PENDING_ACCEPTANCE with finalBudget, applicant gets FINAL_BUDGET_OFFER', async () => {
     const { buyer, seller, application } = await scene();
     const offered = await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 55000 }, application);

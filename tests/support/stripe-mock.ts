@@ -10,7 +10,7 @@ import Stripe from 'stripe';
  * honours idempotency keys like Stripe (same key + same parameters → the first answer replayed;
  * other parameters → an idempotency_error), and lets a test do what the buyer or Stripe would:
  * pay a session, finish an account's onboarding.
- * (stripe-stateful-mock answers 404 for account links, sessions and transfers: TOOLCHAIN.md.)
+ * (stripe-stateful-mock answers 404 for account links, sessions and transfers, as we found when choosing a mock.)
  */
 
 export type RecordedRequest = { method: string; path: string; body: Record<string, unknown>; query: Record<string, unknown>; idempotencyKey: string | undefined };

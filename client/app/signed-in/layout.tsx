@@ -10,7 +10,7 @@ import { SyncProblems } from '../../features/sync/sync-problems';
 import { SyncStatusIndicator, SyncStatusOpening } from '../../features/sync/sync-status-indicator';
 import { useSession } from '../session';
 
-/** The unread badge on Notifications (SPEC.md §2); rendered once the database is open. */
+/** The unread badge on Notifications (docs/product.md §2); rendered once the database is open. */
 function UnreadBadge() {
   const { db, userId } = useData();
   const notes = useLive(() => db.notifications.find({ selector: { read: false } }).$, [db]);
@@ -27,7 +27,7 @@ function UnreadBadge() {
 }
 
 /**
- * The signed-in layout: the nav bar (SPEC.md §2), the sync status, and writes the server refused.
+ * The signed-in layout: the nav bar (docs/product.md §2), the sync status, and writes the server refused.
  * The nav paints before the database opens; the parts that read it appear once it is open.
  */
 export function SignedInLayout({ children }: { children: ReactNode }) {

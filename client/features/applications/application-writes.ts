@@ -7,7 +7,7 @@ import type { DataContextValue } from '../../data/data-provider';
 /**
  * Every application write the screens make. Each goes to the local database first (so it works
  * offline and shows as waiting); the server validates the transition again when it arrives and
- * writes the notifications. Statuses are the SPEC.md §4 values.
+ * writes the notifications. Statuses are the docs/product.md §4 values.
  */
 
 export async function applyToGig({ db, outbox, userId }: DataContextValue, gig: Gig, me: User, rateMinor: number): Promise<string> {

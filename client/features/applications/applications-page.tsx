@@ -10,7 +10,7 @@ import { startConversation } from '../chat/start-conversation';
 import { ApplicantProfileModal } from './applicant-profile';
 
 /**
- * `/applications` (SPEC.md §2 "Applications screen"): one card per application received on the
+ * `/applications` (docs/product.md §2 "Applications screen"): one card per application received on the
  * user's gigs, newest first, with View Profile, Converse and the 24-hour new badge.
  */
 export default function ApplicationsPage() {

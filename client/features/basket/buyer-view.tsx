@@ -194,7 +194,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
   );
 }
 
-/** The basket's buyer view (SPEC.md §2): the user's gigs under All Gigs, In Progress and Completed. */
+/** The basket's buyer view (docs/product.md §2): the user's gigs under All Gigs, In Progress and Completed. */
 export function BuyerView() {
   const { db, userId } = useData();
   const [tab, setTab] = useState<Tab>('All Gigs');

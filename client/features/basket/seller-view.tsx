@@ -72,7 +72,7 @@ function SellerApplication({ application: a, payoutStatus }: { application: Appl
   );
 }
 
-/** The basket's seller view (SPEC.md §2): the user's applications under Pending, In Progress, Completed, Declined and Closed. No complete button. */
+/** The basket's seller view (docs/product.md §2): the user's applications under Pending, In Progress, Completed, Declined and Closed. No complete button. */
 export function SellerView() {
   const { db, userId } = useData();
   const [tab, setTab] = useState<Tab>('Pending');

@@ -31,7 +31,7 @@ function timeLabel(at: number): string {
 }
 
 /**
- * `/exchange/{userId}` (SPEC.md §2 "Chat"): the conversation with that user, live and in ascending
+ * `/exchange/{userId}` (docs/product.md §2 "Chat"): the conversation with that user, live and in ascending
  * time order, with presence and typing; history and sending work offline; the draft survives a
  * reload; opening it as the receiver marks it read (and its message notification). The header
  * lists every gig linking the two; `?gig={gigId}` (from a Converse button) is the gig new messages

@@ -8,7 +8,7 @@ export type StartResult = { ok: true; path: string } | { ok: false; error: strin
 
 /**
  * Converse buttons: opens the conversation with `otherId`, creating its record when it does not
- * exist yet (SPEC.md §5 Chat access), from the gig `gigId` (the gig the button is on): the chat
+ * exist yet (docs/product.md §5 Chat access), from the gig `gigId` (the gig the button is on): the chat
  * writes new messages from it, and a new record is named after it. The link is judged on what
  * this device holds: an application between the two users; the server judges again.
  */

@@ -42,7 +42,7 @@ export function CreateGigPanel({ variant, restoreId, onCreated }: { variant: 'pa
 
   async function submit(values: GigFormValues) {
     setMessage(null);
-    // SPEC.md §5: a completed profile is required. (If the own record has not reached this device
+    // docs/product.md §5: a completed profile is required. (If the own record has not reached this device
     // yet, the gig is queued and the server, which has the last word, decides.)
     if (profile && !isProfileComplete(profile)) {
       setMessage(CREATE_GIG_MESSAGES.profileMissing);
@@ -69,7 +69,7 @@ export function CreateGigPanel({ variant, restoreId, onCreated }: { variant: 'pa
   );
 }
 
-/** `/create-gig` (SPEC.md §5 "Create gig"). */
+/** `/create-gig` (docs/product.md §5 "Create gig"). */
 export default function CreateGigPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();

@@ -35,7 +35,7 @@ function formatDay(day: string): string {
 }
 
 /**
- * A gig with its actions (SPEC.md §2 "Gig modal"): its details; Apply with a rate and Converse
+ * A gig with its actions (docs/product.md §2 "Gig modal"): its details; Apply with a rate and Converse
  * with Creator for others; 'This is your gig posting' with edit and delete for its owner. Shared by
  * the board's modal and `/gig/{gigId}`.
  */

@@ -50,7 +50,7 @@ export function gigFields(v: GigFormValues): Pick<Gig, 'title' | 'description' |
 }
 
 /**
- * The create-gig form (SPEC.md §5 "Create gig"): every field, the change rules, counters against
+ * The create-gig form (docs/product.md §5 "Create gig"): every field, the change rules, counters against
  * the limits and the messages in SPEC order. `onSubmit` gets the normalised values once they pass.
  */
 export function GigForm({

@@ -24,7 +24,7 @@ type Props = {
   disabled?: boolean;
 };
 
-/** The board's heading, tabs, search and filters (SPEC.md §2 "Landing board"). */
+/** The board's heading, tabs, search and filters (docs/product.md §2 "Landing board"). */
 export function BoardControls({ tab, onTab, filters, onFilters, countries, disabled = false }: Props) {
   const active = filters.niches.length + filters.locationTypes.length + filters.countries.length;
   const filtered = active > 0 || filters.search.trim() !== '';

@@ -17,7 +17,7 @@ import { VirtualGrid } from './virtual-grid';
 const CARD = { rowHeight: 216, minColumn: 260, gap: 16 };
 
 /**
- * The gig board (SPEC.md §2 "Landing board"): tabs All Gigs and Applied To, filters for niches,
+ * The gig board (docs/product.md §2 "Landing board"): tabs All Gigs and Applied To, filters for niches,
  * location types and countries, a search box, cards that open the gig modal; newest first and
  * live from the local database, so it works offline. `?openModal=true` opens the create-gig modal.
  */

@@ -11,7 +11,7 @@ function plain(doc: { toJSON(): unknown }): Gig {
 }
 
 /**
- * The board's gigs, newest first, in two steps measured on this hardware (../shared/TOOLCHAIN.md):
+ * The board's gigs, newest first, in two steps measured on this hardware (docs/decisions/008-performance.md):
  * first the newest 50 through the ascending `sortKey` index, which stops at its limit (about
  * 130 ms at 10k gigs after a reload), so the board draws at once; then one live query holding
  * every gig, sorted and filtered in plain JS on each change (about 3 ms per filter change), which

@@ -20,7 +20,7 @@ function timeAgo(at: number, now: number): string {
 }
 
 /**
- * `/notifications` (SPEC.md §2): All or Messages Only, an icon per type, and a click that marks
+ * `/notifications` (docs/product.md §2): All or Messages Only, an icon per type, and a click that marks
  * the notification read and navigates. Live from the local database, offline too.
  */
 export default function NotificationsPage() {

@@ -29,7 +29,7 @@ export function SimulatedNotice() {
   return <p className="notice">Payments are simulated on this server: no real money moves.</p>;
 }
 
-/** Base, 3% service fee and total, each to two decimals (SPEC.md §9). */
+/** Base, 3% service fee and total, each to two decimals (docs/product.md §9). */
 export function AmountLines({ finalBudget, currency }: { finalBudget: number; currency: string }) {
   return <PaidAmounts {...buyerCheckout(finalBudget)} currency={currency} />;
 }

@@ -11,7 +11,7 @@ import { PaidAmounts } from './payment-parts';
 type State = { kind: 'confirming' } | { kind: 'confirmed'; confirmation: PaymentConfirmation } | { kind: 'error'; message: string; retry: boolean };
 
 /**
- * `/payment/success` (SPEC.md §2, §4): shows the title, amount and currency of the query, asks the
+ * `/payment/success` (docs/product.md §2, §4): shows the title, amount and currency of the query, asks the
  * server to confirm the payment with the provider (the URL proves nothing), then goes to the
  * basket after 5 s. A reload, or a payment the webhook confirmed first, shows the confirmation.
  */

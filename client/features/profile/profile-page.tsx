@@ -27,7 +27,7 @@ function valuesOf(user: User): ProfileValues {
 }
 
 /**
- * `/profile` (SPEC.md §2, §5 Profile page): each field saves on its own as the user edits (after a
+ * `/profile` (docs/product.md §2, §5 Profile page): each field saves on its own as the user edits (after a
  * pause in typing, or on leaving the field), with its own saving / saved / failed state; the email
  * is read-only. Writes go to the local database first, so editing works offline.
  */

@@ -9,7 +9,7 @@ import { SimulatedNotice } from '../payments/payment-parts';
 type View = { kind: 'loading' } | { kind: 'ready'; status: PayoutStatus } | { kind: 'error'; message: string };
 
 /**
- * Payout setup (SPEC.md §2 Settings): the account's real state, asked of the server (which asks the
+ * Payout setup (docs/product.md §2 Settings): the account's real state, asked of the server (which asks the
  * provider: coming back from onboarding proves nothing by itself), a button that creates or reuses
  * the payout account and opens its onboarding link, and a Try Again button on each failure.
  */

@@ -5,7 +5,7 @@ import { useData } from '../../data/data-provider';
 import { useLive } from '../../data/use-live-query';
 import { PayoutSection } from './payout-section';
 
-/** `/settings` (SPEC.md §2): the profile information and payout setup. */
+/** `/settings` (docs/product.md §2): the profile information and payout setup. */
 export default function SettingsPage() {
   const { db, userId } = useData();
   const { data, loading, error } = useLive(() => db.users.findOne(userId).$, [db, userId]);

@@ -11,7 +11,7 @@ import { saveProfileFields } from '../profile/profile-writes';
 const SUCCESS = 'Profile setup complete! Redirecting to landing page...';
 const EMPTY: PortfolioSetupValues = { username: '', location: '', creativeNiche: '', subcategory: '', portfolioLink: '' };
 
-/** `/setup-portfolio`: the one-time profile and portfolio setup (SPEC.md §2, §5). */
+/** `/setup-portfolio`: the one-time profile and portfolio setup (docs/product.md §2, §5). */
 export default function SetupPortfolioPage() {
   const data = useData();
   const { db, userId } = data;

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 
-/** Sample gigs of our own writing. SPEC.md: every action leads to the waitlist, and the sample content is not shown (docs/decisions/006). */
+/** Sample gigs of our own writing. docs/product.md: every action leads to the waitlist, and the sample content is not shown (docs/decisions/006). */
 const SAMPLES = [
   { category: 'Visual Art', skills: 3 },
   { category: 'Music and Sound', skills: 2 },

@@ -2,13 +2,13 @@ import type { Role } from './world';
 
 /**
  * The expected outcome of every role × action (issue 9, "Authorization matrix"), decided from
- * SPEC.md §5–§8, ARCHITECTURE.md (read filtering, who writes what, chat access) and
+ * docs/product.md §5–§8, docs/architecture.md (read filtering, who writes what, chat access) and
  * docs/decisions/ (001 replication, 003 emails, 004 gig rules and status moves, 007 payments),
  * not from what the server happens to answer.
  *
  * One row per cell: [action, role, expected]. ALLOW means the action does its job (a read shows
  * the document, a write lands in the store, a socket opens, a route answers its success). A denial
- * names the HTTP status (or WebSocket close code) and the refusal reason where SPEC.md, a decision
+ * names the HTTP status (or WebSocket close code) and the refusal reason where docs/product.md, a decision
  * or the state machine (shared/application-machine.ts) fixes them; `undefined` leaves it open.
  * For reads, a member's denial has no status: the document is simply not there.
  */

@@ -8,7 +8,7 @@ import { waitFor } from '../wait';
 import { chatMessage, openChat, type ChatClient } from '../yjs-client';
 
 /**
- * The people of the authorization matrix (issue 9). Roles are contextual (SPEC.md §6): they are
+ * The people of the authorization matrix (issue 9). Roles are contextual (docs/product.md §6): they are
  * named after what they are to "the gig", a gig the buyer posted and two freelancers applied to.
  */
 export const ROLES = ['visitor', 'stranger', 'buyer', 'applicant', 'otherApplicant'] as const;
@@ -97,7 +97,7 @@ export type Fixture = { gigId: string; appId: string; otherAppId?: string; sessi
 /**
  * A fresh gig of the buyer, so a cell that changes something never sees another cell's change.
  * With `applications`, the applicant and the other applicant apply, and the applicant's
- * application is moved on to `state` by the people SPEC.md §4 says move it.
+ * application is moved on to `state` by the people docs/product.md §4 says move it.
  */
 export async function freshGig(w: World, state: AppState | 'none' = 'PENDING'): Promise<Fixture> {
   const { clients, users } = w;

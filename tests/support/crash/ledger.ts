@@ -35,7 +35,7 @@ export function newLedger(): Ledger {
 
 /**
  * Statuses an application may be found in once a move to `acked` was acknowledged: that one or a
- * later one (SPEC.md §4 transitions; shared/application-machine.ts).
+ * later one (docs/product.md §4 transitions; shared/application-machine.ts).
  */
 export const AT_OR_AFTER: Record<ApplicationStatus, readonly ApplicationStatus[]> = {
   PENDING: ['PENDING', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED', 'CLOSED'],

@@ -16,7 +16,7 @@ const SHAPES = {
   conversations: conversationSchema,
 } as const;
 
-/** Notifications a status implies, each written in the same commit as the move that set it (SPEC.md §4). */
+/** Notifications a status implies, each written in the same commit as the move that set it (docs/product.md §4). */
 function expectedNotices(app: StoredDoc): Record<string, number> {
   const status = app.status as ApplicationStatus;
   const paid = (app.finalBudget as number | null) !== null && (app.finalBudget as number) > 0;
