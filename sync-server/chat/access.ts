@@ -3,6 +3,7 @@ import { ID_PATTERN } from '../../shared/ids';
 import { CHAT_MESSAGES } from '../../shared/validation/chat-access';
 import { lookupSession, readCookie, SESSION_COOKIE } from '../auth/sessions';
 import type { AppContext } from '../context';
+import { originPolicy } from '../http/security';
 import { linkedByApplication } from '../replication/visibility';
 
 export const CHAT_PATH_PREFIX = '/api/chat/';
@@ -28,10 +29,13 @@ export function chatRoomOf(url: string | undefined): string | undefined {
 
 /**
  * The origin a browser on the app sends: PUBLIC_ORIGIN when configured, otherwise the request's
- * own host, as `sameOriginJsonOnly` rules for HTTP (a proxy on this machine may say it was https).
+ * own host, as `sameOriginJsonOnly` rules for HTTP (a proxy on this machine may say it was https),
+ * and then only when that host names this server (localhost, 127.0.0.1, [::1] or HOST on the
+ * port the request came in on): a DNS-rebound name is no origin of ours (decision 012).
  */
-function expectedOrigin(ctx: AppContext, req: IncomingMessage): string {
+function expectedOrigin(ctx: AppContext, req: IncomingMessage): string | undefined {
   if (ctx.config.publicOrigin) return ctx.config.publicOrigin;
+  if (!originPolicy(undefined, ctx.config.host).knownHostHeader(req.headers.host, req.socket.localPort)) return undefined;
   const remote = req.socket.remoteAddress ?? '';
   const fromLoopback = remote === '127.0.0.1' || remote === '::1' || remote === '::ffff:127.0.0.1';
   const forwarded = fromLoopback ? String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim() : '';
@@ -68,7 +72,8 @@ function handshakeProblem(req: IncomingMessage): { status: number; error: string
 export async function authorizeChatUpgrade(ctx: AppContext, req: IncomingMessage, room: string): Promise<ChatAccess> {
   const handshake = handshakeProblem(req);
   if (handshake) return { ok: false, status: handshake.status, body: { error: handshake.error } };
-  if (req.headers.origin !== expectedOrigin(ctx, req)) {
+  const expected = expectedOrigin(ctx, req);
+  if (expected === undefined || req.headers.origin !== expected) {
     return { ok: false, status: 403, body: { error: 'Cross-origin requests are not allowed' } };
   }
   const session = await lookupSession(ctx.store, readCookie(req.headers.cookie, SESSION_COOKIE), ctx.now());

@@ -73,6 +73,8 @@ function localHostNames(listenHost: string | undefined): Set<string> {
 export type OriginPolicy = {
   /** The Host header names the app (always true with PUBLIC_ORIGIN: a proxy may rewrite it). */
   knownHost(req: Request): boolean;
+  /** The same for a raw Host header and the port the request came in on (the chat upgrade). */
+  knownHostHeader(host: string | undefined, localPort: number | undefined): boolean;
   /** The origin a browser on the app sends. */
   allowsOrigin(origin: string, req: Request): boolean;
   /** The chat socket's origins for `connect-src`: the app's host over ws: and wss: ('self' for an unknown host). */
@@ -83,7 +85,7 @@ export function originPolicy(publicOrigin: string | undefined, listenHost: strin
   if (publicOrigin) {
     const url = new URL(publicOrigin);
     const socket = `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}`;
-    return { knownHost: () => true, allowsOrigin: (origin) => origin === url.origin, socketSources: () => socket };
+    return { knownHost: () => true, knownHostHeader: () => true, allowsOrigin: (origin) => origin === url.origin, socketSources: () => socket };
   }
   const names = localHostNames(listenHost);
   const hostOk = (host: string | undefined, port: number | undefined) => {
@@ -94,6 +96,7 @@ export function originPolicy(publicOrigin: string | undefined, listenHost: strin
   };
   return {
     knownHost: (req) => hostOk(req.get('host'), req.socket.localPort),
+    knownHostHeader: hostOk,
     socketSources(req) {
       const host = req.headers?.host;
       return host && hostOk(host, req.socket?.localPort) ? `ws://${host} wss://${host}` : "'self'";

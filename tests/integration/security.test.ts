@@ -163,10 +163,10 @@ function revalidate(url: string, etag: string): Promise<{ status: number; header
 type Upgrade = { status: number; headers: Headers; body: Record<string, unknown> };
 
 /** Asks for a chat socket and answers the server's refusal, headers included (fails if it opens). */
-function refusedUpgrade(baseUrl: string, urlPath: string, headers: { cookie?: string; origin?: string } = {}): Promise<Upgrade> {
+function refusedUpgrade(baseUrl: string, urlPath: string, headers: { cookie?: string; origin?: string; host?: string } = {}): Promise<Upgrade> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}${urlPath}`, {
-      headers: headers.cookie ? { cookie: headers.cookie } : {},
+      headers: { ...(headers.cookie ? { cookie: headers.cookie } : {}), ...(headers.host ? { host: headers.host } : {}) },
       ...(headers.origin ? { origin: headers.origin } : {}),
     });
     socket.on('open', () => {
@@ -990,7 +990,8 @@ describe('7. without PUBLIC_ORIGIN, the app is this machine on its port, not wha
 
   it('a page on another name that resolves here (DNS rebinding) can neither post nor read the API', async () => {
     const rebound = `evil.example:${port()}`;
-    const user = await signUp(new TestClient(server.url));
+    const client = new TestClient(server.url);
+    const user = await signUp(client);
     const login = await asHost('POST', '/api/auth/login', rebound, { origin: `http://${rebound}` }, creds(user));
     expect(login.status).toBe(403);
     expect(login.headers['set-cookie']).toBeUndefined();
@@ -1002,6 +1003,15 @@ describe('7. without PUBLIC_ORIGIN, the app is this machine on its port, not wha
       expect({ p, status: res.status, error: res.body.error }).toEqual({ p, status: 403, error: 'Unknown host' });
     }
     ok('rebound host: API reads refused');
+    // The chat socket too: the same rebound name in Host and Origin is no origin of ours.
+    const cookie = client.cookieHeader();
+    const room = `/api/chat/${'a'.repeat(8)}_${'b'.repeat(8)}`;
+    const chat = await refusedUpgrade(server.url, room, { cookie, host: rebound, origin: `http://${rebound}` });
+    expect({ status: chat.status, error: chat.body.error }).toEqual({ status: 403, error: 'Cross-origin requests are not allowed' });
+    // With the name this machine is known by, the origin check passes and the room is judged.
+    const local = await refusedUpgrade(server.url, room, { cookie, host: `127.0.0.1:${port()}`, origin: `http://127.0.0.1:${port()}` });
+    expect(local.body.error).not.toBe('Cross-origin requests are not allowed');
+    ok('rebound host: chat socket refused');
     // The same origin check with the Host header this machine is known by: the usual answers.
     expect((await asHost('POST', '/api/auth/login', `127.0.0.1:${port()}`, { origin: `http://127.0.0.1:${port()}` }, creds(user))).status).toBe(200);
   });

@@ -66,6 +66,11 @@ const NASTY_STRINGS = [
   '__proto__',
   'constructor',
   'prototype',
+  // Names a plain object already has: as an id they once dropped whole pull batches (decision 010).
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
   '{"a":1}',
   '[]',
   'javascript:alert(1)',
