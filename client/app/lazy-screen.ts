@@ -1,4 +1,5 @@
 import { createElement, lazy, type ComponentType } from 'react';
+import { ScreenErrorBoundary } from './screen-error-boundary';
 
 type ScreenModule = { default: ComponentType };
 
@@ -6,7 +7,8 @@ type ScreenModule = { default: ComponentType };
  * A lazily loaded screen that renders at once when its chunk is already loaded. React.lazy alone
  * suspends on its first render even then, and a suspended screen is revealed only after React's
  * fallback throttle (300 ms): preloading the chunk while the session or the database opens, then
- * rendering it directly, saves that on every cold start.
+ * rendering it directly, saves that on every cold start. Each screen sits in its own error
+ * boundary, so a chunk that cannot load says so with a Reload action.
  */
 export function screen(load: () => Promise<ScreenModule>): { Screen: ComponentType; preload: () => Promise<unknown> } {
   let loaded: ComponentType | undefined;
@@ -24,7 +26,7 @@ export function screen(load: () => Promise<ScreenModule>): { Screen: ComponentTy
     ));
   const Lazy = lazy(preload);
   function Screen() {
-    return loaded ? createElement(loaded) : createElement(Lazy);
+    return createElement(ScreenErrorBoundary, null, loaded ? createElement(loaded) : createElement(Lazy));
   }
   return { Screen, preload };
 }

@@ -26,6 +26,24 @@ describe('the served app in Chromium', () => {
     await page.close();
   });
 
+  it("a screen whose code cannot be loaded says so with a Reload action, and the rest of the app stays", async () => {
+    // No service worker here: the page's own requests decide, and the teaser's chunk is cut off.
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.route(/\/assets\/teaser-page-[^/]*\.js$/, (route) => route.abort('internetdisconnected'));
+    await page.goto(server.url + '/');
+    await page.getByRole('banner').getByRole('link', { name: 'Gigs', exact: true }).click();
+    const alert = page.getByRole('alert');
+    await alert.getByText('This screen could not be loaded. Check your connection, then reload.').waitFor();
+    expect(await page.getByRole('banner').getByRole('link', { name: 'Gigs', exact: true }).isVisible()).toBe(true);
+    // Reload once the network is back: the screen loads.
+    await page.unroute(/\/assets\/teaser-page-[^/]*\.js$/);
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await page.waitForURL(server.url + '/teaser');
+    await page.getByRole('alert').waitFor({ state: 'detached' });
+    await context.close();
+  });
+
   it('never lets sw.js, the manifest or index.html be cached long, and makes hashed assets immutable', async () => {
     for (const path of ['/sw.js', '/manifest.webmanifest', '/', '/landing']) {
       const res = await fetch(server.url + path);
