@@ -1,4 +1,4 @@
-import type { ApplicationStatus } from './constants';
+import { isAcceptedOffer } from './constants';
 import type { Application } from './schemas/application';
 import type { Gig } from './schemas/gig';
 
@@ -20,8 +20,6 @@ export const HIRING_MESSAGES = {
   positionFilled: 'Position filled',
 } as const;
 
-const ACCEPTED: readonly ApplicationStatus[] = ['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED'];
-
 type Status = Pick<Application, 'status'>;
 
 export function openingsOf(gig: Pick<Gig, 'openings'>): number {
@@ -29,7 +27,7 @@ export function openingsOf(gig: Pick<Gig, 'openings'>): number {
 }
 
 export function isAccepted(a: Status): boolean {
-  return ACCEPTED.includes(a.status);
+  return isAcceptedOffer(a.status);
 }
 
 /** Openings held: accepted offers plus offers waiting for an answer. */

@@ -3,6 +3,7 @@ import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-route
 import { redirectFor, signedOutNotice } from '../../shared/routes';
 import { screen } from './lazy-screen';
 import { PublicLayout } from './public-header';
+import { Loading } from '../ui/loading';
 import { PwaPrompts } from './pwa';
 import { SessionProvider, useSession } from './session';
 
@@ -43,14 +44,6 @@ const SignupPage = pages.signup.Screen;
 const LoginPage = pages.login.Screen;
 const TermsPage = pages.terms.Screen;
 const SignedInArea = pages.signedIn.Screen;
-
-export function Loading({ label = 'Loading…' }: { label?: string }) {
-  return (
-    <div className="loading" role="status" aria-live="polite">
-      {label}
-    </div>
-  );
-}
 
 /** Applies the session redirect rules of docs/product.md §2 (shared/routes.ts) before anything renders. */
 function Guarded({ children }: { children: ReactNode }) {

@@ -3,7 +3,7 @@ import { preloadScreen, screens } from './screens';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
 import { DataProvider, RequireData } from '../../data/data-provider';
 import { BoardSkeleton } from '../../features/landing/board-controls';
-import { Loading } from '../app';
+import { Loading } from '../../ui/loading';
 import { useSession } from '../session';
 import { SignedInLayout } from './layout';
 

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { isAcceptedOffer } from '../../../shared/constants';
 import { isSelectable } from '../../../shared/application-machine';
 import { budgetLabel, BUYER_TABS, buyerTabsOf, offerLabel, shownGigStatus, statusLabel } from '../../../shared/display';
 import { formatMoney } from '../../../shared/money';
@@ -19,7 +20,6 @@ import { Tabs } from '../../ui/tabs';
 
 const OFFERS_SENT = 'Offers sent successfully! Waiting for applicants to accept.';
 const OFFERS_FAILED = 'Error sending offers. Please try again.';
-const UNDER_WAY = new Set(['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED']);
 
 /** Accepted work on a gig: pay for it, see the receipt, mark it complete. */
 function WorkItem({ application: a, userId }: { application: Application; userId: string }) {
@@ -116,10 +116,10 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
           {message.text}
         </p>
       )}
-      {applications.some((a) => UNDER_WAY.has(a.status)) && (
+      {applications.some((a) => isAcceptedOffer(a.status)) && (
         <ul className="card-list work" aria-label={`Work on ${gig.title}`}>
           {applications
-            .filter((a) => UNDER_WAY.has(a.status))
+            .filter((a) => isAcceptedOffer(a.status))
             .map((a) => (
               <WorkItem key={a.id} application={a} userId={data.userId} />
             ))}
