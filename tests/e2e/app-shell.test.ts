@@ -5,19 +5,12 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, waitForServiceWorker } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
+import { useServerAndBrowser } from '../support/e2e';
 
 describe('the served app in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanup();
-  });
+  useServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
   it('serves a real page at / with the product name', async () => {
     const page = await browser.newPage();

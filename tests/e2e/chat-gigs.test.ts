@@ -1,11 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { syncedStampKey } from '../../client/features/chat/offline-history';
 import { conversationIdFor } from '../../shared/ids';
-import { launchBrowser, signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import { signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { applyTo, gigDoc, offer, person, write, type Person } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
 import { chatMessage, openChat } from '../support/yjs-client';
+import { useServerAndBrowser } from '../support/e2e';
 
 /**
  * Chat in real Chromium, issue 21: the gigs a conversation is about (one conversation per pair of
@@ -14,15 +15,7 @@ import { chatMessage, openChat } from '../support/yjs-client';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.cleanup();
-});
+useServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 const messages = (page: Page) => page.getByRole('list', { name: 'Messages' }).getByRole('listitem');
 const texts = async (page: Page) => (await messages(page).locator('.message__text').allTextContents()).map((t) => t.trim());

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gigDoc, write } from '../support/fixtures';
-import { launchBrowser, signedInActor, waitUpToDate } from '../support/browser';
-import { startTestServer, type TestServer } from '../support/server';
+import { signedInActor, waitUpToDate } from '../support/browser';
+import type { TestServer } from '../support/server';
+import { useServerAndBrowser } from '../support/e2e';
 
 /**
  * The built app under its own content security policy: no page may do what the policy forbids
@@ -29,15 +30,7 @@ async function watch(page: Page) {
 describe('the content security policy', () => {
   let server: TestServer;
   let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanup();
-  });
+  useServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
   it('no public page breaks it', async () => {
     const context = await browser.newContext();

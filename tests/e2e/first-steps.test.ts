@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInContext, type Actor } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { signedInContext, type Actor } from '../support/browser';
 import { applyTo, gigDoc, isoDay, offer, offerAndAccept, person, write, type Person } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
+import { useServerAndBrowser } from '../support/e2e';
 
 /**
  * What a new user trips over (issue 21): one money format everywhere, payment failures that say
@@ -13,15 +14,7 @@ import { startTestServer, type TestServer } from '../support/server';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.cleanup();
-});
+useServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 const PHONE = { width: 375, height: 740 };
 const DESKTOP = { width: 1280, height: 800 };

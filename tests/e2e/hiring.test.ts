@@ -1,9 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { accept, applyTo, gigDoc, offer, person, pullAll, write, type Person } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
+import { useServerAndBrowser } from '../support/e2e';
 
 /**
  * What a new user tripped over (issue 21), in Chromium against the real server: a filled gig stops
@@ -13,15 +14,7 @@ import { waitFor } from '../support/wait';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.cleanup();
-});
+useServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 type Doc = Record<string, unknown>;
 

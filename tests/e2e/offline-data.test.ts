@@ -1,21 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInContext, waitForServiceWorker } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { signedInContext, waitForServiceWorker } from '../support/browser';
 import { TestClient } from '../support/http-client';
 import { gigDoc, isoDay, signUpWithProfile, write } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
+import { useServerAndBrowser } from '../support/e2e';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.cleanup();
-});
+useServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 /** A browser context signed in as a user made through the API (the sign-up UI has its own test). */
 const signedIn = (http: TestClient) => signedInContext(browser, server.url, http);

@@ -1,20 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, waitForServiceWorker } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { waitForServiceWorker } from '../support/browser';
 import { PASSWORD, uniqueEmail } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
+import { useServerAndBrowser } from '../support/e2e';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.cleanup();
-});
+useServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 async function fresh(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();

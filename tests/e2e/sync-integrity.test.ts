@@ -1,24 +1,17 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPLICATED_COLLECTIONS, type ReplicatedName } from '../../client/data/collections';
 import { databaseName } from '../../client/data/database';
 import { applicationIdFor } from '../../shared/ids';
-import { launchBrowser, signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import { signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { gigDoc, person, push } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
+import { useServerAndBrowser } from '../support/e2e';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.cleanup();
-});
+useServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 /** The documents of one collection this page's database holds, read straight from IndexedDB (RxDB's Dexie storage). */
 function storedDocs(page: Page, userId: string, collection: ReplicatedName): Promise<Record<string, unknown>[]> {
