@@ -17,6 +17,8 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
+          // A PostgreSQL cluster for the run (or DATABASE_URL's): the PostgreSQL store's suites.
+          globalSetup: ['tests/support/postgres/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -1,0 +1,89 @@
+import type pg from 'pg';
+
+/**
+ * The PostgreSQL schema, as numbered migrations applied in order at start (and by
+ * `npm run db:migrate`). Each runs in its own transaction with the version it records, under one
+ * transaction-level advisory lock, so several instances starting at once apply each migration
+ * exactly once: the others wait for the lock, then find it recorded. A migration, once released,
+ * is never edited: a change is a new migration.
+ */
+export type Migration = { version: number; name: string; sql: string };
+
+/** Arbitrary constant naming the lock every migrating instance takes ("gig-mig" in ASCII). */
+export const MIGRATION_LOCK_KEY = 0x6769672d6d6967;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'documents, index keys, chat log',
+    sql: `
+      -- Every stored document, one row per (collection, id). seq orders the change feed: it is
+      -- derived from the writing transaction's id (see order.ts) so that a reader can serve only
+      -- what no transaction still running can precede.
+      CREATE TABLE documents (
+        collection text   NOT NULL,
+        id         text   NOT NULL,
+        seq        bigint NOT NULL,
+        deleted    boolean NOT NULL DEFAULT false,
+        body       json   NOT NULL, -- json, not jsonb: kept as written (jsonb refuses NUL characters in text)
+        PRIMARY KEY (collection, id)
+      );
+      CREATE UNIQUE INDEX documents_seq ON documents (seq);
+
+      -- Secondary index keys, computed by the same index functions as the embedded store.
+      CREATE TABLE document_keys (
+        collection text NOT NULL,
+        index_name text NOT NULL,
+        key        text NOT NULL,
+        id         text NOT NULL,
+        PRIMARY KEY (collection, index_name, key, id)
+      );
+      CREATE INDEX document_keys_by_doc ON document_keys (collection, id);
+
+      -- Chat: each room's log of Yjs updates, in append order.
+      CREATE TABLE chat_updates (
+        room   text   NOT NULL,
+        n      bigserial,
+        update bytea  NOT NULL,
+        PRIMARY KEY (room, n)
+      );
+    `,
+  },
+];
+
+/** Applies every migration not yet recorded; returns the versions it applied. */
+export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  const applied: number[] = [];
+  const client = await pool.connect();
+  try {
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`).catch(
+      // Two instances may race on the very first CREATE TABLE IF NOT EXISTS: the loser's error is harmless.
+      (err: { code?: string }) => {
+        if (err.code !== '23505' && err.code !== '42P07') throw err;
+      },
+    );
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      await client.query('BEGIN');
+      try {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+        const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
+        if (done.rowCount === 0) {
+          await client.query(migration.sql);
+          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+            migration.version,
+            migration.name,
+          ]);
+          applied.push(migration.version);
+        }
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
+      }
+    }
+  } finally {
+    client.release();
+  }
+  return applied;
+}

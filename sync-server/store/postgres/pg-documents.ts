@@ -1,0 +1,286 @@
+import pg from 'pg';
+import type { Change, ChatRange, CollectionName, DocWrite, IndexDefinitions, StoredDoc } from '../store';
+import { HORIZON_SQL, ROWS_PER_TRANSACTION, seqSql, toSeq } from './order';
+
+/**
+ * Documents, index keys, the change feed and chat logs in PostgreSQL: the database half of the
+ * PostgreSQL store. Every method is one short transaction or statement; several server
+ * instances share one database through it, and `onDurable` tells each of them about every
+ * write, whichever instance made it (LISTEN/NOTIFY, then a read of the feed).
+ */
+
+/** The channel each committing transaction notifies; the payload is unused (a read follows). */
+export const CHANGES_CHANNEL = 'gig_marketplace_changes';
+
+type DocRow = { collection: CollectionName; id: string; seq: string; deleted: boolean; body: Record<string, unknown> };
+
+const toDoc = (row: DocRow): StoredDoc => ({ ...row.body, id: row.id, _seq: toSeq(row.seq), _deleted: row.deleted });
+
+export type PgDocumentsOptions = {
+  pool: pg.Pool;
+  /** A connection string for the listening connection (LISTEN needs one connection of its own). */
+  connectionString: string;
+  indexes: IndexDefinitions;
+  /** While rows wait above the horizon (an older transaction still running), re-read this often. */
+  pendingPollMs?: number;
+  /** A safety read of the feed this often even without notifications (a lost connection). */
+  idlePollMs?: number;
+};
+
+export class PgDocuments {
+  private readonly pool: pg.Pool;
+  private readonly listeners = new Set<(changes: Change[]) => void>();
+  private listenClient: pg.Client | undefined;
+  /** Highest seq handed to `onDurable` listeners. */
+  private delivered = 0;
+  private polling: Promise<void> | undefined;
+  private pollAgain = false;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: PgDocumentsOptions) {
+    this.pool = options.pool;
+  }
+
+  /** Starts following the feed from the current horizon. */
+  async open(): Promise<void> {
+    this.delivered = (await this.horizon()) - 1;
+    await this.listen();
+    this.schedule(this.options.idlePollMs ?? 1000);
+  }
+
+  async get(collection: CollectionName, id: string): Promise<StoredDoc | undefined> {
+    const { rows } = await this.pool.query<DocRow>(
+      'SELECT collection, id, seq, deleted, body FROM documents WHERE collection = $1 AND id = $2',
+      [collection, id],
+    );
+    return rows[0] && toDoc(rows[0]);
+  }
+
+  async byIndex(collection: CollectionName, index: string, key: string): Promise<StoredDoc[]> {
+    const { rows } = await this.pool.query<DocRow>(
+      `SELECT d.collection, d.id, d.seq, d.deleted, d.body FROM document_keys k
+         JOIN documents d ON d.collection = k.collection AND d.id = k.id
+        WHERE k.collection = $1 AND k.index_name = $2 AND k.key = $3`,
+      [collection, index, key],
+    );
+    return rows.map(toDoc);
+  }
+
+  async all(collection: CollectionName): Promise<StoredDoc[]> {
+    const { rows } = await this.pool.query<DocRow>(
+      'SELECT collection, id, seq, deleted, body FROM documents WHERE collection = $1',
+      [collection],
+    );
+    return rows.map(toDoc);
+  }
+
+  /**
+   * Writes the documents in one transaction and notifies every instance at commit. Resolves once
+   * committed (durable, with PostgreSQL's synchronous commit) with the seq of the last document.
+   */
+  async commit(writes: DocWrite[]): Promise<number> {
+    if (writes.length === 0) return this.durableSeq();
+    if (writes.length > ROWS_PER_TRANSACTION) throw new Error(`A commit writes at most ${ROWS_PER_TRANSACTION} documents`);
+    const keyRows = writes.map((w) => this.indexKeys(w.collection, w.doc as StoredDoc));
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ seq: string }>(
+        `INSERT INTO documents (collection, id, seq, deleted, body)
+           SELECT c, i, ${seqSql('p')}, d, b
+             FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::json[]) AS w(c, i, p, d, b)
+         ON CONFLICT (collection, id) DO UPDATE SET seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, body = EXCLUDED.body
+         RETURNING seq`,
+        [
+          writes.map((w) => w.collection),
+          writes.map((w) => w.doc.id),
+          writes.map((_, i) => i),
+          writes.map((w) => w.doc._deleted),
+          writes.map((w) => JSON.stringify(bodyOf(w.doc))),
+        ],
+      );
+      await client.query(
+        'DELETE FROM document_keys k USING unnest($1::text[], $2::text[]) AS w(c, i) WHERE k.collection = w.c AND k.id = w.i',
+        [writes.map((w) => w.collection), writes.map((w) => w.doc.id)],
+      );
+      const flat = keyRows.flat();
+      if (flat.length > 0) {
+        await client.query(
+          `INSERT INTO document_keys (collection, index_name, key, id)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
+          [flat.map((k) => k.collection), flat.map((k) => k.index), flat.map((k) => k.key), flat.map((k) => k.id)],
+        );
+      }
+      await client.query(`SELECT pg_notify('${CHANGES_CHANNEL}', '')`);
+      await client.query('COMMIT');
+      this.poll();
+      return Math.max(...rows.map((r) => toSeq(r.seq)));
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The highest seq below which the feed is final. */
+  async durableSeq(): Promise<number> {
+    return (await this.horizon()) - 1;
+  }
+
+  /**
+   * Changes with `seq > afterSeq`, in seq order, at most `limit`, and only below the horizon, so
+   * nothing committed later can ever sort before what this returns. `upTo` is the horizon used:
+   * a caller that got fewer than `limit` changes is caught up to `upTo - 1`.
+   */
+  async changesSince(afterSeq: number, limit: number): Promise<{ changes: Change[]; upTo: number; pending: boolean }> {
+    const { rows } = await this.pool.query<DocRow & { horizon: string; pending: boolean }>(
+      `WITH h AS (SELECT ${HORIZON_SQL} AS horizon)
+       SELECT h.horizon, d.collection, d.id, d.seq, d.deleted, d.body,
+              EXISTS (SELECT 1 FROM documents p WHERE p.seq >= h.horizon) AS pending
+         FROM h LEFT JOIN LATERAL (
+           SELECT * FROM documents WHERE seq > $1 AND seq < h.horizon ORDER BY seq LIMIT $2
+         ) d ON true`,
+      [afterSeq, limit],
+    );
+    const [first] = rows;
+    if (!first) throw new Error('the change feed query returned no row');
+    const changes = rows.filter((r) => r.id !== null).map((r) => ({ collection: r.collection, doc: toDoc(r) }));
+    return { changes, upTo: toSeq(first.horizon), pending: first.pending };
+  }
+
+  /** Called with each group of changes once final, from every instance's writes. */
+  onDurable(listener: (changes: Change[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async appendChatUpdate(room: string, update: Uint8Array): Promise<void> {
+    await this.pool.query('INSERT INTO chat_updates (room, update) VALUES ($1, $2)', [room, Buffer.from(update)]);
+  }
+
+  /** Every update of a room in append order, with the entry numbers compaction refers to. */
+  async chatLog(room: string): Promise<{ n: number[]; updates: Uint8Array[] }> {
+    const { rows } = await this.pool.query<{ n: string; update: Buffer }>(
+      'SELECT n, update FROM chat_updates WHERE room = $1 ORDER BY n',
+      [room],
+    );
+    return { n: rows.map((r) => toSeq(r.n)), updates: rows.map((r) => new Uint8Array(r.update)) };
+  }
+
+  /**
+   * Replaces exactly the entries numbered `entries` (as `chatLog` returned them) by `merged`, in
+   * one transaction. Entries appended meanwhile, by this or another instance, are not in the list
+   * and stay, whatever their numbers.
+   */
+  async compactChat(room: string, merged: Uint8Array, entries: number[]): Promise<void> {
+    if (entries.length === 0) return;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('DELETE FROM chat_updates WHERE room = $1 AND n = ANY($2::bigint[])', [room, entries]);
+      await client.query('INSERT INTO chat_updates (room, n, update) VALUES ($1, $2, $3)', [
+        room,
+        Math.min(...entries),
+        Buffer.from(merged),
+      ]);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.polling;
+    await this.listenClient?.end().catch(() => {});
+  }
+
+  /** For `ChatRange`-based callers: entry numbers of a range of `chatLog`'s list. */
+  static entriesOf(log: { n: number[] }, range?: ChatRange): number[] {
+    return range ? log.n.slice(range.from, range.to) : log.n;
+  }
+
+  private async horizon(): Promise<number> {
+    const { rows } = await this.pool.query<{ horizon: string }>(`SELECT ${HORIZON_SQL} AS horizon`);
+    return toSeq(rows[0]?.horizon ?? Number.NaN);
+  }
+
+  private indexKeys(collection: CollectionName, doc: StoredDoc) {
+    const out: { collection: string; index: string; key: string; id: string }[] = [];
+    for (const [index, keyOf] of Object.entries(this.options.indexes[collection] ?? {})) {
+      const keys = keyOf(doc);
+      for (const key of keys === undefined ? [] : Array.isArray(keys) ? keys : [keys]) {
+        out.push({ collection, index, key, id: doc.id });
+      }
+    }
+    return out;
+  }
+
+  private async listen(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.options.connectionString });
+    client.on('notification', () => this.poll());
+    client.on('error', () => {
+      // The connection dropped (PostgreSQL restarted): listen again shortly; the idle poll covers the gap.
+      if (this.listenClient === client) this.listenClient = undefined;
+      setTimeout(() => void this.listen().catch(() => {}), 500).unref();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    this.listenClient = client;
+  }
+
+  /** Reads the feed past what was delivered and hands it to the listeners; coalesces calls. */
+  private poll(): void {
+    if (this.closed) return;
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
+    this.polling = this.readFeed()
+      .catch(() => ({ pending: true }))
+      .then(({ pending }) => {
+        this.polling = undefined;
+        if (this.pollAgain) {
+          this.pollAgain = false;
+          this.poll();
+        } else {
+          this.schedule(pending ? (this.options.pendingPollMs ?? 20) : (this.options.idlePollMs ?? 1000));
+        }
+      });
+  }
+
+  private schedule(ms: number): void {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.poll(), ms);
+    this.timer.unref();
+  }
+
+  private async readFeed(): Promise<{ pending: boolean }> {
+    for (;;) {
+      const { changes, upTo, pending } = await this.changesSince(this.delivered, 1000);
+      const last = changes.at(-1);
+      if (last) {
+        this.delivered = last.doc._seq;
+        for (const listener of this.listeners) listener(changes);
+      }
+      if (changes.length < 1000) {
+        this.delivered = Math.max(this.delivered, upTo - 1);
+        return { pending };
+      }
+    }
+  }
+}
+
+/** What is stored in `body`: the document without the fields kept in columns. */
+function bodyOf(doc: DocWrite['doc']): Record<string, unknown> {
+  const { _seq, _deleted, ...body } = doc;
+  return body;
+}

@@ -1,0 +1,182 @@
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { INDEXES } from '../../sync-server/indexes';
+import { migrate, MIGRATIONS } from '../../sync-server/store/postgres/migrations';
+import { seqSql } from '../../sync-server/store/postgres/order';
+import { PgDocuments } from '../../sync-server/store/postgres/pg-documents';
+import type { Change } from '../../sync-server/store/store';
+import { createTestDatabase, type TestDatabase } from '../support/postgres/database';
+import { waitFor } from '../support/wait';
+
+// The PostgreSQL store's database half against a real PostgreSQL server: migrations under
+// concurrent starts, the change feed that cannot skip an out-of-order commit, fan-out between
+// instances, chat compaction beside concurrent appends.
+
+let db: TestDatabase;
+const pools: pg.Pool[] = [];
+const stores: PgDocuments[] = [];
+
+async function instance(): Promise<PgDocuments> {
+  const pool = new pg.Pool({ connectionString: db.url, max: 5 });
+  pools.push(pool);
+  const store = new PgDocuments({ pool, connectionString: db.url, indexes: INDEXES, idlePollMs: 200 });
+  await store.open();
+  stores.push(store);
+  return store;
+}
+
+const gig = (id: string, title: string, createdBy = 'u1') => ({
+  collection: 'gigs' as const,
+  doc: { id, _deleted: false, title, createdBy, updatedAt: new Date().toISOString() },
+});
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const pool = new pg.Pool({ connectionString: db.url });
+  pools.push(pool);
+  await migrate(pool);
+});
+
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+});
+
+afterAll(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.end()));
+  await db.drop();
+});
+
+describe('migrations', () => {
+  it('apply each version exactly once when several instances start at once', async () => {
+    const fresh = await createTestDatabase();
+    const racing = [1, 2, 3].map(() => new pg.Pool({ connectionString: fresh.url, max: 2 }));
+    try {
+      const applied = await Promise.all(racing.map((p) => migrate(p)));
+      expect(applied.flat().sort()).toEqual(MIGRATIONS.map((m) => m.version));
+      const [one] = racing as [pg.Pool, ...pg.Pool[]];
+      const { rows } = await one.query('SELECT version FROM schema_migrations ORDER BY version');
+      expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(await migrate(one)).toEqual([]);
+    } finally {
+      await Promise.all(racing.map((p) => p.end()));
+      await fresh.drop();
+    }
+  });
+});
+
+describe('documents', () => {
+  it('reads back what was committed, by id, by index and whole collections, tombstones included', async () => {
+    const store = await instance();
+    const hostile = 'nul \u0000 and \u{1F3A8} and "quotes"';
+    const seq = await store.commit([gig('g-read-1', hostile, 'reader'), gig('g-read-2', 'two', 'reader')]);
+    expect(seq).toBeGreaterThan(0);
+    expect(await store.get('gigs', 'g-read-1')).toMatchObject({ id: 'g-read-1', title: hostile, _deleted: false, _seq: seq - 1 });
+    expect((await store.byIndex('gigs', 'createdBy', 'reader')).map((d) => d.id).sort()).toEqual(['g-read-1', 'g-read-2']);
+
+    await store.commit([{ collection: 'gigs', doc: { ...gig('g-read-2', 'two', 'someone-else').doc, _deleted: true } }]);
+    const moved = await store.get('gigs', 'g-read-2');
+    expect(moved).toMatchObject({ _deleted: true, createdBy: 'someone-else' });
+    expect(moved?._seq).toBeGreaterThan(seq);
+    // The index follows the document: filed under its new key only.
+    expect((await store.byIndex('gigs', 'createdBy', 'reader')).map((d) => d.id)).toEqual(['g-read-1']);
+    expect((await store.all('gigs')).map((d) => d.id)).toEqual(expect.arrayContaining(['g-read-1', 'g-read-2']));
+  });
+
+  it('writes nothing of a commit that fails', async () => {
+    const store = await instance();
+    const broken = { collection: 'gigs' as const, doc: { id: 'g-broken', _deleted: false, bad: 1n as unknown } };
+    await expect(store.commit([gig('g-half', 'half'), broken])).rejects.toThrow();
+    expect(await store.get('gigs', 'g-half')).toBeUndefined();
+  });
+});
+
+describe('the change feed', () => {
+  it('never skips a transaction that took its order first and committed last', async () => {
+    const store = await instance();
+    const { upTo: start } = await store.changesSince(0, 10_000);
+    let checkpoint = start - 1;
+
+    // Transaction "101": starts, writes, and stays open.
+    const early = await pools[0]!.connect();
+    try {
+      await early.query('BEGIN');
+      await early.query(
+        `INSERT INTO documents (collection, id, seq, deleted, body) VALUES ('gigs', 'g-early', ${seqSql('0')}, false, $1)`,
+        [JSON.stringify({ id: 'g-early', title: 'early' })],
+      );
+      // Transaction "102": begins later, commits first.
+      await store.commit([gig('g-late', 'late')]);
+
+      // A puller now must not move its checkpoint past g-early's place.
+      const first = await store.changesSince(checkpoint, 100);
+      expect(first.changes.map((c) => c.doc.id)).not.toContain('g-late');
+      expect(first.pending).toBe(true);
+      checkpoint = Math.max(checkpoint, first.upTo - 1, ...first.changes.map((c) => c.doc._seq));
+
+      await early.query('COMMIT');
+    } finally {
+      early.release();
+    }
+    const second = await store.changesSince(checkpoint, 100);
+    expect(second.changes.map((c) => c.doc.id)).toEqual(['g-early', 'g-late']);
+    expect(second.pending).toBe(false);
+  });
+
+  it('serves nothing twice and nothing out of order to a puller that pulls while writers race', async () => {
+    const store = await instance();
+    let checkpoint = (await store.changesSince(0, 1)).upTo - 1;
+    const written = Array.from({ length: 60 }, (_, i) => `g-race-${i}`);
+    const seen: string[] = [];
+    const writers = Promise.all(
+      Array.from({ length: 6 }, (_, w) =>
+        (async () => {
+          for (let i = w; i < written.length; i += 6) await store.commit([gig(`g-race-${i}`, `race ${i}`)]);
+        })(),
+      ),
+    );
+    let done = false;
+    void writers.then(() => (done = true));
+    for (;;) {
+      const wasDone = done;
+      const { changes, upTo } = await store.changesSince(checkpoint, 7);
+      for (const c of changes) {
+        expect(c.doc._seq).toBeGreaterThan(checkpoint);
+        checkpoint = c.doc._seq;
+        seen.push(c.doc.id);
+      }
+      if (changes.length < 7) checkpoint = Math.max(checkpoint, upTo - 1);
+      if (wasDone && changes.length === 0) break;
+    }
+    expect(seen.filter((id) => id.startsWith('g-race-')).sort()).toEqual([...written].sort());
+  });
+
+  it('tells every instance about a write made on any of them', async () => {
+    const [a, b, c] = [await instance(), await instance(), await instance()];
+    const heard = (store: PgDocuments) => {
+      const ids: string[] = [];
+      store.onDurable((changes: Change[]) => ids.push(...changes.map((ch) => ch.doc.id)));
+      return ids;
+    };
+    const [onA, onB, onC] = [heard(a), heard(b), heard(c)];
+    await a.commit([gig('g-fan-1', 'from a')]);
+    await c.commit([gig('g-fan-2', 'from c')]);
+    for (const [name, ids] of [['a', onA], ['b', onB], ['c', onC]] as const) {
+      await waitFor(`instance ${name} hears both writes`, () => ids.includes('g-fan-1') && ids.includes('g-fan-2'));
+      expect(ids.filter((id) => id === 'g-fan-1')).toHaveLength(1);
+    }
+  });
+});
+
+describe('chat logs', () => {
+  it('keeps an update appended by another instance while a compaction merged the log', async () => {
+    const [a, b] = [await instance(), await instance()];
+    await a.appendChatUpdate('room-1', Uint8Array.of(1));
+    await a.appendChatUpdate('room-1', Uint8Array.of(2));
+    const log = await a.chatLog('room-1');
+    // Meanwhile, another instance appends.
+    await b.appendChatUpdate('room-1', Uint8Array.of(3));
+    await a.compactChat('room-1', Uint8Array.of(12), PgDocuments.entriesOf(log));
+    const after = await b.chatLog('room-1');
+    expect(after.updates.map((u) => [...u])).toEqual([[12], [3]]);
+  });
+});

