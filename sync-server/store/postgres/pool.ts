@@ -1,0 +1,13 @@
+import pg from 'pg';
+
+/**
+ * A connection pool for the PostgreSQL store. Transactions are kept short (the change feed waits
+ * for the oldest running one, see order.ts), so a session stuck inside one is ended by the server.
+ */
+export function createPool(connectionString: string, max = 10): pg.Pool {
+  return new pg.Pool({
+    connectionString,
+    max,
+    options: '-c idle_in_transaction_session_timeout=10000 -c statement_timeout=30000',
+  });
+}
