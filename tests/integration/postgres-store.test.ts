@@ -90,6 +90,39 @@ describe('documents', () => {
   });
 });
 
+describe('transactions', () => {
+  it('keep an invariant that concurrent read-decide-write transactions on several instances would break', async () => {
+    const instances = [await instance(), await instance(), await instance()];
+    // Ten buyers' devices race to hire for a gig with one opening, spread over three instances.
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        instances[i % 3]!.transaction(async (tx) => {
+          const hired = (await tx.byIndex('applications', 'gigId', 'g-one-opening')).filter((a) => a.status === 'ACCEPTED');
+          if (hired.length > 0) return 'full';
+          tx.write([
+            {
+              collection: 'applications',
+              doc: { id: `a-${i}`, _deleted: false, gigId: 'g-one-opening', applicantId: `u-${i}`, status: 'ACCEPTED' },
+            },
+          ]);
+          return 'hired';
+        }),
+      ),
+    );
+    expect(outcomes.filter((o) => o.value === 'hired')).toHaveLength(1);
+    expect(await instances[0]!.byIndex('applications', 'gigId', 'g-one-opening')).toHaveLength(1);
+  });
+
+  it('count a document written twice in one transaction once, with its last content', async () => {
+    const store = await instance();
+    await store.transaction(async (tx) => {
+      tx.write([gig('g-twice', 'first')]);
+      tx.write([gig('g-twice', 'second')]);
+    });
+    expect(await store.get('gigs', 'g-twice')).toMatchObject({ title: 'second' });
+  });
+});
+
 describe('the change feed', () => {
   it('never skips a transaction that took its order first and committed last', async () => {
     const store = await instance();

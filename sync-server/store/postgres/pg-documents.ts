@@ -49,78 +49,58 @@ export class PgDocuments {
     this.schedule(this.options.idlePollMs ?? 1000);
   }
 
-  async get(collection: CollectionName, id: string): Promise<StoredDoc | undefined> {
-    const { rows } = await this.pool.query<DocRow>(
-      'SELECT collection, id, seq, deleted, body FROM documents WHERE collection = $1 AND id = $2',
-      [collection, id],
-    );
-    return rows[0] && toDoc(rows[0]);
+  get(collection: CollectionName, id: string): Promise<StoredDoc | undefined> {
+    return readDoc(this.pool, collection, id);
   }
 
-  async byIndex(collection: CollectionName, index: string, key: string): Promise<StoredDoc[]> {
-    const { rows } = await this.pool.query<DocRow>(
-      `SELECT d.collection, d.id, d.seq, d.deleted, d.body FROM document_keys k
-         JOIN documents d ON d.collection = k.collection AND d.id = k.id
-        WHERE k.collection = $1 AND k.index_name = $2 AND k.key = $3`,
-      [collection, index, key],
-    );
-    return rows.map(toDoc);
+  byIndex(collection: CollectionName, index: string, key: string): Promise<StoredDoc[]> {
+    return readByIndex(this.pool, collection, index, key);
   }
 
-  async all(collection: CollectionName): Promise<StoredDoc[]> {
-    const { rows } = await this.pool.query<DocRow>(
-      'SELECT collection, id, seq, deleted, body FROM documents WHERE collection = $1',
-      [collection],
-    );
-    return rows.map(toDoc);
+  all(collection: CollectionName): Promise<StoredDoc[]> {
+    return readAll(this.pool, collection);
+  }
+
+  /** Writes the documents in one transaction; resolves once committed with the seq of the last one. */
+  async commit(writes: DocWrite[]): Promise<number> {
+    if (writes.length === 0) return this.durableSeq();
+    return (await this.transaction(async (tx) => tx.write(writes))).seq;
   }
 
   /**
-   * Writes the documents in one transaction and notifies every instance at commit. Resolves once
-   * committed (durable, with PostgreSQL's synchronous commit) with the seq of the last document.
+   * Runs `fn` in a SERIALIZABLE transaction: its reads and its writes commit together, as if no
+   * other transaction ran beside it, on this instance or any other. When PostgreSQL detects a
+   * conflict with a concurrent transaction it aborts one of them, and `fn` runs again on fresh
+   * reads, so `fn` must only read, decide and write through `tx` (no other side effects).
+   * Committed means durable (synchronous commit); every instance is notified at commit.
    */
-  async commit(writes: DocWrite[]): Promise<number> {
-    if (writes.length === 0) return this.durableSeq();
-    if (writes.length > ROWS_PER_TRANSACTION) throw new Error(`A commit writes at most ${ROWS_PER_TRANSACTION} documents`);
-    const keyRows = writes.map((w) => this.indexKeys(w.collection, w.doc as StoredDoc));
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<{ seq: string }>(
-        `INSERT INTO documents (collection, id, seq, deleted, body)
-           SELECT c, i, ${seqSql('p')}, d, b
-             FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::json[]) AS w(c, i, p, d, b)
-         ON CONFLICT (collection, id) DO UPDATE SET seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, body = EXCLUDED.body
-         RETURNING seq`,
-        [
-          writes.map((w) => w.collection),
-          writes.map((w) => w.doc.id),
-          writes.map((_, i) => i),
-          writes.map((w) => w.doc._deleted),
-          writes.map((w) => JSON.stringify(bodyOf(w.doc))),
-        ],
-      );
-      await client.query(
-        'DELETE FROM document_keys k USING unnest($1::text[], $2::text[]) AS w(c, i) WHERE k.collection = w.c AND k.id = w.i',
-        [writes.map((w) => w.collection), writes.map((w) => w.doc.id)],
-      );
-      const flat = keyRows.flat();
-      if (flat.length > 0) {
-        await client.query(
-          `INSERT INTO document_keys (collection, index_name, key, id)
-             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
-          [flat.map((k) => k.collection), flat.map((k) => k.index), flat.map((k) => k.key), flat.map((k) => k.id)],
-        );
+  async transaction<T>(fn: (tx: PgTransaction) => Promise<T>): Promise<{ value: T; seq: number }> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+        const tx = new PgTransaction(client, this.options.indexes);
+        const value = await fn(tx);
+        const seq = await tx.flush();
+        if (seq > 0) await client.query(`SELECT pg_notify('${CHANGES_CHANNEL}', '')`);
+        await client.query('COMMIT');
+        if (seq > 0) this.poll();
+        return { value, seq };
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        const code = (err as { code?: string }).code;
+        // 40001 serialization failure, 40P01 deadlock: the transaction may simply run again.
+        if ((code === '40001' || code === '40P01') && attempt < MAX_ATTEMPTS) {
+          await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+          continue;
+        }
+        throw err;
+      } finally {
+        client.release(broken);
       }
-      await client.query(`SELECT pg_notify('${CHANGES_CHANNEL}', '')`);
-      await client.query('COMMIT');
-      this.poll();
-      return Math.max(...rows.map((r) => toSeq(r.seq)));
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
     }
   }
 
@@ -211,17 +191,6 @@ export class PgDocuments {
     return toSeq(rows[0]?.horizon ?? Number.NaN);
   }
 
-  private indexKeys(collection: CollectionName, doc: StoredDoc) {
-    const out: { collection: string; index: string; key: string; id: string }[] = [];
-    for (const [index, keyOf] of Object.entries(this.options.indexes[collection] ?? {})) {
-      const keys = keyOf(doc);
-      for (const key of keys === undefined ? [] : Array.isArray(keys) ? keys : [keys]) {
-        out.push({ collection, index, key, id: doc.id });
-      }
-    }
-    return out;
-  }
-
   private async listen(): Promise<void> {
     if (this.closed) return;
     const client = new pg.Client({ connectionString: this.options.connectionString });
@@ -277,6 +246,115 @@ export class PgDocuments {
       }
     }
   }
+}
+
+const MAX_ATTEMPTS = 20;
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+const DOC_COLUMNS = 'd.collection, d.id, d.seq, d.deleted, d.body';
+
+async function readDoc(q: Queryable, collection: CollectionName, id: string): Promise<StoredDoc | undefined> {
+  const { rows } = await q.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.collection = $1 AND d.id = $2`, [
+    collection,
+    id,
+  ]);
+  return rows[0] && toDoc(rows[0]);
+}
+
+async function readByIndex(q: Queryable, collection: CollectionName, index: string, key: string): Promise<StoredDoc[]> {
+  const { rows } = await q.query<DocRow>(
+    `SELECT ${DOC_COLUMNS} FROM document_keys k JOIN documents d ON d.collection = k.collection AND d.id = k.id
+      WHERE k.collection = $1 AND k.index_name = $2 AND k.key = $3`,
+    [collection, index, key],
+  );
+  return rows.map(toDoc);
+}
+
+async function readAll(q: Queryable, collection: CollectionName): Promise<StoredDoc[]> {
+  const { rows } = await q.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.collection = $1`, [collection]);
+  return rows.map(toDoc);
+}
+
+/**
+ * Reads and writes inside one `transaction`. Reads see the transaction's own writes only after
+ * `flush` (writes are buffered and sent in one statement at the end), so a policy reads first,
+ * then writes, as the store's callers do.
+ */
+export class PgTransaction {
+  private readonly writes: DocWrite[] = [];
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly indexes: IndexDefinitions,
+  ) {}
+
+  get(collection: CollectionName, id: string): Promise<StoredDoc | undefined> {
+    return readDoc(this.client, collection, id);
+  }
+
+  byIndex(collection: CollectionName, index: string, key: string): Promise<StoredDoc[]> {
+    return readByIndex(this.client, collection, index, key);
+  }
+
+  all(collection: CollectionName): Promise<StoredDoc[]> {
+    return readAll(this.client, collection);
+  }
+
+  write(writes: readonly DocWrite[]): void {
+    if (this.writes.length + writes.length > ROWS_PER_TRANSACTION) {
+      throw new Error(`A transaction writes at most ${ROWS_PER_TRANSACTION} documents`);
+    }
+    this.writes.push(...writes);
+  }
+
+  /** Sends the buffered writes; returns the seq of the last one (0 when nothing was written). */
+  async flush(): Promise<number> {
+    // A document written twice in one transaction: its last write is the one that counts.
+    const last = new Map<string, DocWrite>();
+    for (const w of this.writes.splice(0)) last.set(`${w.collection}\u0000${w.doc.id}`, w);
+    const writes = [...last.values()];
+    if (writes.length === 0) return 0;
+    // Index keys first: an index function that throws leaves the transaction unwritten.
+    const keys = writes.flatMap((w) => indexKeys(this.indexes, w.collection, w.doc as StoredDoc));
+    const { rows } = await this.client.query<{ seq: string }>(
+      `INSERT INTO documents (collection, id, seq, deleted, body)
+         SELECT c, i, ${seqSql('p')}, d, b
+           FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::json[]) AS w(c, i, p, d, b)
+       ON CONFLICT (collection, id) DO UPDATE SET seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, body = EXCLUDED.body
+       RETURNING seq`,
+      [
+        writes.map((w) => w.collection),
+        writes.map((w) => w.doc.id),
+        writes.map((_, i) => i),
+        writes.map((w) => w.doc._deleted),
+        writes.map((w) => JSON.stringify(bodyOf(w.doc))),
+      ],
+    );
+    await this.client.query(
+      'DELETE FROM document_keys k USING unnest($1::text[], $2::text[]) AS w(c, i) WHERE k.collection = w.c AND k.id = w.i',
+      [writes.map((w) => w.collection), writes.map((w) => w.doc.id)],
+    );
+    if (keys.length > 0) {
+      await this.client.query(
+        `INSERT INTO document_keys (collection, index_name, key, id)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
+        [keys.map((k) => k.collection), keys.map((k) => k.index), keys.map((k) => k.key), keys.map((k) => k.id)],
+      );
+    }
+    return Math.max(...rows.map((r) => toSeq(r.seq)));
+  }
+}
+
+function indexKeys(indexes: IndexDefinitions, collection: CollectionName, doc: StoredDoc) {
+  const out: { collection: string; index: string; key: string; id: string }[] = [];
+  for (const [index, keyOf] of Object.entries(indexes[collection] ?? {})) {
+    const keys = keyOf(doc);
+    for (const key of keys === undefined ? [] : Array.isArray(keys) ? keys : [keys]) {
+      out.push({ collection, index, key, id: doc.id });
+    }
+  }
+  return out;
 }
 
 /** What is stored in `body`: the document without the fields kept in columns. */
