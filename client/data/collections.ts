@@ -1,3 +1,4 @@
+import type { RxJsonSchema, WithDeleted } from 'rxdb';
 import { applicationRxSchema } from '../../shared/schemas/application';
 import { conversationRxSchema } from '../../shared/schemas/conversation';
 import { gigRxSchema } from '../../shared/schemas/gig';
@@ -8,6 +9,7 @@ import type { Conversation } from '../../shared/schemas/conversation';
 import type { Gig } from '../../shared/schemas/gig';
 import type { Notification } from '../../shared/schemas/notification';
 import type { User } from '../../shared/schemas/user';
+import { REPLICATED, type ReplicatedCollection, type SyncDocumentOf } from '../../shared/sync/protocol';
 
 /**
  * Local-only fields: what this device adds to replicated documents for its own queries, never
@@ -32,10 +34,20 @@ const localGigRxSchema = {
   indexes: [...gigRxSchema.indexes, 'sortKey'],
 };
 
+/** Each collection's step from a document as the server sends it to the document as this device stores it. */
+const TO_LOCAL: { [K in ReplicatedName]: (doc: SyncDocumentOf<K>) => WithDeleted<DocTypes[K]> } = {
+  users: (doc) => doc,
+  // (A tombstone the server answered for a refused gig may lack createdAt.)
+  gigs: (doc) => (typeof doc.createdAt === 'number' ? { ...doc, sortKey: gigSortKey(doc.createdAt) } : doc),
+  applications: (doc) => doc,
+  notifications: (doc) => doc,
+  conversations: (doc) => doc,
+};
+
 /** Adds the local-only fields to a document as it arrives from the server. */
-export function toLocal(collection: string, doc: Record<string, unknown>): Record<string, unknown> {
-  if (collection === 'gigs' && typeof doc.createdAt === 'number') return { ...doc, sortKey: gigSortKey(doc.createdAt) };
-  return doc;
+export function toLocal<K extends ReplicatedName>(collection: K, doc: SyncDocumentOf<K>): WithDeleted<DocTypes[K]> {
+  const step: (doc: SyncDocumentOf<K>) => WithDeleted<DocTypes[K]> = TO_LOCAL[collection];
+  return step(doc);
 }
 
 /** The collections replicated with the sync server, each from its shared schema. */
@@ -45,9 +57,9 @@ export const REPLICATED_COLLECTIONS = {
   applications: applicationRxSchema,
   notifications: notificationRxSchema,
   conversations: conversationRxSchema,
-} as const;
+} as const satisfies Record<ReplicatedName, unknown>;
 
-export type ReplicatedName = keyof typeof REPLICATED_COLLECTIONS;
+export type ReplicatedName = ReplicatedCollection;
 
 const unchanged = (doc: unknown) => doc;
 
@@ -63,7 +75,7 @@ export const MIGRATIONS: Record<ReplicatedName, Record<number, (doc: unknown) =>
   notifications: {},
   conversations: {},
 };
-export const REPLICATED_NAMES = Object.keys(REPLICATED_COLLECTIONS) as ReplicatedName[];
+export const REPLICATED_NAMES: readonly ReplicatedName[] = REPLICATED;
 
 export type DocTypes = {
   users: User;
@@ -87,10 +99,10 @@ export type SyncProblem = {
   createdAt: number;
 };
 
-export const syncProblemRxSchema = {
+export const syncProblemRxSchema: RxJsonSchema<SyncProblem> = {
   version: 0,
   primaryKey: 'id',
-  type: 'object' as const,
+  type: 'object',
   properties: {
     id: { type: 'string', maxLength: 200 },
     collectionName: { type: 'string', maxLength: 40 },

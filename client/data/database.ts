@@ -1,8 +1,8 @@
-import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
+import { addRxPlugin, createRxDatabase, type RxCollection, type RxCollectionCreator, type RxDatabase, type RxStorage } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { createConflictHandler, type LostWrite, type PushedStates } from './conflict-handler';
-import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, REPLICATED_NAMES, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
+import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
 addRxPlugin(RxDBMigrationSchemaPlugin);
@@ -54,14 +54,22 @@ export async function createAppDatabase(
     };
     db.syncproblems.insert(problem).catch(() => {});
   };
-  const replicated = REPLICATED_NAMES.map((name) => [
-    name,
-    { schema: REPLICATED_COLLECTIONS[name] as never, conflictHandler: createConflictHandler(name, refused, pushed, keepLost), migrationStrategies: MIGRATIONS[name] },
-  ]);
-  await db.addCollections({
-    ...(Object.fromEntries(replicated) as Record<ReplicatedName, { schema: never }>),
-    syncproblems: { schema: syncProblemRxSchema as never },
+  // The entity schemas are generated from the shared zod schemas at run time (toRxSchema), so
+  // their fields are not known to the type checker: they are RxDB's untyped schema.
+  const replicated = <K extends ReplicatedName>(name: K): RxCollectionCreator => ({
+    schema: REPLICATED_COLLECTIONS[name],
+    conflictHandler: createConflictHandler<DocTypes[K]>(name, refused, pushed, keepLost),
+    migrationStrategies: MIGRATIONS[name],
   });
+  const collections: Record<ReplicatedName, RxCollectionCreator> & { syncproblems: RxCollectionCreator<SyncProblem> } = {
+    users: replicated('users'),
+    gigs: replicated('gigs'),
+    applications: replicated('applications'),
+    notifications: replicated('notifications'),
+    conversations: replicated('conversations'),
+    syncproblems: { schema: syncProblemRxSchema },
+  };
+  await db.addCollections(collections);
   // Gigs written on this device get their local sort key (pulled ones get it in replication).
   db.gigs.preInsert((data) => {
     data.sortKey = gigSortKey(data.createdAt);

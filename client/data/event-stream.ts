@@ -2,6 +2,8 @@
  * A Server-Sent Events reader over fetch, so the same code runs in the browser and in Node and
  * can tell a refused session (401) from a network failure, which EventSource cannot. Network
  * errors never throw: they become status events, and it reconnects with exponential backoff.
+ * It only splits the stream into events; what they carry (`hello`, `changes`) is defined in
+ * shared/sync/protocol.ts and read by replication.ts.
  */
 export type StreamEvent = { event: string; data: string };
 export type StreamStatus = 'connecting' | 'open' | 'closed' | 'unauthorized';

@@ -1,4 +1,4 @@
-import { isDocumentId } from '../../shared/ids';
+import { isDocumentOf, type ReplicatedCollection, type SyncDocumentOf } from '../../shared/sync/protocol';
 
 /**
  * Guards between the server's answers and RxDB's storage of them (decision 010).
@@ -11,8 +11,8 @@ import { isDocumentId } from '../../shared/ids';
  */
 
 /** Splits pulled documents into those this device can store and those whose id it must refuse. */
-export function storable<T>(collection: string, documents: readonly T[]): { keep: T[]; refused: number } {
-  const keep = documents.filter((d) => isDocumentId(collection, (d as { id?: unknown } | null)?.id));
+export function storable<K extends ReplicatedCollection>(collection: K, documents: readonly unknown[]): { keep: SyncDocumentOf<K>[]; refused: number } {
+  const keep = documents.filter((d): d is SyncDocumentOf<K> => isDocumentOf(collection, d));
   return { keep, refused: documents.length - keep.length };
 }
 

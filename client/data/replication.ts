@@ -1,8 +1,21 @@
-import { Subject } from 'rxjs';
-import { QUOTA_MESSAGES } from '../../shared/validation/quotas';
+import type { ReplicationPullHandlerResult, RxCollection, RxReplicationPullStreamItem, WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import type { RxReplicationPullStreamItem } from 'rxdb';
-import { LOCAL_FIELDS, REPLICATED_NAMES, toLocal, type ReplicatedName } from './collections';
+import { Subject } from 'rxjs';
+import {
+  changesEventSchema,
+  isReplicated,
+  pullAnswerSchema,
+  pullPath,
+  pushAnswerSchema,
+  STREAM_EVENTS,
+  type ChangesEvent,
+  type Checkpoint,
+  type PushedDocument,
+  type PushRow,
+  type Refusal,
+} from '../../shared/sync/protocol';
+import { QUOTA_MESSAGES } from '../../shared/validation/quotas';
+import { LOCAL_FIELDS, REPLICATED_NAMES, toLocal, type DocTypes, type ReplicatedName } from './collections';
 import { rememberPushed, type PushedStates } from './conflict-handler';
 import { pushedStatesOf, type AppDatabase } from './database';
 import { EventStream, type StreamStatus } from './event-stream';
@@ -11,7 +24,7 @@ import { isStoreFailure, PullRewinds, storable, type RewindPersistence } from '.
 
 export { localStorageRewinds } from './pull-guard';
 
-export type Checkpoint = { seq: number };
+export type { Checkpoint } from '../../shared/sync/protocol';
 
 export type SyncStatus = {
   network: 'online' | 'offline';
@@ -68,13 +81,29 @@ class HttpStatusError extends Error {
 const MAX_THROTTLED_RETRY_MS = 5 * 60_000;
 
 const RXDB_FIELDS = ['_meta', '_rev', '_attachments'];
-function clean(doc: Record<string, unknown> | undefined | null, collection: string) {
-  if (!doc) return null;
+/** A document as it goes out: without RxDB's bookkeeping and this device's local fields. */
+function clean(doc: object, collection: string): PushedDocument {
   const local = LOCAL_FIELDS[collection] ?? [];
-  const out: Record<string, unknown> = {};
+  const out: PushedDocument = {};
   for (const [k, v] of Object.entries(doc)) if (!RXDB_FIELDS.includes(k) && !local.includes(k)) out[k] = v;
   return out;
 }
+
+/** What the controller needs of one collection's replication, whatever its document type. */
+type CollectionReplication = {
+  state: ReplicationHandle;
+  /** The change stream (re)connected: whatever changed meanwhile comes by pull (RxDB's RESYNC). */
+  resync(): void;
+  /** A `changes` event for this collection. */
+  changes(event: ChangesEvent): void;
+  complete(): void;
+};
+
+/** The members of RxDB's replication state the controller uses (they do not depend on the document type). */
+type ReplicationHandle = Pick<
+  RxReplicationState<unknown, Checkpoint>,
+  'active$' | 'error$' | 'received$' | 'retryTime' | 'reSync' | 'awaitInSync' | 'awaitInitialReplication' | 'cancel'
+>;
 
 /**
  * Replicates every collection with the sync server (RxDB's HTTP protocol, see
@@ -84,8 +113,7 @@ function clean(doc: Record<string, unknown> | undefined | null, collection: stri
  */
 export class SyncController {
   readonly status$: Subject<SyncStatus> = new Subject();
-  private states = new Map<ReplicatedName, RxReplicationState<unknown, Checkpoint>>();
-  private streams = new Map<ReplicatedName, Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>>();
+  private replications = new Map<ReplicatedName, CollectionReplication>();
   private stream: EventStream;
   private active = new Map<ReplicatedName, boolean>();
   private received = 0;
@@ -109,87 +137,10 @@ export class SyncController {
     const pushed = options.pushed ?? pushedStatesOf(db);
     this.rewinds = new PullRewinds(options.rewinds);
 
-    for (const name of REPLICATED_NAMES) {
-      const stream$ = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
-      this.streams.set(name, stream$);
-      const state = replicateRxCollection<unknown, Checkpoint>({
-        replicationIdentifier: `gigs-sync-${name}-v1`,
-        collection: db[name] as never,
-        live: true,
-        retryTime: 1000,
-        waitForLeadership: options.waitForLeadership ?? true,
-        pull: {
-          batchSize: options.batchSize ?? 500,
-          stream$: stream$.asObservable(),
-          modifier: (doc) => toLocal(name, doc as Record<string, unknown>) as never,
-          handler: async (checkpoint, batchSize) => {
-            let seq = checkpoint?.seq ?? 0;
-            if (this.rewinds.takeDue(name)) {
-              seq = 0;
-              this.rewinding.set(name, this.rewinds.mark(name));
-            }
-            const body = await this.request<{ documents: unknown[]; checkpoint: Checkpoint }>(
-              fetchFn,
-              'GET',
-              `/api/sync/${name}/pull?seq=${seq}&limit=${batchSize}`,
-            );
-            if (body.documents.length < batchSize) this.afterPass(name);
-            this.received += body.documents.length;
-            this.emit();
-            return { documents: this.storable(name, body.documents), checkpoint: body.checkpoint } as never;
-          },
-        },
-        push: {
-          batchSize: 50,
-          handler: async (rows) => {
-            const payload = rows.map((r) => ({
-              assumedMasterState: clean(r.assumedMasterState as Record<string, unknown> | undefined, name),
-              newDocumentState: clean(r.newDocumentState as Record<string, unknown>, name)!,
-            }));
-            for (const p of payload) rememberPushed(pushed, `${name}:${String(p.newDocumentState.id)}`, p.newDocumentState);
-            const body = await this.request<{ conflicts: unknown[]; refused: { id: string; reason: string }[] }>(
-              fetchFn,
-              'POST',
-              `/api/sync/${name}/push`,
-              payload,
-            ).catch((err: unknown) => {
-              // A 429: nothing was written. RxDB keeps the rows and pushes them again after
-              // retryTime; the sync status says why they wait.
-              if (err instanceof HttpStatusError && err.status === 429) {
-                this.throttledWait.set(name, Math.min(MAX_THROTTLED_RETRY_MS, (err.retryAfter ?? 0) * 1000));
-                this.setThrottled(err.message);
-              }
-              throw err;
-            });
-            this.throttledWait.delete(name);
-            if (this.throttledWait.size === 0) this.setThrottled(undefined);
-            await this.recordRefusals(name, body.refused, payload.map((p) => p.newDocumentState));
-            options.outbox.settle(name, payload.map((p) => String(p.newDocumentState.id)));
-            return body.conflicts.map((c) => toLocal(name, c as Record<string, unknown>)) as never;
-          },
-        },
-      });
-      this.states.set(name, state);
-      const subs = [
-        state.active$.subscribe((a) => {
-          this.active.set(name, a);
-          this.emit();
-        }),
-        state.error$.subscribe((err) => {
-          // Back off while failing; the browser's online event resets it.
-          state.retryTime = Math.min(30_000, (state.retryTime ?? 1000) * 2);
-          if (isStoreFailure(err)) this.storeFailed(name, state, err);
-          const status = (err as { parameters?: { error?: unknown } }).parameters?.error;
-          if (status instanceof HttpStatusError && status.status === 401) this.reportUnauthorized();
-          // Over a write quota: wait as long as the server asked (within reason) before the retry.
-          state.retryTime = Math.max(state.retryTime, this.throttledWait.get(name) ?? 0);
-        }),
-        state.received$.subscribe(() => {
-          state.retryTime = 1000;
-        }),
-      ];
-      this.cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
-    }
+    // Each collection with its own document type (a generic call per name, checked by the compiler).
+    const collections: { [K in ReplicatedName]: RxCollection<DocTypes[K]> } = db;
+    const start = <K extends ReplicatedName>(name: K) => this.replications.set(name, this.replicate(name, collections[name], fetchFn, pushed));
+    for (const name of REPLICATED_NAMES) start(name);
 
     this.stream = new EventStream({
       url: `${options.baseUrl}/api/sync/stream`,
@@ -197,16 +148,17 @@ export class SyncController {
       headers: options.headers,
       onStatus: (s) => this.onStreamStatus(s),
       onEvent: (e) => {
-        if (e.event === 'hello') {
-          for (const s of this.streams.values()) s.next('RESYNC');
-        } else if (e.event === 'changes') {
-          const parsed = JSON.parse(e.data) as { collection: ReplicatedName; documents: unknown[]; checkpoint: Checkpoint };
-          this.streams.get(parsed.collection)?.next({ documents: this.storable(parsed.collection, parsed.documents) as never, checkpoint: parsed.checkpoint });
+        if (e.event === STREAM_EVENTS.hello) {
+          for (const r of this.replications.values()) r.resync();
+        } else if (e.event === STREAM_EVENTS.changes) {
+          const event = changesEventSchema.parse(JSON.parse(e.data));
+          // (A collection this device does not replicate, a newer server's, is ignored.)
+          if (isReplicated(event.collection)) this.replications.get(event.collection)?.changes(event);
         }
       },
     });
 
-    void Promise.all([...this.states.values()].map((s) => s.awaitInitialReplication())).then(
+    void Promise.all(this.states().map((s) => s.awaitInitialReplication())).then(
       () => {
         this.initialDone = true;
         this.emit();
@@ -218,7 +170,7 @@ export class SyncController {
       const online = () => {
         this.online = true;
         this.stream.reconnectNow();
-        for (const s of this.states.values()) {
+        for (const s of this.states()) {
           s.retryTime = 1000;
           s.reSync();
         }
@@ -251,7 +203,7 @@ export class SyncController {
 
   /** Resolves when every collection is in sync with the server (never offline: don't block the UI on it). */
   async awaitInSync(): Promise<void> {
-    await Promise.all([...this.states.values()].map((s) => s.awaitInSync()));
+    await Promise.all(this.states().map((s) => s.awaitInSync()));
   }
 
   async destroy(): Promise<void> {
@@ -260,18 +212,105 @@ export class SyncController {
     this.stream.destroy();
     for (const c of this.cleanups) c();
     for (const t of this.retryTimers) clearTimeout(t);
-    await Promise.all([...this.states.values()].map((s) => s.cancel()));
-    for (const s of this.streams.values()) s.complete();
+    await Promise.all(this.states().map((s) => s.cancel()));
+    for (const r of this.replications.values()) r.complete();
     this.status$.complete();
   }
 
-  private storable(name: string, documents: unknown[]): unknown[] {
+  private states(): ReplicationHandle[] {
+    return [...this.replications.values()].map((r) => r.state);
+  }
+
+  /**
+   * One collection's replication: pull with a checkpoint, push with conflicts, and the change
+   * stream's events for it (shared/sync/protocol.ts defines what travels).
+   */
+  private replicate<K extends ReplicatedName>(name: K, collection: RxCollection<DocTypes[K]>, fetchFn: typeof fetch, pushed: PushedStates): CollectionReplication {
+    const options = this.options;
+    const stream$ = new Subject<RxReplicationPullStreamItem<DocTypes[K], Checkpoint>>();
+    const state = replicateRxCollection<DocTypes[K], Checkpoint>({
+      replicationIdentifier: `gigs-sync-${name}-v1`,
+      collection,
+      live: true,
+      retryTime: 1000,
+      waitForLeadership: options.waitForLeadership ?? true,
+      pull: {
+        batchSize: options.batchSize ?? 500,
+        stream$: stream$.asObservable(),
+        handler: async (checkpoint, batchSize): Promise<ReplicationPullHandlerResult<DocTypes[K], Checkpoint>> => {
+          let seq = checkpoint?.seq ?? 0;
+          if (this.rewinds.takeDue(name)) {
+            seq = 0;
+            this.rewinding.set(name, this.rewinds.mark(name));
+          }
+          const body = pullAnswerSchema.parse(await this.request(fetchFn, 'GET', pullPath(name, { seq, limit: batchSize })));
+          if (body.documents.length < batchSize) this.afterPass(name);
+          this.received += body.documents.length;
+          this.emit();
+          return { documents: this.storable(name, body.documents), checkpoint: body.checkpoint };
+        },
+      },
+      push: {
+        batchSize: 50,
+        handler: async (rows) => {
+          const payload: PushRow[] = rows.map((r) => ({
+            assumedMasterState: r.assumedMasterState ? clean(r.assumedMasterState, name) : null,
+            newDocumentState: clean(r.newDocumentState, name),
+          }));
+          for (const p of payload) rememberPushed(pushed, `${name}:${String(p.newDocumentState.id)}`, p.newDocumentState);
+          const answer = await this.request(fetchFn, 'POST', `/api/sync/${name}/push`, payload).catch((err: unknown) => {
+            // A 429: nothing was written. RxDB keeps the rows and pushes them again after
+            // retryTime; the sync status says why they wait.
+            if (err instanceof HttpStatusError && err.status === 429) {
+              this.throttledWait.set(name, Math.min(MAX_THROTTLED_RETRY_MS, (err.retryAfter ?? 0) * 1000));
+              this.setThrottled(err.message);
+            }
+            throw err;
+          });
+          const body = pushAnswerSchema.parse(answer);
+          this.throttledWait.delete(name);
+          if (this.throttledWait.size === 0) this.setThrottled(undefined);
+          await this.recordRefusals(name, body.refused, payload.map((p) => p.newDocumentState));
+          options.outbox.settle(name, payload.map((p) => String(p.newDocumentState.id)));
+          return this.storable(name, body.conflicts);
+        },
+      },
+    });
+    const subs = [
+      state.active$.subscribe((a) => {
+        this.active.set(name, a);
+        this.emit();
+      }),
+      state.error$.subscribe((err) => {
+        // Back off while failing; the browser's online event resets it.
+        state.retryTime = Math.min(30_000, (state.retryTime ?? 1000) * 2);
+        if (isStoreFailure(err)) this.storeFailed(name, state, err);
+        const status = (err as { parameters?: { error?: unknown } }).parameters?.error;
+        if (status instanceof HttpStatusError && status.status === 401) this.reportUnauthorized();
+        // Over a write quota: wait as long as the server asked (within reason) before the retry.
+        state.retryTime = Math.max(state.retryTime, this.throttledWait.get(name) ?? 0);
+      }),
+      state.received$.subscribe(() => {
+        state.retryTime = 1000;
+      }),
+    ];
+    this.cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
+    return {
+      state,
+      resync: () => stream$.next('RESYNC'),
+      changes: (event) => stream$.next({ documents: this.storable(name, event.documents), checkpoint: event.checkpoint }),
+      complete: () => stream$.complete(),
+    };
+  }
+
+  /** The documents the server sent that this device can store (see pull-guard.ts), as it stores them. */
+  private storable<K extends ReplicatedName>(name: K, documents: readonly unknown[]): WithDeleted<DocTypes[K]>[] {
     const { keep, refused } = storable(name, documents);
     if (refused) {
       this.unstorable += refused;
       console.warn(`Sync: ${refused} ${name} document(s) from the server have an invalid id and were not stored`);
     }
-    return keep;
+    return keep.map((doc) => toLocal(name, doc));
   }
 
   /**
@@ -279,7 +318,7 @@ export class SyncController {
    * the collection is pulled again from the start (documents already stored are skipped as
    * equal), after the back-off, until a whole pass is stored. Shown in the status meanwhile.
    */
-  private storeFailed(name: ReplicatedName, state: RxReplicationState<unknown, Checkpoint>, err: unknown): void {
+  private storeFailed(name: ReplicatedName, state: ReplicationHandle, err: unknown): void {
     console.warn(`Sync: storing pulled ${name} failed; pulling them again`, err);
     this.rewinds.failed(name);
     const timer = setTimeout(() => {
@@ -295,9 +334,9 @@ export class SyncController {
     const mark = this.rewinding.get(name);
     if (mark === undefined) return;
     this.rewinding.delete(name);
-    void this.states
+    void this.replications
       .get(name)
-      ?.awaitInSync()
+      ?.state.awaitInSync()
       .then(() => {
         this.rewinds.settled(name, mark);
         this.emit();
@@ -327,7 +366,8 @@ export class SyncController {
     this.options.onUnauthorized();
   }
 
-  private async request<T>(fetchFn: typeof fetch, method: string, path: string, body?: unknown): Promise<T> {
+  /** A request to the sync server: its JSON answer, parsed by the caller with the protocol's schema. */
+  private async request(fetchFn: typeof fetch, method: string, path: string, body?: unknown): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers?.() };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetchFn(this.options.baseUrl + path, {
@@ -350,10 +390,11 @@ export class SyncController {
       throw new HttpStatusError(res.status, text || `Sync request failed (${res.status})`);
     }
     this.online = true;
-    return (await res.json()) as T;
+    const answer: unknown = await res.json();
+    return answer;
   }
 
-  private async recordRefusals(name: ReplicatedName, refused: { id: string; reason: string }[], pushed: Record<string, unknown>[]) {
+  private async recordRefusals(name: ReplicatedName, refused: Refusal[], pushed: PushedDocument[]) {
     if (refused.length === 0) return;
     const now = Date.now();
     const rows = refused.map((r, i) => {

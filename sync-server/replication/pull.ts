@@ -1,7 +1,6 @@
+import type { PullAnswer, SyncDocument } from '../../shared/sync/protocol';
 import type { CollectionName, Store } from '../store/store';
 import { viewFor } from './visibility';
-
-export type Checkpoint = { seq: number };
 
 /**
  * The documents of one collection that `userId` may see, changed after the checkpoint, in
@@ -9,8 +8,8 @@ export type Checkpoint = { seq: number };
  * the user may not see; the returned checkpoint is the last sequence scanned, so nothing is
  * scanned twice. It stops early only when the batch is full, so a short batch means "caught up".
  */
-export function pullChanges(store: Store, userId: string, collection: CollectionName, after: number, limit: number) {
-  const documents: Record<string, unknown>[] = [];
+export function pullChanges(store: Store, userId: string, collection: CollectionName, after: number, limit: number): PullAnswer {
+  const documents: SyncDocument[] = [];
   let cursor = after;
   const end = store.durableSeq();
   scan: while (cursor < end) {
@@ -26,5 +25,5 @@ export function pullChanges(store: Store, userId: string, collection: Collection
     }
   }
   if (documents.length < limit) cursor = Math.max(cursor, end);
-  return { documents, checkpoint: { seq: cursor } satisfies Checkpoint };
+  return { documents, checkpoint: { seq: cursor } };
 }

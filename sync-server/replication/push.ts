@@ -1,10 +1,20 @@
 import type { z } from 'zod';
-import { INVALID_ID_MESSAGE, isDocumentId } from '../../shared/ids';
+import { isDocumentId } from '../../shared/ids';
 import { applicationSchema } from '../../shared/schemas/application';
 import { conversationSchema } from '../../shared/schemas/conversation';
 import { gigSchema } from '../../shared/schemas/gig';
 import { notificationSchema } from '../../shared/schemas/notification';
 import { userSchema } from '../../shared/schemas/user';
+import {
+  invalidFieldReason,
+  REFUSAL_REASONS,
+  unexpectedFieldsReason,
+  type PushAnswer,
+  type PushedDocument,
+  type PushRow,
+  type Refusal,
+  type SyncDocument,
+} from '../../shared/sync/protocol';
 import type { Auth } from '../auth/middleware';
 import type { AppContext } from '../context';
 import { applicationPolicy } from '../policies/applications';
@@ -39,8 +49,6 @@ const SHAPES: Record<ReplicatedCollection, z.ZodObject> = {
 const RXDB_FIELDS = new Set(['_meta', '_rev', '_attachments', '_deleted']);
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-export type PushRow = { assumedMasterState?: Record<string, unknown> | null; newDocumentState: Record<string, unknown> };
-export type Refusal = { id: string; reason: string };
 
 /**
  * Whether the client's assumed master state is the server's. A tombstone assumed where the server
@@ -50,7 +58,7 @@ export type Refusal = { id: string; reason: string };
  * as a conflict with the tombstone, which the client takes as the server's state and so drops
  * the write without a sync problem (convergence seed 848465).
  */
-function sameVersion(assumed: Record<string, unknown> | null | undefined, master: Record<string, unknown> | undefined, deleting: boolean): boolean {
+function sameVersion(assumed: PushedDocument | null | undefined, master: SyncDocument | undefined, deleting: boolean): boolean {
   if (!assumed) return master === undefined;
   // (Deleting what neither side has stays a conflict answered with the tombstone, as before.)
   if (!master) return assumed._deleted === true && !deleting;
@@ -61,7 +69,7 @@ function sameVersion(assumed: Record<string, unknown> | null | undefined, master
 class Later {
   constructor(
     readonly id: string,
-    readonly otherwise?: Record<string, unknown>,
+    readonly otherwise?: SyncDocument,
   ) {}
 }
 
@@ -78,12 +86,12 @@ class Later {
  * way and takes this answer as the server's state, so an answer older than the event would
  * undo the newer state on the device for good (convergence seed 848419).
  */
-export async function applyPush(ctx: AppContext, auth: Auth, collection: ReplicatedCollection, rows: PushRow[]) {
+export async function applyPush(ctx: AppContext, auth: Auth, collection: ReplicatedCollection, rows: PushRow[]): Promise<PushAnswer> {
   /**
    * The answer for each row: a document id to show as it is once the commits are durable (with
    * what to show if it is then out of this user's view), or a fixed document.
    */
-  const conflicts: (Later | Record<string, unknown>)[] = [];
+  const conflicts: (Later | SyncDocument)[] = [];
   const refused: Refusal[] = [];
   const commits: Promise<number>[] = [];
   const userId = auth.user.id;
@@ -99,24 +107,24 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
 
     const current = id ? ctx.store.get(collection, id) : undefined;
     const master = current ? viewFor(ctx.store, userId, collection, current) : undefined;
-    const tombstone = { ...incoming, id, _deleted: true };
+    const tombstone: SyncDocument = { ...incoming, id, _deleted: true };
     const refuse = (reason: string) => {
       conflicts.push(master ? new Later(id, master) : tombstone);
       refused.push({ id, reason });
     };
 
     if (Object.keys(pushed ?? {}).some((k) => FORBIDDEN_KEYS.has(k))) {
-      refuse('Unexpected field: __proto__, constructor and prototype are not document fields');
+      refuse(REFUSAL_REASONS.forbiddenKey);
       continue;
     }
     if (!isDocumentId(collection, id)) {
-      refuse(INVALID_ID_MESSAGE);
+      refuse(REFUSAL_REASONS.invalidId);
       continue;
     }
     if (current && !master) {
       // A document this user may not see: refused without saying anything about it.
       conflicts.push(tombstone);
-      refused.push({ id, reason: 'You do not have access to this document.' });
+      refused.push({ id, reason: REFUSAL_REASONS.noAccess });
       continue;
     }
     if (!sameVersion(row.assumedMasterState, master, deleting)) {
@@ -127,7 +135,7 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
     const shape = SHAPES[collection].safeParse(incoming);
     if (!shape.success) {
       const issue = shape.error.issues[0]!;
-      refuse(issue.code === 'unrecognized_keys' ? `Unexpected field: ${issue.keys.join(', ')}` : `${issue.path.join('.')}: ${issue.message}`);
+      refuse(issue.code === 'unrecognized_keys' ? unexpectedFieldsReason(issue.keys) : invalidFieldReason(issue.path, issue.message));
       continue;
     }
     const now = ctx.now();
@@ -141,7 +149,7 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
   }
   await Promise.all(commits);
   // Each document as it is now (see above).
-  const answer: Record<string, unknown>[] = [];
+  const answer: SyncDocument[] = [];
   for (const c of conflicts) {
     if (!(c instanceof Later)) {
       answer.push(c);

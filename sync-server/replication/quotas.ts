@@ -1,8 +1,7 @@
 import { QUOTA_MESSAGES } from '../../shared/validation/quotas';
 import type { AppContext } from '../context';
 import { RateLimiter } from '../http/rate-limit';
-import type { PushRow } from './push';
-import type { ReplicatedCollection } from './visibility';
+import type { PushRow, ReplicatedCollection } from '../../shared/sync/protocol';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

@@ -1,34 +1,22 @@
 import { Router } from 'express';
-import { z } from 'zod';
+import { isReplicated, pullQuerySchema, pushBodySchema, SYNC_ERRORS, type ReplicatedCollection } from '../../shared/sync/protocol';
 import { requireAuth } from '../auth/middleware';
 import type { AppContext } from '../context';
 import { badRequest, notFound } from '../http/errors';
 import { pullChanges } from './pull';
-import { applyPush, type PushRow } from './push';
+import { applyPush } from './push';
 import { chargePush } from './quotas';
 import type { ChangeStreamHub } from './stream';
-import { isReplicated, type ReplicatedCollection } from './visibility';
-
-const pullQuery = z.strictObject({
-  seq: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(200),
-});
-
-const pushBody = z
-  .array(
-    z.strictObject({
-      assumedMasterState: z.record(z.string(), z.unknown()).nullable().optional(),
-      newDocumentState: z.record(z.string(), z.unknown()),
-    }),
-  )
-  .max(500);
 
 function collectionParam(name: string | undefined): ReplicatedCollection {
-  if (!name || !isReplicated(name)) throw notFound('Unknown collection');
+  if (!name || !isReplicated(name)) throw notFound(SYNC_ERRORS.unknownCollection);
   return name;
 }
 
-/** The RxDB HTTP replication protocol: pull with a checkpoint, push with conflicts, one change stream. */
+/**
+ * The RxDB HTTP replication protocol: pull with a checkpoint, push with conflicts, one change
+ * stream. What travels is defined once, in shared/sync/protocol.ts.
+ */
 export function replicationRoutes(ctx: AppContext, hub: ChangeStreamHub): Router {
   const router = Router();
 
@@ -40,8 +28,8 @@ export function replicationRoutes(ctx: AppContext, hub: ChangeStreamHub): Router
   router.get('/:collection/pull', (req, res) => {
     const auth = requireAuth(res);
     const collection = collectionParam(req.params.collection);
-    const query = pullQuery.safeParse(req.query);
-    if (!query.success) throw badRequest('Invalid checkpoint or batch size');
+    const query = pullQuerySchema.safeParse(req.query);
+    if (!query.success) throw badRequest(SYNC_ERRORS.badPullQuery);
     res.setHeader('Cache-Control', 'no-store');
     res.json(pullChanges(ctx.store, auth.user.id, collection, query.data.seq, query.data.limit));
   });
@@ -49,10 +37,10 @@ export function replicationRoutes(ctx: AppContext, hub: ChangeStreamHub): Router
   router.post('/:collection/push', async (req, res) => {
     const auth = requireAuth(res);
     const collection = collectionParam(req.params.collection);
-    const rows = pushBody.safeParse(req.body);
-    if (!rows.success) throw badRequest('Push body must be a list of { assumedMasterState, newDocumentState } rows');
-    chargePush(ctx, auth.user.id, collection, rows.data as PushRow[]);
-    const result = await applyPush(ctx, auth, collection, rows.data as PushRow[]);
+    const rows = pushBodySchema.safeParse(req.body);
+    if (!rows.success) throw badRequest(SYNC_ERRORS.badPushBody);
+    chargePush(ctx, auth.user.id, collection, rows.data);
+    const result = await applyPush(ctx, auth, collection, rows.data);
     res.json(result);
   });
 

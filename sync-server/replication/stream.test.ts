@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Response } from 'express';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ChangesEvent } from '../../shared/sync/protocol';
 import { readConfig } from '../config';
 import { createContext, type AppContext } from '../context';
 import { INDEXES } from '../indexes';
@@ -42,7 +43,7 @@ class FakeResponse {
     return this.chunks
       .map(String)
       .filter((c) => c.startsWith('event: changes'))
-      .map((c) => JSON.parse(c.slice('event: changes\ndata: '.length)) as { collection: string; documents: Record<string, unknown>[]; checkpoint: { seq: number } });
+      .map((c) => JSON.parse(c.slice('event: changes\ndata: '.length)) as ChangesEvent);
   }
 }
 

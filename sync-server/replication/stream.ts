@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { STREAM_EVENTS, STREAM_RETRY_MS, type Checkpoint, type HelloEvent } from '../../shared/sync/protocol';
 import type { AppContext } from '../context';
 import type { Change } from '../store/store';
 import { REPLICATED, shapeView, viewKindFor, type ReplicatedCollection, type ViewKind } from './visibility';
@@ -22,10 +23,11 @@ type BatchDoc = { change: Change; json: Partial<Record<ViewKind, string>> };
 
 /**
  * One Server-Sent Events stream per signed-in session. Each durable group of changes is filtered
- * per listener and sent as one `changes` event per collection: `{ collection, documents, checkpoint }`.
- * Each document is serialized once per batch (per view kind), and listeners that see the same
- * documents share one payload buffer. The hub is a rebuildable cache of open connections; "a
- * change happened" comes from the store.
+ * per listener and sent as one `changes` event per collection (`ChangesEvent` in
+ * shared/sync/protocol.ts: `{ collection, documents, checkpoint }`). Each document is serialized
+ * once per batch (per view kind), and listeners that see the same documents share one payload
+ * buffer. The hub is a rebuildable cache of open connections; "a change happened" comes from
+ * the store.
  */
 export class ChangeStreamHub {
   private listeners = new Set<Listener>();
@@ -71,7 +73,8 @@ export class ChangeStreamHub {
     this.closeOldest((l) => l.userId === userId, this.limits.perUser - 1);
     this.listeners.add(listener);
     // The client answers `hello` with RESYNC: whatever changed while it was away comes by pull.
-    res.write(`retry: 2000\nevent: hello\ndata: ${JSON.stringify({ seq: this.ctx.store.durableSeq() })}\n\n`);
+    const hello: HelloEvent = { seq: this.ctx.store.durableSeq() };
+    res.write(`retry: ${STREAM_RETRY_MS}\nevent: ${STREAM_EVENTS.hello}\ndata: ${JSON.stringify(hello)}\n\n`);
     res.on('close', () => this.listeners.delete(listener));
   }
 
@@ -102,7 +105,9 @@ export class ChangeStreamHub {
     const relevant: BatchDoc[] = changes.filter((c) => (REPLICATED as readonly string[]).includes(c.collection)).map((change) => ({ change, json: {} }));
     if (relevant.length === 0) return;
     const seq = changes[changes.length - 1]!.doc._seq;
-    const tail = `],"checkpoint":${JSON.stringify({ seq })}}\n\n`;
+    // A `ChangesEvent`, written by hand so that each document's JSON is shared (see above).
+    const checkpoint: Checkpoint = { seq };
+    const tail = `],"checkpoint":${JSON.stringify(checkpoint)}}\n\n`;
     /** Payloads by the documents and kinds they carry: readers who see the same share the buffer. */
     const payloads = new Map<string, Buffer>();
     for (const l of [...this.listeners]) {
@@ -121,7 +126,7 @@ export class ChangeStreamHub {
       for (const [collection, { key, docs }] of byCollection) {
         let payload = payloads.get(key);
         if (!payload) {
-          payload = Buffer.from(`event: changes\ndata: {"collection":${JSON.stringify(collection)},"documents":[${docs.join(',')}${tail}`);
+          payload = Buffer.from(`event: ${STREAM_EVENTS.changes}\ndata: {"collection":${JSON.stringify(collection)},"documents":[${docs.join(',')}${tail}`);
           payloads.set(key, payload);
         }
         this.send(l, payload);

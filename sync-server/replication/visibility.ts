@@ -1,14 +1,10 @@
 import { isAcceptedOffer } from '../../shared/constants';
 import { isDocumentId } from '../../shared/ids';
+import type { SyncDocument } from '../../shared/sync/protocol';
 import { ownUserView, publicProfileView } from '../auth/users';
 import type { CollectionName, Store, StoredDoc } from '../store/store';
 
-export const REPLICATED = ['users', 'gigs', 'applications', 'notifications', 'conversations'] as const;
-export type ReplicatedCollection = (typeof REPLICATED)[number];
-
-export function isReplicated(name: string): name is ReplicatedCollection {
-  return (REPLICATED as readonly string[]).includes(name);
-}
+export { isReplicated, REPLICATED, type ReplicatedCollection } from '../../shared/sync/protocol';
 
 /** True when an application links the two users (either may be the buyer). */
 export function linkedByApplication(store: Store, a: string, b: string): boolean {
@@ -18,13 +14,14 @@ export function linkedByApplication(store: Store, a: string, b: string): boolean
   );
 }
 
-function withoutServerFields(doc: StoredDoc, drop: readonly string[] = []): Record<string, unknown> {
+function withoutServerFields(doc: StoredDoc, drop: readonly string[] = []): SyncDocument {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(doc)) {
     if (k === '_seq' || drop.includes(k)) continue;
     out[k] = v;
   }
-  return out;
+  // (Both are among the fields copied: restating them types the view without moving them.)
+  return { ...out, id: doc.id, _deleted: doc._deleted };
 }
 
 /**
@@ -63,9 +60,10 @@ export function viewKindFor(store: Store, userId: string, collection: Collection
 }
 
 /** The document shaped as a reader of that kind sees it. */
-export function shapeView(kind: ViewKind, collection: CollectionName, doc: StoredDoc): Record<string, unknown> {
-  if (kind === 'own') return { ...ownUserView(doc), _deleted: doc._deleted };
-  if (kind === 'public') return { ...publicProfileView(doc), _deleted: doc._deleted };
+export function shapeView(kind: ViewKind, collection: CollectionName, doc: StoredDoc): SyncDocument {
+  // (The id is the first field of both views: restating it keeps it there.)
+  if (kind === 'own') return { ...ownUserView(doc), id: doc.id, _deleted: doc._deleted };
+  if (kind === 'public') return { ...publicProfileView(doc), id: doc.id, _deleted: doc._deleted };
   if (kind === 'creator') return withoutServerFields(doc, ['applicantEmail']);
   if (kind === 'applicant') return withoutServerFields(doc, ['creatorEmail']);
   // A gig is public: its creator's email never travels with it (decision 003).
@@ -73,7 +71,7 @@ export function shapeView(kind: ViewKind, collection: CollectionName, doc: Store
 }
 
 /** What `userId` may see of a stored document, shaped for them, or undefined when they may not see it at all. */
-export function viewFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): Record<string, unknown> | undefined {
+export function viewFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): SyncDocument | undefined {
   const kind = viewKindFor(store, userId, collection, doc);
   return kind && shapeView(kind, collection, doc);
 }

@@ -1,6 +1,7 @@
 import type { RxStorage, RxStorageInstance, RxStorageInstanceCreationParams } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PullAnswer } from '../../shared/sync/protocol';
 import type { SyncStatus } from '../../client/data/replication';
 import { gigDoc, person, write, type Person } from '../support/fixtures';
 import { startNodeClient, type NodeAppClient } from '../support/node-client';
@@ -45,7 +46,7 @@ describe('pulled batches on a new device', () => {
       const res = await fetch(input, init);
       if (!String(input).includes('/api/sync/gigs/pull?seq=0&')) return res;
       // An older server, or a store written before the id rule: it serves documents named after built-ins.
-      const body = (await res.json()) as { documents: Record<string, unknown>[] };
+      const body = (await res.json()) as PullAnswer;
       const like = body.documents[0]!;
       body.documents.splice(1, 0, { ...like, id: 'toString' }, { ...like, id: 'constructor' }, { ...like, id: 'hasOwnProperty' });
       return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });

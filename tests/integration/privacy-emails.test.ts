@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChangesEvent, PushAnswer } from '../../shared/sync/protocol';
 import { accept, applyTo, gigDoc, offer, person, pullAll, write, type Person } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 import { openStream } from '../support/sse';
@@ -74,7 +75,7 @@ describe('emails before an offer is accepted', () => {
 
     const streamed = await strangerStream.waitFor((e) => (e.data as { collection?: string }).collection === 'applications');
     expect(mentions(strangerStream.events, buyer.user.email)).toBe(false);
-    expect((streamed.data as { documents: Doc[] }).documents.find((d) => d.id === pushed.id)).not.toHaveProperty('creatorEmail');
+    expect((streamed.data as ChangesEvent).documents.find((d) => d.id === pushed.id)).not.toHaveProperty('creatorEmail');
 
     // The creator, for their part, does not get the applicant's email before accepting.
     const creatorSide = (await pullAll(buyer.http, 'applications')).documents.find((d) => d.id === pushed.id)!;
@@ -110,7 +111,7 @@ describe('emails before an offer is accepted', () => {
       assumedMasterState: null,
       newDocumentState: { id: `${g.id as string}.${harvester.user.id}`, gigId: g.id, applicantId: harvester.user.id, budget: 100, currency: 'CAD', status: 'PENDING', _deleted: false },
     }));
-    const res = await harvester.http.post<{ conflicts: Doc[]; refused: unknown[] }>('/api/sync/applications/push', rows);
+    const res = await harvester.http.post<PushAnswer>('/api/sync/applications/push', rows);
     expect(res.status).toBe(200);
     expect(res.body.refused).toEqual([]);
     expect(res.body.conflicts).toHaveLength(gigs.length);
@@ -136,7 +137,7 @@ describe('emails once an offer is accepted', () => {
       const data = e.data as { collection?: string; documents?: Doc[] };
       return data.collection === 'applications' && Boolean(data.documents?.some((d) => d.id === offered.id && d.status === 'PENDING_PAYMENT'));
     });
-    expect((event.data as { documents: Doc[] }).documents.find((d) => d.id === offered.id)).toMatchObject({ applicantEmail: seller.user.email });
+    expect((event.data as ChangesEvent).documents.find((d) => d.id === offered.id)).toMatchObject({ applicantEmail: seller.user.email });
     buyerStream.close();
 
     // The gig itself never carries the email, accepted offer or not.

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { LIMITS } from '../../shared/constants';
+import type { ChangesEvent } from '../../shared/sync/protocol';
 import { QUOTA_MESSAGES } from '../../shared/validation/quotas';
 import { RateLimiter } from '../../sync-server/http/rate-limit';
 import { WRITE_QUOTAS } from '../../sync-server/replication/quotas';
@@ -116,7 +117,7 @@ describe('change streams', () => {
     expect(server.streams.openFor(stalled.user.id)).toBe(0);
     // The reading stream was never dropped and saw every gig.
     await waitFor('every gig on the reading stream', () => {
-      const seen = new Set(reading.events.flatMap((e) => (e.event === 'changes' ? (e.data as { documents: { id: string }[] }).documents.map((d) => d.id) : [])));
+      const seen = new Set(reading.events.flatMap((e) => (e.event === 'changes' ? (e.data as ChangesEvent).documents.map((d) => d.id) : [])));
       return pushed.every((id) => seen.has(id));
     }, 30_000);
     expect(server.streams.openFor(reader.user.id)).toBe(1);

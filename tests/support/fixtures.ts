@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { PullAnswer, PushAnswer } from '../../shared/sync/protocol';
 import { TestClient } from './http-client';
 
 /** Factories shared by the integration and end-to-end tests. */
@@ -32,8 +33,10 @@ export async function signUp(client: TestClient, overrides: Partial<{ name: stri
   return res.body.user;
 }
 
-export type PushResult = { conflicts: Record<string, unknown>[]; refused: { id: string; reason: string }[] };
+/** The push answer (shared/sync/protocol.ts). */
+export type PushResult = PushAnswer;
 
+/** Pushes rows as they are (tests send malformed ones too: the rows are not typed as the protocol's). */
 export async function push(client: TestClient, collection: string, rows: { assumedMasterState?: unknown; newDocumentState: unknown }[]) {
   return client.post<PushResult>(`/api/sync/${collection}/push`, rows);
 }
@@ -48,9 +51,7 @@ export async function write(client: TestClient, collection: string, doc: Record<
 }
 
 export async function pullAll(client: TestClient, collection: string, seq = 0) {
-  const res = await client.get<{ documents: Record<string, unknown>[]; checkpoint: { seq: number } }>(
-    `/api/sync/${collection}/pull?seq=${seq}&limit=1000`,
-  );
+  const res = await client.get<PullAnswer>(`/api/sync/${collection}/pull?seq=${seq}&limit=1000`);
   if (res.status !== 200) throw new Error(`pull failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }

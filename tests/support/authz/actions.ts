@@ -1,8 +1,8 @@
 import { isAcceptedOffer } from '../../../shared/constants';
 import { applicationIdFor, conversationIdFor } from '../../../shared/ids';
-import { REPLICATED, type ReplicatedCollection } from '../../../sync-server/replication/visibility';
+import { REPLICATED, type PullAnswer, type ReplicatedCollection } from '../../../shared/sync/protocol';
 import type { CollectionName } from '../../../sync-server/store/store';
-import { gigDoc, PASSWORD, push, randomId, uniqueEmail, type PushResult } from '../fixtures';
+import { gigDoc, PASSWORD, push, randomId, uniqueEmail } from '../fixtures';
 import { TestClient, type JsonResponse } from '../http-client';
 import { startTestServer, type TestServer } from '../server';
 import { openStream, type SseEvent } from '../sse';
@@ -63,7 +63,7 @@ const selfOf = (role: Role): Member => (role === 'visitor' ? 'buyer' : role);
 async function pushCell(w: World, role: Role, collection: CollectionName, doc: Doc, assumed: Doc | null, landed: () => boolean): Promise<Outcome> {
   const res = await push(w.clients[role], collection, [{ assumedMasterState: assumed, newDocumentState: { _deleted: false, ...doc } }]);
   if (res.status !== 200) return landed() ? allowed(`status ${res.status}, but it landed`) : denied(res.status, errorOf(res));
-  const refusal = (res.body as PushResult).refused.find((r) => r.id === doc.id);
+  const refusal = res.body.refused.find((r) => r.id === doc.id);
   if (landed()) return allowed(refusal ? `refused (${refusal.reason}) but landed` : undefined);
   return denied(undefined, refusal?.reason ?? 'not applied (conflict or ignored)');
 }
@@ -95,7 +95,7 @@ type Pulled = Record<ReplicatedCollection, Doc[]>;
 async function pullEverything(client: TestClient): Promise<{ status: number; docs?: Pulled }> {
   const docs = {} as Pulled;
   for (const c of REPLICATED) {
-    const res = await client.get<{ documents: Doc[] }>(`/api/sync/${c}/pull?seq=0&limit=1000`);
+    const res = await client.get<PullAnswer>(`/api/sync/${c}/pull?seq=0&limit=1000`);
     if (res.status !== 200) return { status: res.status };
     docs[c] = res.body.documents;
   }

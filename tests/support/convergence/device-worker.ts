@@ -11,6 +11,7 @@ import { saveProfileFields } from '../../../client/features/profile/profile-writ
 import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
 import type { User } from '../../../shared/schemas/user';
+import type { Refusal } from '../../../shared/sync/protocol';
 import type { GigFormValues } from '../../../shared/validation/gig';
 import type { DeviceCommand, DeviceSnapshot } from './protocol';
 
@@ -73,7 +74,7 @@ class Network {
         const what = `push ${String(input).split('/').at(-2)} [${rows}]`;
         void res.clone().text().then(
           (t) => {
-            const answer = res.ok ? (JSON.parse(t) as { conflicts: Row[]; refused: { id: string; reason: string }[] }) : undefined;
+            const answer = res.ok ? (JSON.parse(t) as { conflicts: Row[]; refused: Refusal[] }) : undefined;
             trace(`${what} -> ${answer ? `conflicts [${answer.conflicts.map(brief).join(' ')}] refused ${JSON.stringify(answer.refused)}` : `${res.status} ${t.slice(0, 200)}`}`);
           },
           () => trace(`${what} -> (answer lost)`),

@@ -1,5 +1,6 @@
 import type { ApplicationStatus } from '../../../shared/constants';
 import { applicationIdFor } from '../../../shared/ids';
+import type { PullAnswer } from '../../../shared/sync/protocol';
 import { applicationDoc, gigDoc, PASSWORD, push as pushRows, randomId, uniqueEmail } from '../fixtures';
 import { TestClient } from '../http-client';
 import { ackStatus, type Ledger } from './ledger';
@@ -38,11 +39,9 @@ export class CrashUser {
     try {
       for (const name of PULLED) {
         for (;;) {
-          const res = await this.http.get<{ documents: Doc[]; checkpoint: { seq: number } }>(
-            `/api/sync/${name}/pull?seq=${this.checkpoints[name]}&limit=1000`,
-          );
+          const res = await this.http.get<PullAnswer>(`/api/sync/${name}/pull?seq=${this.checkpoints[name]}&limit=1000`);
           if (res.status !== 200) return false;
-          for (const d of res.body.documents) this.docs[name].set(d.id as string, d);
+          for (const d of res.body.documents) this.docs[name].set(d.id, d);
           this.checkpoints[name] = res.body.checkpoint.seq;
           if (res.body.documents.length < 1000) break;
         }
