@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { PushAnswer } from '../../shared/sync/protocol';
 
 /**
  * A lean HTTP client for load: node:http with keep-alive, the session cookie and the app's origin
@@ -58,7 +59,7 @@ export class LoadClient {
   }
 }
 
-export type PushAnswer = { conflicts: { id: string; _deleted?: boolean }[]; refused: { id: string; reason: string }[] };
+export type { PushAnswer } from '../../shared/sync/protocol';
 
 /** Pushes one new document; throws unless the server accepted it. */
 export async function pushNew(client: LoadClient, collection: string, doc: Record<string, unknown>): Promise<void> {
