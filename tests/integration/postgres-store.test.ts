@@ -79,6 +79,10 @@ describe('documents', () => {
     expect(moved?._seq).toBeGreaterThan(seq);
     // The index follows the document: filed under its new key only.
     expect((await store.byIndex('gigs', 'createdBy', 'reader')).map((d) => d.id)).toEqual(['g-read-1']);
+    expect((await store.byIndex('gigs', 'createdBy', 'someone-else')).map((d) => d.id)).toEqual(['g-read-2']);
+    // Rewritten under the same key, it stays filed there.
+    await store.commit([gig('g-read-1', 'renamed', 'reader')]);
+    expect((await store.byIndex('gigs', 'createdBy', 'reader')).map((d) => d.title)).toEqual(['renamed']);
     expect((await store.all('gigs')).map((d) => d.id)).toEqual(expect.arrayContaining(['g-read-1', 'g-read-2']));
   });
 

@@ -83,7 +83,6 @@ export class PgDocuments {
         const tx = new PgTransaction(client, this.options.indexes);
         const value = await fn(tx);
         const seq = await tx.flush();
-        if (seq > 0) await client.query(`SELECT pg_notify('${CHANGES_CHANNEL}', '')`);
         await client.query('COMMIT');
         if (seq > 0) this.poll();
         return { value, seq };
@@ -317,32 +316,39 @@ export class PgTransaction {
     if (writes.length === 0) return 0;
     // Index keys first: an index function that throws leaves the transaction unwritten.
     const keys = writes.flatMap((w) => indexKeys(this.indexes, w.collection, w.doc as StoredDoc));
+    // One statement: the documents, their index keys (the stale ones removed, the new ones added;
+    // disjoint sets, so the two parts cannot see each other's rows) and the notification.
     const { rows } = await this.client.query<{ seq: string }>(
-      `INSERT INTO documents (collection, id, seq, deleted, body)
-         SELECT c, i, ${seqSql('p')}, d, b
-           FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::json[]) AS w(c, i, p, d, b)
-       ON CONFLICT (collection, id) DO UPDATE SET seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, body = EXCLUDED.body
-       RETURNING seq`,
+      `WITH w AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::json[]) AS w(c, i, p, d, b)
+       ), k AS (
+         SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) AS k(c, x, key, i)
+       ), docs AS (
+         INSERT INTO documents (collection, id, seq, deleted, body)
+           SELECT c, i, ${seqSql('p')}, d, b FROM w
+         ON CONFLICT (collection, id) DO UPDATE SET seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, body = EXCLUDED.body
+         RETURNING seq
+       ), stale AS (
+         DELETE FROM document_keys dk USING w
+          WHERE dk.collection = w.c AND dk.id = w.i
+            AND NOT EXISTS (SELECT 1 FROM k WHERE k.c = dk.collection AND k.x = dk.index_name AND k.key = dk.key AND k.i = dk.id)
+       ), added AS (
+         INSERT INTO document_keys (collection, index_name, key, id) SELECT c, x, key, i FROM k ON CONFLICT DO NOTHING
+       )
+       SELECT (SELECT max(seq) FROM docs) AS seq, pg_notify('${CHANGES_CHANNEL}', '')`,
       [
         writes.map((w) => w.collection),
         writes.map((w) => w.doc.id),
         writes.map((_, i) => i),
         writes.map((w) => w.doc._deleted),
         writes.map((w) => JSON.stringify(bodyOf(w.doc))),
+        keys.map((k) => k.collection),
+        keys.map((k) => k.index),
+        keys.map((k) => k.key),
+        keys.map((k) => k.id),
       ],
     );
-    await this.client.query(
-      'DELETE FROM document_keys k USING unnest($1::text[], $2::text[]) AS w(c, i) WHERE k.collection = w.c AND k.id = w.i',
-      [writes.map((w) => w.collection), writes.map((w) => w.doc.id)],
-    );
-    if (keys.length > 0) {
-      await this.client.query(
-        `INSERT INTO document_keys (collection, index_name, key, id)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
-        [keys.map((k) => k.collection), keys.map((k) => k.index), keys.map((k) => k.key), keys.map((k) => k.id)],
-      );
-    }
-    return Math.max(...rows.map((r) => toSeq(r.seq)));
+    return toSeq(rows[0]?.seq ?? Number.NaN);
   }
 }
 
