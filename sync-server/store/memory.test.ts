@@ -26,4 +26,25 @@ describe('memory state', () => {
     expect(memory.lastSeq).toBe(3);
     expect(memory.changesSince(0, 10, 3).map((c) => c.doc.id)).toEqual(['u2', 'g1', 'u1']);
   });
+
+  it('keeps the newest version of each document when committed writes arrive out of order', () => {
+    const memory = new MemoryState({ gigs: { owner: (d) => d.owner as string } });
+    memory.applyWrites([{ collection: 'gigs', doc: doc('a', 10, { owner: 'x' }) }]);
+    // This instance's own commit at 40, then the feed brings 20 and 30 (another instance's), then 40 again.
+    expect(memory.applyNewer([{ collection: 'gigs', doc: doc('b', 40, { owner: 'y' }) }])).toHaveLength(1);
+    const late = memory.applyNewer([
+      { collection: 'gigs', doc: doc('c', 30, { owner: 'x' }) },
+      { collection: 'gigs', doc: doc('b', 20, { owner: 'x' }) },
+      { collection: 'gigs', doc: doc('a', 25, { owner: 'z' }) },
+    ]);
+    expect(late.map((w) => `${w.doc.id}@${w.doc._seq}`)).toEqual(['a@25', 'c@30']);
+    expect(memory.applyNewer([{ collection: 'gigs', doc: doc('b', 40, { owner: 'y' }) }])).toEqual([]);
+    expect(memory.get('gigs', 'b')).toMatchObject({ _seq: 40, owner: 'y' });
+    expect(memory.byIndex('gigs', 'owner', 'x').map((d) => d.id)).toEqual(['c']);
+    expect(memory.byIndex('gigs', 'owner', 'z').map((d) => d.id)).toEqual(['a']);
+    expect(memory.lastSeq).toBe(40);
+    expect(memory.changesSince(0, 10, 100).map((c) => `${c.doc.id}@${c.doc._seq}`)).toEqual(['a@25', 'c@30', 'b@40']);
+    expect(memory.changesSince(0, 10, 35).map((c) => c.doc.id)).toEqual(['a', 'c']);
+    expect(memory.changesSince(25, 10, 100).map((c) => c.doc.id)).toEqual(['c', 'b']);
+  });
 });

@@ -112,6 +112,46 @@ export class MemoryState {
     return out;
   }
 
+  /**
+   * Applies committed writes that may arrive out of sequence order, as with several server
+   * instances on one database: this instance's own commits at once, everyone's later through the
+   * change feed, and fresh versions fetched after a conflict. A document keeps its newest version:
+   * a write not newer than the one held is ignored. Returns the writes that were applied.
+   */
+  applyNewer(writes: readonly StampedWrite[]): StampedWrite[] {
+    const newest = new Map<string, StampedWrite>();
+    for (const w of writes) {
+      const key = `${w.collection}\u0000${w.doc.id}`;
+      const seen = newest.get(key);
+      if ((seen?.doc._seq ?? -1) < w.doc._seq && (this.get(w.collection, w.doc.id)?._seq ?? -1) < w.doc._seq) newest.set(key, w);
+    }
+    const applied = [...newest.values()].sort((a, b) => a.doc._seq - b.doc._seq);
+    if (applied.length === 0) return applied;
+    const first = applied[0]!.doc._seq;
+    const tail = this.log.at(-1)?.seq ?? 0;
+    if (first > tail) {
+      this.applyWrites(applied);
+      return applied;
+    }
+    // Some land before the end of the change log: apply them, then file their log entries in order.
+    const logLength = this.log.length;
+    const lastSeq = this.lastSeq;
+    this.applyWrites(applied);
+    const added = this.log.splice(logLength);
+    for (const entry of added) {
+      let lo = 0;
+      let hi = this.log.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.log[mid]!.seq < entry.seq) lo = mid + 1;
+        else hi = mid;
+      }
+      this.log.splice(lo, 0, entry);
+    }
+    this.lastSeq = Math.max(lastSeq, applied.at(-1)!.doc._seq);
+    return applied;
+  }
+
   appendChat(room: string, update: Uint8Array): void {
     let list = this.chat.get(room);
     if (!list) this.chat.set(room, (list = []));
