@@ -42,9 +42,12 @@ export class PgDocuments {
     this.pool = options.pool;
   }
 
-  /** Starts following the feed from the current horizon. */
-  async open(): Promise<void> {
-    this.delivered = (await this.horizon()) - 1;
+  /**
+   * Starts following the feed: from `afterSeq` (a caller that loaded the documents below a
+   * horizon), or from the current horizon.
+   */
+  async open(afterSeq?: number): Promise<void> {
+    this.delivered = afterSeq ?? (await this.horizon()) - 1;
     await this.listen();
     this.schedule(this.options.idlePollMs ?? 1000);
   }
@@ -61,6 +64,27 @@ export class PgDocuments {
     return readAll(this.pool, collection);
   }
 
+  /**
+   * Every document below the horizon, in seq order, read in one snapshot, and the seq they are
+   * final up to: an instance loads them, then follows the feed from there (`open(upTo)`).
+   */
+  async loadAll(): Promise<{ changes: Change[]; upTo: number }> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const { rows } = await client.query<{ horizon: string }>(`SELECT ${HORIZON_SQL} AS horizon`);
+      const horizon = toSeq(rows[0]?.horizon ?? Number.NaN);
+      const docs = await client.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.seq < $1 ORDER BY d.seq`, [horizon]);
+      await client.query('COMMIT');
+      return { changes: docs.rows.map((r) => ({ collection: r.collection, doc: toDoc(r) })), upTo: horizon - 1 };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
   /** Writes the documents in one transaction; resolves once committed with the seq of the last one. */
   async commit(writes: DocWrite[]): Promise<number> {
     if (writes.length === 0) return this.durableSeq();
@@ -74,7 +98,7 @@ export class PgDocuments {
    * reads, so `fn` must only read, decide and write through `tx` (no other side effects).
    * Committed means durable (synchronous commit); every instance is notified at commit.
    */
-  async transaction<T>(fn: (tx: PgTransaction) => Promise<T>): Promise<{ value: T; seq: number }> {
+  async transaction<T>(fn: (tx: PgTransaction) => Promise<T>): Promise<{ value: T; seq: number; stamps: Stamp[] }> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect();
       let broken = false;
@@ -82,10 +106,11 @@ export class PgDocuments {
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
         const tx = new PgTransaction(client, this.options.indexes);
         const value = await fn(tx);
-        const seq = await tx.flush();
+        const stamps = await tx.flush();
         await client.query('COMMIT');
+        const seq = Math.max(0, ...stamps.map((s) => s.seq));
         if (seq > 0) this.poll();
-        return { value, seq };
+        return { value, seq, stamps };
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {
           broken = true;
@@ -249,6 +274,11 @@ export class PgDocuments {
 
 const MAX_ATTEMPTS = 20;
 
+/** The seq a written document got. */
+export type Stamp = { collection: CollectionName; id: string; seq: number };
+export type DocRef = { collection: CollectionName; id: string };
+export type IndexRef = { collection: CollectionName; index: string; key: string };
+
 type Queryable = pg.Pool | pg.PoolClient;
 
 const DOC_COLUMNS = 'd.collection, d.id, d.seq, d.deleted, d.body';
@@ -300,6 +330,21 @@ export class PgTransaction {
     return readAll(this.client, collection);
   }
 
+  /** The current versions of the named documents and of every document filed under the named index keys. */
+  async current(ids: readonly DocRef[], keys: readonly IndexRef[]): Promise<Change[]> {
+    const { rows } = await this.client.query<DocRow>(
+      `SELECT ${DOC_COLUMNS} FROM documents d
+         JOIN unnest($1::text[], $2::text[]) AS r(c, i) ON d.collection = r.c AND d.id = r.i
+       UNION ALL
+       SELECT ${DOC_COLUMNS} FROM document_keys k
+         JOIN unnest($3::text[], $4::text[], $5::text[]) AS r(c, x, key) ON k.collection = r.c AND k.index_name = r.x AND k.key = r.key
+         JOIN documents d ON d.collection = k.collection AND d.id = k.id`,
+      [ids.map((r) => r.collection), ids.map((r) => r.id), keys.map((k) => k.collection), keys.map((k) => k.index), keys.map((k) => k.key)],
+    );
+    const byRef = new Map(rows.map((r) => [`${r.collection}\u0000${r.id}`, r]));
+    return [...byRef.values()].map((r) => ({ collection: r.collection, doc: toDoc(r) }));
+  }
+
   write(writes: readonly DocWrite[]): void {
     if (this.writes.length + writes.length > ROWS_PER_TRANSACTION) {
       throw new Error(`A transaction writes at most ${ROWS_PER_TRANSACTION} documents`);
@@ -307,18 +352,18 @@ export class PgTransaction {
     this.writes.push(...writes);
   }
 
-  /** Sends the buffered writes; returns the seq of the last one (0 when nothing was written). */
-  async flush(): Promise<number> {
+  /** Sends the buffered writes; returns the seq each written document got (none when nothing was written). */
+  async flush(): Promise<Stamp[]> {
     // A document written twice in one transaction: its last write is the one that counts.
     const last = new Map<string, DocWrite>();
-    for (const w of this.writes.splice(0)) last.set(`${w.collection}\u0000${w.doc.id}`, w);
+    for (const w of this.writes.splice(0)) last.set(`${w.collection}\u0000${idOf(w)}`, w);
     const writes = [...last.values()];
-    if (writes.length === 0) return 0;
+    if (writes.length === 0) return [];
     // Index keys first: an index function that throws leaves the transaction unwritten.
     const keys = writes.flatMap((w) => indexKeys(this.indexes, w.collection, w.doc as StoredDoc));
     // One statement: the documents, their index keys (the stale ones removed, the new ones added;
     // disjoint sets, so the two parts cannot see each other's rows) and the notification.
-    const { rows } = await this.client.query<{ seq: string }>(
+    const { rows } = await this.client.query<{ seqs: string[] }>(
       `WITH w AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::json[]) AS w(c, i, p, d, b)
        ), k AS (
@@ -327,7 +372,7 @@ export class PgTransaction {
          INSERT INTO documents (collection, id, seq, deleted, body)
            SELECT c, i, ${seqSql('p')}, d, b FROM w
          ON CONFLICT (collection, id) DO UPDATE SET seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, body = EXCLUDED.body
-         RETURNING seq
+         RETURNING collection, id, seq
        ), stale AS (
          DELETE FROM document_keys dk USING w
           WHERE dk.collection = w.c AND dk.id = w.i
@@ -335,7 +380,8 @@ export class PgTransaction {
        ), added AS (
          INSERT INTO document_keys (collection, index_name, key, id) SELECT c, x, key, i FROM k ON CONFLICT DO NOTHING
        )
-       SELECT (SELECT max(seq) FROM docs) AS seq, pg_notify('${CHANGES_CHANNEL}', '')`,
+       SELECT (SELECT array_agg(docs.seq ORDER BY w.p) FROM docs JOIN w ON w.c = docs.collection AND w.i = docs.id) AS seqs,
+              pg_notify('${CHANGES_CHANNEL}', '')`,
       [
         writes.map((w) => w.collection),
         writes.map((w) => w.doc.id),
@@ -348,7 +394,9 @@ export class PgTransaction {
         keys.map((k) => k.id),
       ],
     );
-    return toSeq(rows[0]?.seq ?? Number.NaN);
+    const seqs = rows[0]?.seqs ?? [];
+    if (seqs.length !== writes.length) throw new Error(`wrote ${writes.length} documents but got ${seqs.length} seqs back`);
+    return writes.map((w, i) => ({ collection: w.collection, id: idOf(w), seq: toSeq(seqs[i]!) }));
   }
 }
 
@@ -361,6 +409,12 @@ function indexKeys(indexes: IndexDefinitions, collection: CollectionName, doc: S
     }
   }
   return out;
+}
+
+function idOf(write: DocWrite): string {
+  const { id } = write.doc;
+  if (typeof id !== 'string' || id === '') throw new Error(`A document for ${write.collection} has no id.`);
+  return id;
 }
 
 /** What is stored in `body`: the document without the fields kept in columns. */

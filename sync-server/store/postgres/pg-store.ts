@@ -1,0 +1,225 @@
+import { MemoryState, type StampedWrite } from '../memory';
+import type { Change, CollectionName, DocWrite, IndexDefinitions, StoredDoc } from '../store';
+import { PgDocuments, type DocRef, type IndexRef } from './pg-documents';
+import { createPool } from './pool';
+import { migrate } from './migrations';
+
+/**
+ * The PostgreSQL store: the database holds the data; each server instance holds a replica of the
+ * documents in memory (the same `MemoryState` the embedded store uses), filled at start and kept
+ * current by the change feed, so reads, pulls and streams cost what they cost on the embedded
+ * store. Writes go to the database; a decision (`transaction`) records what it read from the
+ * replica, and the database checks at commit, in a SERIALIZABLE transaction, that all of it is
+ * still current. When another instance changed something meanwhile, the fresh versions are
+ * fetched into the replica and the decision runs again (docs/decisions/023-postgres-instances.md).
+ */
+
+/** What a decision may read: documents by id and by index key. Each read is checked at commit. */
+export interface DecisionReader {
+  get(collection: CollectionName, id: string): StoredDoc | undefined;
+  byIndex(collection: CollectionName, index: string, key: string): StoredDoc[];
+}
+
+/** What a decision returns: the writes to commit (none to commit nothing) and a value for the caller. */
+export type Decision<T> = { writes: DocWrite[]; value: T };
+
+export type PgStoreOptions = {
+  connectionString: string;
+  indexes: IndexDefinitions;
+  poolSize?: number;
+  /** Feed polling, as PgDocuments takes them (tests shorten them). */
+  pendingPollMs?: number;
+  idlePollMs?: number;
+};
+
+/** A decision ran this many times on data that kept changing under it: the caller gets an error. */
+const MAX_DECISIONS = 20;
+
+/** Thrown inside the database transaction when a read of the decision is no longer current. */
+class StaleRead extends Error {
+  constructor(readonly fresh: Change[]) {
+    super('A read of the decision changed before it committed.');
+  }
+}
+
+/** The reads of one decision: each document's seq (0 when absent) and each index key's documents. */
+class ReadSet implements DecisionReader {
+  readonly ids = new Map<string, DocRef & { seq: number }>();
+  readonly keys = new Map<string, IndexRef & { docs: Map<string, number> }>();
+
+  constructor(private readonly memory: MemoryState) {}
+
+  get(collection: CollectionName, id: string): StoredDoc | undefined {
+    const doc = this.memory.get(collection, id);
+    this.ids.set(`${collection}\u0000${id}`, { collection, id, seq: doc?._seq ?? 0 });
+    return doc;
+  }
+
+  byIndex(collection: CollectionName, index: string, key: string): StoredDoc[] {
+    const docs = this.memory.byIndex(collection, index, key);
+    this.keys.set(`${collection}\u0000${index}\u0000${key}`, {
+      collection,
+      index,
+      key,
+      docs: new Map(docs.map((d) => [d.id, d._seq])),
+    });
+    return docs;
+  }
+
+  get empty(): boolean {
+    return this.ids.size === 0 && this.keys.size === 0;
+  }
+
+  /** Every document to fetch: those read by id and those the replica filed under a read key. */
+  refs(): DocRef[] {
+    const refs = [...this.ids.values()].map(({ collection, id }) => ({ collection, id }));
+    for (const { collection, docs } of this.keys.values()) for (const id of docs.keys()) refs.push({ collection, id });
+    return refs;
+  }
+
+  /** Whether the database's current documents (`current`, as fetched for `refs` and the keys) match every read. */
+  matches(current: Change[], indexes: IndexDefinitions): boolean {
+    const byRef = new Map(current.map((c) => [`${c.collection}\u0000${c.doc.id}`, c.doc]));
+    for (const [ref, read] of this.ids) if ((byRef.get(ref)?._seq ?? 0) !== read.seq) return false;
+    for (const read of this.keys.values()) {
+      const filed = new Map<string, number>();
+      for (const { collection, doc } of current) {
+        if (collection !== read.collection) continue;
+        const keys = indexes[collection]?.[read.index]?.(doc);
+        const list = keys === undefined ? [] : Array.isArray(keys) ? keys : [keys];
+        if (list.includes(read.key)) filed.set(doc.id, doc._seq);
+      }
+      if (filed.size !== read.docs.size) return false;
+      for (const [id, seq] of filed) if (read.docs.get(id) !== seq) return false;
+    }
+    return true;
+  }
+}
+
+export class PgStore {
+  private readonly memory: MemoryState;
+  private readonly listeners = new Set<(changes: Change[]) => void>();
+  /** Highest seq below which the replica holds every committed write, as the feed delivered it. */
+  private durable = 0;
+  private stopFeed: () => void = () => {};
+
+  private constructor(
+    readonly documents: PgDocuments,
+    private readonly indexes: IndexDefinitions,
+    private readonly endPool: () => Promise<void>,
+  ) {
+    this.memory = new MemoryState(indexes);
+  }
+
+  /** Applies the migrations, loads the replica and follows the feed. */
+  static async open(options: PgStoreOptions): Promise<PgStore> {
+    const pool = createPool(options.connectionString, options.poolSize ?? 10);
+    try {
+      await migrate(pool);
+      const documents = new PgDocuments({
+        pool,
+        connectionString: options.connectionString,
+        indexes: options.indexes,
+        pendingPollMs: options.pendingPollMs,
+        idlePollMs: options.idlePollMs,
+      });
+      const store = new PgStore(documents, options.indexes, () => pool.end());
+      await store.load();
+      return store;
+    } catch (err) {
+      await pool.end().catch(() => {});
+      throw err;
+    }
+  }
+
+  get(collection: CollectionName, id: string): StoredDoc | undefined {
+    return this.memory.get(collection, id);
+  }
+
+  byIndex(collection: CollectionName, index: string, key: string): StoredDoc[] {
+    return this.memory.byIndex(collection, index, key);
+  }
+
+  all(collection: CollectionName): Iterable<StoredDoc> {
+    return this.memory.all(collection);
+  }
+
+  /** Writes that depend on nothing read: committed as they are. */
+  async commit(writes: DocWrite[]): Promise<number> {
+    return (await this.transaction(() => ({ writes, value: undefined }))).seq;
+  }
+
+  /**
+   * Runs `decide` on the replica and commits its writes if everything it read is still current
+   * in the database; otherwise refreshes what changed and runs it again. `decide` must be a pure
+   * function of what it reads (it may run several times). A decision that writes nothing commits
+   * nothing and is not checked.
+   */
+  async transaction<T>(decide: (read: DecisionReader) => Decision<T>): Promise<{ value: T; seq: number }> {
+    for (let attempt = 1; ; attempt++) {
+      const reads = new ReadSet(this.memory);
+      const { writes, value } = decide(reads);
+      if (writes.length === 0) return { value, seq: this.durable };
+      try {
+        const { stamps } = await this.documents.transaction(async (tx) => {
+          if (!reads.empty) {
+            const current = await tx.current(reads.refs(), [...reads.keys.values()]);
+            if (!reads.matches(current, this.indexes)) throw new StaleRead(current);
+          }
+          tx.write(writes);
+        });
+        // This instance reads its own writes at once; the feed brings them to the streams later.
+        const seqOf = new Map(stamps.map((s) => [`${s.collection}\u0000${s.id}`, s.seq]));
+        const stamped: StampedWrite[] = writes.map(({ collection, doc }) => {
+          const id = String(doc.id);
+          return { collection, doc: { ...doc, id, _deleted: doc._deleted === true, _seq: seqOf.get(`${collection}\u0000${id}`) ?? 0 } };
+        });
+        this.memory.applyNewer(JSON.parse(JSON.stringify(stamped)) as StampedWrite[]);
+        return { value, seq: Math.max(...stamps.map((s) => s.seq)) };
+      } catch (err) {
+        if (!(err instanceof StaleRead) || attempt >= MAX_DECISIONS) throw err;
+        this.memory.applyNewer(err.fresh);
+      }
+    }
+  }
+
+  durableSeq(): number {
+    return this.durable;
+  }
+
+  changesSince(afterSeq: number, limit: number): Change[] {
+    return this.memory.changesSince(afterSeq, limit, this.durable);
+  }
+
+  onDurable(listener: (changes: Change[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.stopFeed();
+    await this.documents.close();
+    await this.endPool();
+  }
+
+  private async load(): Promise<void> {
+    const { changes, upTo } = await this.documents.loadAll();
+    this.memory.applyWrites(changes);
+    this.durable = upTo;
+    this.stopFeed = this.documents.onDurable((feed) => this.fromFeed(feed));
+    await this.documents.open(upTo);
+  }
+
+  private fromFeed(changes: Change[]): void {
+    this.memory.applyNewer(changes);
+    const last = changes.at(-1);
+    if (last && last.doc._seq > this.durable) this.durable = last.doc._seq;
+    for (const listener of this.listeners) {
+      try {
+        listener(changes);
+      } catch (err) {
+        console.error('store: an onDurable listener threw', err);
+      }
+    }
+  }
+}
