@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redirectFor, signedOutNotice } from './routes';
+import { exchangePath, gigPath, NAV_ROUTES, PATHS, PUBLIC_PATHS, redirectFor, routeFor, ROUTES, signedOutNotice } from './routes';
 
 describe('docs/product.md §2 session redirect rules, for every route', () => {
   const publicRoutes = ['/', '/waitlist-signup', '/teaser', '/manifesto', '/version1', '/terms'];
@@ -32,4 +32,37 @@ describe('what the login page says to a visitor sent from a page that needs a se
   ])('%s → %s', (path, notice) => expect(signedOutNotice(path)).toBe(notice));
 
   it.each(['/landing', '/basket', '/settings', '/no-such-page', '/exchange'])('%s has no notice of its own', (path) => expect(signedOutNotice(path)).toBeUndefined());
+});
+
+describe('the route table', () => {
+  it('names every path once, and every named path is a route (or the /landingpage alias)', () => {
+    const paths = ROUTES.map((r) => r.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const path of Object.values(PATHS)) if (path !== PATHS.landingAlias) expect(paths).toContain(path);
+    expect(PUBLIC_PATHS).toEqual(['/', '/waitlist-signup', '/teaser', '/manifesto', '/version1', '/signup', '/login', '/terms']);
+  });
+
+  it('gives the nav its entries in order', () => {
+    expect(NAV_ROUTES.map((r) => [r.path, r.nav])).toEqual([
+      ['/landing', 'Home'],
+      ['/create-gig', 'Create Gig'],
+      ['/basket', 'My Gigs'],
+      ['/applications', 'Applications'],
+      ['/notifications', 'Notifications'],
+      ['/profile', 'Profile'],
+      ['/settings', 'Settings'],
+    ]);
+  });
+
+  it.each([
+    ['/landing', 'landing'],
+    ['/landing/', 'landing'],
+    ['/gig/g1', 'gig'],
+    [gigPath('a/b c'), 'gig'],
+    [exchangePath('u 1'), 'exchange'],
+    ['/payment/success', 'paymentSuccess'],
+    ['/', 'waitlist'],
+  ])('finds the route of %s', (path, screen) => expect(routeFor(path)?.screen).toBe(screen));
+
+  it.each(['/gig', '/gig/', '/gig/a/b', '/payment', '/nowhere'])('finds no route for %s', (path) => expect(routeFor(path)).toBeUndefined());
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { ROUTES } from '../../shared/routes';
 
 /**
  * What each route of the built client makes the browser download, read from the built files
@@ -141,48 +142,35 @@ export type Route = {
 };
 
 /**
- * The lazily loaded page of each `<Route path="…" element={<X />} />` in a routes file. `X` is
- * declared as `const X = EXPR;` where EXPR holds the `import('…')` itself
- * (`lazy(() => import('…'))`) or names a table entry that does (`lazy(screens['/landing'])` with
- * `'/landing': () => import('…')`, or `pages.waitlist.Screen` with `waitlist: screen(() => import('…'))`),
- * the table possibly in another file (`tables`).
- * Routes whose element is not lazy (the not-found page) are left out.
+ * The module of each entry of a screen table (`name: screen(() => import('…'))`) in `file`, by name.
  */
-function lazyRoutes(file: string, tables: string[] = []): { path: string; module: string }[] {
+function screenTable(file: string): Map<string, string> {
   const source = fs.readFileSync(file, 'utf8');
-  const tableSource = [source, ...tables.map((t) => fs.readFileSync(t, 'utf8'))].join('\n');
-  const keyed = new Map<string, string>();
-  for (const m of tableSource.matchAll(/(['"]?)([\w/:-]+)\1\s*:[^\n]*?\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) keyed.set(m[2]!, m[3]!);
-  const moduleOf = (component: string): string | undefined => {
-    const expr = new RegExp(`const\\s+${component}\\s*=\\s*([^;]*);`).exec(source)?.[1];
-    if (!expr) return undefined;
-    const direct = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/.exec(expr)?.[1];
-    if (direct) return direct;
-    for (const [, , key] of expr.matchAll(/(['"]?)([\w/:-]+)\1/g)) if (keyed.has(key!)) return keyed.get(key!);
-    return undefined;
-  };
-  const routes: { path: string; module: string }[] = [];
-  for (const m of source.matchAll(/<Route\s+path="([^"]+)"\s+element=\{<(\w+)\s*\/>\}/g)) {
-    const module = moduleOf(m[2]!);
-    if (module) routes.push({ path: m[1]!, module });
-  }
-  if (routes.length === 0) throw new Error(`found no lazy routes in ${file}`);
-  return routes;
+  const modules = new Map<string, string>();
+  for (const m of source.matchAll(/^\s*(\w+)\s*:\s*screen\(\s*\(\)\s*=>\s*import\(\s*['"]([^'"]+)['"]\s*\)\s*\)/gm)) modules.set(m[1]!, m[2]!);
+  if (modules.size === 0) throw new Error(`found no screen table in ${file}`);
+  return modules;
 }
 
-const SIGNED_IN_AREA = 'signed-in/signed-in-area';
+const SIGNED_IN_AREA = './signed-in/signed-in-area';
 
-/** Every route of the client, read from client/app/app.tsx and the signed-in area's routes. */
+/**
+ * Every route of the client, from the one route table (shared/routes.ts) and the client's screen
+ * tables: a public route loads its page; a signed-in one loads the signed-in area, then its screen.
+ */
 export function clientRoutes(root = process.cwd()): Route[] {
-  const appRoutes = lazyRoutes(path.join(root, 'client/app/app.tsx'));
-  const area = appRoutes.find((r) => r.module.endsWith(SIGNED_IN_AREA));
-  if (!area) throw new Error(`client/app/app.tsx has no lazy route to ${SIGNED_IN_AREA}`);
-  // The signed-in screens' table lives beside the area (app.tsx preloads from it too).
-  const inner = lazyRoutes(path.join(root, 'client/app', `${SIGNED_IN_AREA}.tsx`), [path.join(root, 'client/app/signed-in/screens.ts')]);
-  return [
-    ...appRoutes.filter((r) => r !== area).map((r): Route => ({ path: r.path, area: 'public', pages: [r.module] })),
-    ...inner.map((r): Route => ({ path: r.path, area: 'signed-in', pages: [area.module, r.module] })),
-  ];
+  const appFile = path.join(root, 'client/app/app.tsx');
+  const publicScreens = screenTable(appFile);
+  const signedInScreens = screenTable(path.join(root, 'client/app/signed-in/screens.ts'));
+  if (!fs.readFileSync(appFile, 'utf8').includes(`import('${SIGNED_IN_AREA}')`)) {
+    throw new Error(`client/app/app.tsx does not load ${SIGNED_IN_AREA} lazily`);
+  }
+  return ROUTES.map((r): Route => {
+    const table = r.area === 'public' ? publicScreens : signedInScreens;
+    const module = table.get(r.screen);
+    if (!module) throw new Error(`route ${r.path}: no screen "${r.screen}" in its screen table`);
+    return { path: r.path, area: r.area, pages: r.area === 'public' ? [module] : [SIGNED_IN_AREA, module] };
+  });
 }
 
 /** The chunk built for a lazily imported module: `assets/<basename>-<8-character hash>.js`. */

@@ -1,6 +1,6 @@
 import { Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { redirectFor, signedOutNotice } from '../../shared/routes';
+import { redirectFor, routeFor, routesOf, signedOutNotice, type ScreenName } from '../../shared/routes';
 import { screen } from './lazy-screen';
 import { PublicLayout } from './public-header';
 import { Loading } from '../ui/loading';
@@ -8,7 +8,7 @@ import { PwaPrompts } from './pwa';
 import { SessionProvider, useSession } from './session';
 
 // Each public page is its own chunk; the signed-in area (RxDB, replication) is one more.
-const pages = {
+const pages: Record<ScreenName<'public'>, ReturnType<typeof screen>> = {
   waitlist: screen(() => import('../features/waitlist/waitlist-page')),
   teaser: screen(() => import('../features/teaser/teaser-page')),
   manifesto: screen(() => import('../features/manifesto/manifesto-page')),
@@ -16,34 +16,18 @@ const pages = {
   signup: screen(() => import('../features/auth/signup-page')),
   login: screen(() => import('../features/auth/login-page')),
   terms: screen(() => import('../features/terms/terms-page')),
-  signedIn: screen(() => import('./signed-in/signed-in-area')),
 };
-const PUBLIC_PATHS: Record<string, keyof typeof pages> = {
-  '/': 'waitlist',
-  '/waitlist-signup': 'waitlist',
-  '/teaser': 'teaser',
-  '/manifesto': 'manifesto',
-  '/version1': 'community',
-  '/signup': 'signup',
-  '/login': 'login',
-  '/terms': 'terms',
-};
+const signedIn = screen(() => import('./signed-in/signed-in-area'));
 /**
  * Loads the chunk of the page at `pathname`; main.tsx renders once it is in, so the first page
  * never suspends (see lazy-screen.ts). Resolves either way: a failure shows when the page renders.
  */
 export function preloadFirstPage(pathname: string): Promise<unknown> {
-  return pages[PUBLIC_PATHS[pathname] ?? 'signedIn'].preload().catch(() => undefined);
+  const route = routeFor(pathname);
+  return (route?.area === 'public' ? pages[route.screen] : signedIn).preload().catch(() => undefined);
 }
 
-const WaitlistPage = pages.waitlist.Screen;
-const TeaserPage = pages.teaser.Screen;
-const ManifestoPage = pages.manifesto.Screen;
-const CommunityPage = pages.community.Screen;
-const SignupPage = pages.signup.Screen;
-const LoginPage = pages.login.Screen;
-const TermsPage = pages.terms.Screen;
-const SignedInArea = pages.signedIn.Screen;
+const SignedInArea = signedIn.Screen;
 
 /** Applies the session redirect rules of docs/product.md §2 (shared/routes.ts) before anything renders. */
 function Guarded({ children }: { children: ReactNode }) {
@@ -67,14 +51,10 @@ export function App() {
           <Suspense fallback={<Loading />}>
             <Routes>
               <Route element={<PublicLayout />}>
-                <Route path="/" element={<WaitlistPage />} />
-                <Route path="/waitlist-signup" element={<WaitlistPage />} />
-                <Route path="/teaser" element={<TeaserPage />} />
-                <Route path="/manifesto" element={<ManifestoPage />} />
-                <Route path="/version1" element={<CommunityPage />} />
-                <Route path="/signup" element={<SignupPage />} />
-                <Route path="/login" element={<LoginPage />} />
-                <Route path="/terms" element={<TermsPage />} />
+                {routesOf('public').map(({ path, screen }) => {
+                  const Screen = pages[screen].Screen;
+                  return <Route key={path} path={path} element={<Screen />} />;
+                })}
               </Route>
               <Route path="/*" element={<SignedInArea />} />
             </Routes>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { unreadBadgeCount } from '../../../shared/display';
+import { NAV_ROUTES, PATHS } from '../../../shared/routes';
 import type { Conversation } from '../../../shared/schemas/conversation';
 import type { Notification } from '../../../shared/schemas/notification';
 import { useData, useOptionalData } from '../../data/data-provider';
@@ -34,32 +35,21 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
   const { logout } = useSession();
   const navigate = useNavigate();
   const data = useOptionalData();
-  const links: [string, string][] = [
-    ['/landing', 'Home'],
-    ['/create-gig', 'Create Gig'],
-    ['/basket', 'My Gigs'],
-    ['/applications', 'Applications'],
-  ];
   return (
     <div className="app-shell">
       <header className="app-header">
         <nav className="app-nav" aria-label="Main">
-          {links.map(([to, label]) => (
-            <NavLink key={to} to={to}>
-              {label}
+          {NAV_ROUTES.map(({ path, nav }) => (
+            <NavLink key={path} to={path}>
+              {nav}
+              {path === PATHS.notifications && data && <UnreadBadge />}
             </NavLink>
           ))}
-          <NavLink to="/notifications">
-            Notifications
-            {data && <UnreadBadge />}
-          </NavLink>
-          <NavLink to="/profile">Profile</NavLink>
-          <NavLink to="/settings">Settings</NavLink>
           <button
             type="button"
             className="nav-button"
             onClick={() => {
-              void logout().finally(() => navigate('/login', { replace: true }));
+              void logout().finally(() => navigate(PATHS.login, { replace: true }));
             }}
           >
             Logout

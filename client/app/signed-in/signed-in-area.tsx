@@ -1,30 +1,20 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { preloadScreen, screens } from './screens';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
+import { PATHS, routesOf } from '../../../shared/routes';
 import { DataProvider, RequireData } from '../../data/data-provider';
 import { BoardSkeleton } from '../../features/landing/board-controls';
 import { Loading } from '../../ui/loading';
 import { useSession } from '../session';
 import { SignedInLayout } from './layout';
 
-const LandingPage = screens['/landing'].Screen;
-const CreateGigPage = screens['/create-gig'].Screen;
-const ProfilePage = screens['/profile'].Screen;
-const SetupPortfolioPage = screens['/setup-portfolio'].Screen;
-const ApplicationsPage = screens['/applications'].Screen;
-const NotificationsPage = screens['/notifications'].Screen;
-const BasketPage = screens['/basket'].Screen;
-const SettingsPage = screens['/settings'].Screen;
-const GigPage = screens['/gig'].Screen;
-const ExchangePage = screens['/exchange'].Screen;
-const PaymentSuccessPage = screens['/payment'].Screen;
 
 function NotFound() {
   return (
     <main className="page narrow">
       <h1>Page not found</h1>
       <p>There is nothing at this address.</p>
-      <Link className="button" to="/landing">
+      <Link className="button" to={PATHS.landing}>
         Go to the gig board
       </Link>
     </main>
@@ -51,20 +41,13 @@ export default function SignedInArea() {
   return (
     <DataProvider userId={user.id} onUnauthorized={onUnauthorized}>
       <SignedInLayout>
-        <RequireData ready={screenReady} fallback={pathname === '/landing' ? <BoardSkeleton /> : <Loading label="Opening your data…" />}>
+        <RequireData ready={screenReady} fallback={pathname === PATHS.landing ? <BoardSkeleton /> : <Loading label="Opening your data…" />}>
           <Suspense fallback={<Loading />}>
             <Routes>
-              <Route path="/landing" element={<LandingPage />} />
-              <Route path="/create-gig" element={<CreateGigPage />} />
-              <Route path="/profile" element={<ProfilePage />} />
-              <Route path="/setup-portfolio" element={<SetupPortfolioPage />} />
-              <Route path="/applications" element={<ApplicationsPage />} />
-              <Route path="/exchange/:userId" element={<ExchangePage />} />
-              <Route path="/notifications" element={<NotificationsPage />} />
-              <Route path="/basket" element={<BasketPage />} />
-              <Route path="/payment/success" element={<PaymentSuccessPage />} />
-              <Route path="/settings" element={<SettingsPage />} />
-              <Route path="/gig/:gigId" element={<GigPage />} />
+              {routesOf('signed-in').map(({ path, screen }) => {
+                const Screen = screens[screen].Screen;
+                return <Route key={path} path={path} element={<Screen />} />;
+              })}
               <Route path="*" element={<NotFound />} />
             </Routes>
           </Suspense>
