@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INDEXES } from '../../sync-server/indexes';
@@ -205,15 +206,47 @@ describe('the change feed', () => {
 });
 
 describe('chat logs', () => {
-  it('keeps an update appended by another instance while a compaction merged the log', async () => {
+  const bytes = (log: { updates: Uint8Array[] }) => log.updates.map((u) => [...u]);
+
+  it('let one of two instances appending at the same position win; the other catches up and appends after it', async () => {
     const [a, b] = [await instance(), await instance()];
-    await a.appendChatUpdate('room-1', Uint8Array.of(1));
-    await a.appendChatUpdate('room-1', Uint8Array.of(2));
+    const heard: string[] = [];
+    b.onChatAppended((digest) => heard.push(digest));
+    expect(await a.appendChat('room-race', Uint8Array.of(1), 0)).toEqual({ ok: true, pos: 1 });
+    // Both have seen position 1 and append at once.
+    const [fromA, fromB] = await Promise.all([a.appendChat('room-race', Uint8Array.of(2), 1), b.appendChat('room-race', Uint8Array.of(3), 1)]);
+    expect([fromA.ok, fromB.ok].sort()).toEqual([false, true]);
+    const loser = fromA.ok ? b : a;
+    const missed = await loser.chatLog('room-race', 1);
+    expect(missed.pos).toEqual([2]);
+    expect(await loser.appendChat('room-race', Uint8Array.of(4), 2)).toEqual({ ok: true, pos: 3 });
+    expect((await a.chatLog('room-race')).pos).toEqual([1, 2, 3]);
+    // Every append is announced to every instance, by the digest of the room's name.
+    const digest = createHash('md5').update('room-race').digest('hex');
+    await waitFor('b hears the three appends', () => heard.filter((d) => d === digest).length === 3);
+  });
+
+  it('keeps an update appended by another instance while a compaction merged the log, and files the merge at its last position', async () => {
+    const [a, b] = [await instance(), await instance()];
+    await a.appendChat('room-1', Uint8Array.of(1), 0);
+    await a.appendChat('room-1', Uint8Array.of(2), 1);
     const log = await a.chatLog('room-1');
     // Meanwhile, another instance appends.
-    await b.appendChatUpdate('room-1', Uint8Array.of(3));
-    await a.compactChat('room-1', Uint8Array.of(12), PgDocuments.entriesOf(log));
+    await b.appendChat('room-1', Uint8Array.of(3), 2);
+    expect(await a.compactChat('room-1', Uint8Array.of(12), log.pos)).toBe(true);
     const after = await b.chatLog('room-1');
-    expect(after.updates.map((u) => [...u])).toEqual([[12], [3]]);
+    expect(after.pos).toEqual([2, 3]);
+    expect(bytes(after)).toEqual([[12], [3]]);
+    // A reader that had seen position 2 misses nothing; one that had seen 1 gets the merge again.
+    expect(bytes(await b.chatLog('room-1', 2))).toEqual([[3]]);
+    expect(bytes(await b.chatLog('room-1', 1))).toEqual([[12], [3]]);
+  });
+
+  it('refuse a compaction whose entries another compaction already merged, changing nothing', async () => {
+    const [a, b] = [await instance(), await instance()];
+    for (let i = 1; i <= 3; i++) await a.appendChat('room-2', Uint8Array.of(i), i - 1);
+    expect(await b.compactChat('room-2', Uint8Array.of(23), [2, 3])).toBe(true);
+    expect(await a.compactChat('room-2', Uint8Array.of(123), [1, 2, 3])).toBe(false);
+    expect(bytes(await a.chatLog('room-2'))).toEqual([[1], [23]]);
   });
 });

@@ -90,9 +90,7 @@ export async function importDataDir(options: {
         await target.commit(docs.slice(i, i + ROWS_PER_TRANSACTION).map((doc) => ({ collection, doc })));
       }
     }
-    for (const [room, updates] of memory.chat) {
-      for (const update of updates) await target.appendChatUpdate(room, update);
-    }
+    for (const [room, updates] of memory.chat) await target.writeChatLog(room, updates);
 
     const copied: ImportSummary = { collections: {}, chat: { rooms: 0, updates: 0, checksum: '' } };
     for (const collection of memory.collectionNames()) copied.collections[collection] = summarise(await target.all(collection));

@@ -40,12 +40,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX document_keys_by_doc ON document_keys (collection, id);
 
-      -- Chat: each room's log of Yjs updates, in append order.
+      -- Chat: each room's log of Yjs updates. pos numbers a room's entries 1, 2, 3…: an append
+      -- names the position after the last entry its instance has seen, so two instances appending
+      -- to one room at once cannot both succeed (the loser catches up and tries again), and a
+      -- reader that has seen position p has seen everything before it.
       CREATE TABLE chat_updates (
         room   text   NOT NULL,
-        n      bigserial,
+        pos    bigint NOT NULL,
         update bytea  NOT NULL,
-        PRIMARY KEY (room, n)
+        PRIMARY KEY (room, pos)
       );
     `,
   },

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Change, ChatRange, CollectionName, DocWrite, IndexDefinitions, StoredDoc } from '../store';
+import type { Change, CollectionName, DocWrite, IndexDefinitions, StoredDoc } from '../store';
 import { HORIZON_SQL, ROWS_PER_TRANSACTION, seqSql, toSeq } from './order';
 
 /**
@@ -11,6 +11,13 @@ import { HORIZON_SQL, ROWS_PER_TRANSACTION, seqSql, toSeq } from './order';
 
 /** The channel each committing transaction notifies; the payload is unused (a read follows). */
 export const CHANGES_CHANNEL = 'gig_marketplace_changes';
+/** The channel an append to a chat log notifies, with the md5 of the room's name. */
+export const CHAT_CHANNEL = 'gig_marketplace_chat';
+
+const UNIQUE_VIOLATION = '23505';
+
+/** A stretch of a room's chat log: each entry's position and its update. */
+export type ChatLogEntries = { pos: number[]; updates: Uint8Array[] };
 
 type DocRow = { collection: CollectionName; id: string; seq: string; deleted: boolean; body: Record<string, unknown> };
 
@@ -30,6 +37,7 @@ export type PgDocumentsOptions = {
 export class PgDocuments {
   private readonly pool: pg.Pool;
   private readonly listeners = new Set<(changes: Change[]) => void>();
+  private readonly chatListeners = new Set<(roomDigest: string) => void>();
   private listenClient: pg.Client | undefined;
   /** Highest seq handed to `onDurable` listeners. */
   private delivered = 0;
@@ -160,36 +168,58 @@ export class PgDocuments {
     return () => this.listeners.delete(listener);
   }
 
-  async appendChatUpdate(room: string, update: Uint8Array): Promise<void> {
-    await this.pool.query('INSERT INTO chat_updates (room, update) VALUES ($1, $2)', [room, Buffer.from(update)]);
+  /**
+   * Appends `update` to a room's log at the position after `afterPos`, the last entry the caller
+   * has seen. Refused (`ok: false`, nothing written) when another append took that position
+   * first: the caller reads what it missed (`chatLog(room, afterPos)`) and decides again. Every
+   * instance is told (`onChatAppended`) at commit.
+   */
+  async appendChat(room: string, update: Uint8Array, afterPos: number): Promise<{ ok: true; pos: number } | { ok: false }> {
+    try {
+      await this.pool.query(
+        `WITH added AS (INSERT INTO chat_updates (room, pos, update) VALUES ($1, $2, $3) RETURNING room)
+         SELECT pg_notify('${CHAT_CHANNEL}', md5(room)) FROM added`,
+        [room, afterPos + 1, Buffer.from(update)],
+      );
+      return { ok: true, pos: afterPos + 1 };
+    } catch (err) {
+      if ((err as { code?: string }).code === UNIQUE_VIOLATION) return { ok: false };
+      throw err;
+    }
   }
 
-  /** Every update of a room in append order, with the entry numbers compaction refers to. */
-  async chatLog(room: string): Promise<{ n: number[]; updates: Uint8Array[] }> {
-    const { rows } = await this.pool.query<{ n: string; update: Buffer }>(
-      'SELECT n, update FROM chat_updates WHERE room = $1 ORDER BY n',
-      [room],
+  /** A room's entries after position `afterPos` (all of them by default), in order. */
+  async chatLog(room: string, afterPos = 0): Promise<ChatLogEntries> {
+    const { rows } = await this.pool.query<{ pos: string; update: Buffer }>(
+      'SELECT pos, update FROM chat_updates WHERE room = $1 AND pos > $2 ORDER BY pos',
+      [room, afterPos],
     );
-    return { n: rows.map((r) => toSeq(r.n)), updates: rows.map((r) => new Uint8Array(r.update)) };
+    return { pos: rows.map((r) => toSeq(r.pos)), updates: rows.map((r) => new Uint8Array(r.update)) };
   }
 
   /**
-   * Replaces exactly the entries numbered `entries` (as `chatLog` returned them) by `merged`, in
-   * one transaction. Entries appended meanwhile, by this or another instance, are not in the list
-   * and stay, whatever their numbers.
+   * Replaces exactly the entries at `positions` (as `chatLog` returned them) by `merged`, filed at
+   * the last of those positions, so a reader that has seen it has seen everything merged. Entries
+   * appended meanwhile stay. Refused (false, nothing changed) when one of the entries is no
+   * longer there, i.e. another compaction got to them first.
    */
-  async compactChat(room: string, merged: Uint8Array, entries: number[]): Promise<void> {
-    if (entries.length === 0) return;
+  async compactChat(room: string, merged: Uint8Array, positions: readonly number[]): Promise<boolean> {
+    if (positions.length === 0) return true;
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query('DELETE FROM chat_updates WHERE room = $1 AND n = ANY($2::bigint[])', [room, entries]);
-      await client.query('INSERT INTO chat_updates (room, n, update) VALUES ($1, $2, $3)', [
+      const gone = await client.query('DELETE FROM chat_updates WHERE room = $1 AND pos = ANY($2::bigint[])', [room, positions]);
+      if (gone.rowCount !== new Set(positions).size) {
+        await client.query('ROLLBACK');
+        return false;
+      }
+      await client.query('INSERT INTO chat_updates (room, pos, update) VALUES ($1, $2, $3)', [
         room,
-        Math.min(...entries),
+        Math.max(...positions),
         Buffer.from(merged),
       ]);
       await client.query('COMMIT');
+      return true;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
       throw err;
@@ -198,16 +228,28 @@ export class PgDocuments {
     }
   }
 
+  /** Copies a whole log (the import): positions 1, 2, 3… in one statement. */
+  async writeChatLog(room: string, updates: readonly Uint8Array[]): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO chat_updates (room, pos, update) SELECT $1, p, u FROM unnest($2::bigint[], $3::bytea[]) AS w(p, u)',
+      [room, updates.map((_, i) => i + 1), updates.map((u) => Buffer.from(u))],
+    );
+  }
+
+  /**
+   * Called with the md5 (hex) of a room's name whenever any instance appends to it (names are
+   * user-controlled text: the digest bounds the notification's size). Returns an unsubscribe.
+   */
+  onChatAppended(listener: (roomDigest: string) => void): () => void {
+    this.chatListeners.add(listener);
+    return () => this.chatListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
     await this.polling;
     await this.listenClient?.end().catch(() => {});
-  }
-
-  /** For `ChatRange`-based callers: entry numbers of a range of `chatLog`'s list. */
-  static entriesOf(log: { n: number[] }, range?: ChatRange): number[] {
-    return range ? log.n.slice(range.from, range.to) : log.n;
   }
 
   private async horizon(): Promise<number> {
@@ -218,14 +260,18 @@ export class PgDocuments {
   private async listen(): Promise<void> {
     if (this.closed) return;
     const client = new pg.Client({ connectionString: this.options.connectionString });
-    client.on('notification', () => this.poll());
+    client.on('notification', (n) => {
+      if (n.channel === CHAT_CHANNEL) {
+        for (const listener of this.chatListeners) listener(n.payload ?? '');
+      } else this.poll();
+    });
     client.on('error', () => {
       // The connection dropped (PostgreSQL restarted): listen again shortly; the idle poll covers the gap.
       if (this.listenClient === client) this.listenClient = undefined;
       setTimeout(() => void this.listen().catch(() => {}), 500).unref();
     });
     await client.connect();
-    await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${CHAT_CHANNEL}`);
     this.listenClient = client;
   }
 
