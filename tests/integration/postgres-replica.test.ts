@@ -1,5 +1,7 @@
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INDEXES } from '../../sync-server/indexes';
+import { seqSql } from '../../sync-server/store/postgres/order';
 import { PgStore } from '../../sync-server/store/postgres/pg-store';
 import type { Change } from '../../sync-server/store/store';
 import { createTestDatabase, type TestDatabase } from '../support/postgres/database';
@@ -92,5 +94,27 @@ describe('instances on one database', () => {
       });
     await Promise.all(Array.from({ length: 20 }, (_, i) => bump(i % 2 ? a : b)));
     await waitFor('twenty bumps on both', () => a.get('gigs', 'g-count')?.count === 20 && b.get('gigs', 'g-count')?.count === 20);
+  });
+});
+
+describe('a decision that writes nothing', () => {
+  it('is made again on fresh data when its replica had not yet seen a document written elsewhere', async () => {
+    // A replica whose feed reads only on notifications, and a write that sends none: it stays behind.
+    const slow = await PgStore.open({ connectionString: db.url, indexes: INDEXES, poolSize: 2, idlePollMs: 60_000 });
+    open.push(slow);
+    const raw = new pg.Client({ connectionString: db.url });
+    await raw.connect();
+    try {
+      await raw.query(
+        `INSERT INTO documents (collection, id, seq, deleted, body) VALUES ('applications', 'r-fresh', ${seqSql('0')}, false, $1)`,
+        [JSON.stringify({ gigId: 'g-fresh', applicantId: 'u-fresh', status: 'PENDING' })],
+      );
+    } finally {
+      await raw.end();
+    }
+    expect(slow.get('applications', 'r-fresh')).toBeUndefined();
+    const seen = await slow.transaction((read) => ({ writes: [], value: read.get('applications', 'r-fresh')?.status ?? 'absent' }));
+    expect(seen.value).toBe('PENDING');
+    expect(slow.get('applications', 'r-fresh')).toMatchObject({ status: 'PENDING' });
   });
 });

@@ -72,6 +72,11 @@ export class PgDocuments {
     return readAll(this.pool, collection);
   }
 
+  /** The current versions of the named documents and of every document filed under the named index keys. */
+  current(ids: readonly DocRef[], keys: readonly IndexRef[]): Promise<Change[]> {
+    return readCurrent(this.pool, ids, keys);
+  }
+
   /**
    * Every document below the horizon, in seq order, read in one snapshot, and the seq they are
    * final up to: an instance loads them, then follows the feed from there (`open(upTo)`).
@@ -351,6 +356,20 @@ async function readAll(q: Queryable, collection: CollectionName): Promise<Stored
   return rows.map(toDoc);
 }
 
+async function readCurrent(q: Queryable, ids: readonly DocRef[], keys: readonly IndexRef[]): Promise<Change[]> {
+  const { rows } = await q.query<DocRow>(
+    `SELECT ${DOC_COLUMNS} FROM documents d
+       JOIN unnest($1::text[], $2::text[]) AS r(c, i) ON d.collection = r.c AND d.id = r.i
+     UNION ALL
+     SELECT ${DOC_COLUMNS} FROM document_keys k
+       JOIN unnest($3::text[], $4::text[], $5::text[]) AS r(c, x, key) ON k.collection = r.c AND k.index_name = r.x AND k.key = r.key
+       JOIN documents d ON d.collection = k.collection AND d.id = k.id`,
+    [ids.map((r) => r.collection), ids.map((r) => r.id), keys.map((k) => k.collection), keys.map((k) => k.index), keys.map((k) => k.key)],
+  );
+  const byRef = new Map(rows.map((r) => [`${r.collection}\u0000${r.id}`, r]));
+  return [...byRef.values()].map((r) => ({ collection: r.collection, doc: toDoc(r) }));
+}
+
 /**
  * Reads and writes inside one `transaction`. Reads see the transaction's own writes only after
  * `flush` (writes are buffered and sent in one statement at the end), so a policy reads first,
@@ -377,18 +396,8 @@ export class PgTransaction {
   }
 
   /** The current versions of the named documents and of every document filed under the named index keys. */
-  async current(ids: readonly DocRef[], keys: readonly IndexRef[]): Promise<Change[]> {
-    const { rows } = await this.client.query<DocRow>(
-      `SELECT ${DOC_COLUMNS} FROM documents d
-         JOIN unnest($1::text[], $2::text[]) AS r(c, i) ON d.collection = r.c AND d.id = r.i
-       UNION ALL
-       SELECT ${DOC_COLUMNS} FROM document_keys k
-         JOIN unnest($3::text[], $4::text[], $5::text[]) AS r(c, x, key) ON k.collection = r.c AND k.index_name = r.x AND k.key = r.key
-         JOIN documents d ON d.collection = k.collection AND d.id = k.id`,
-      [ids.map((r) => r.collection), ids.map((r) => r.id), keys.map((k) => k.collection), keys.map((k) => k.index), keys.map((k) => k.key)],
-    );
-    const byRef = new Map(rows.map((r) => [`${r.collection}\u0000${r.id}`, r]));
-    return [...byRef.values()].map((r) => ({ collection: r.collection, doc: toDoc(r) }));
+  current(ids: readonly DocRef[], keys: readonly IndexRef[]): Promise<Change[]> {
+    return readCurrent(this.client, ids, keys);
   }
 
   write(writes: readonly DocWrite[]): void {

@@ -153,13 +153,22 @@ export class PgStore {
    * Runs `decide` on the replica and commits its writes if everything it read is still current
    * in the database; otherwise refreshes what changed and runs it again. `decide` must be a pure
    * function of what it reads (it may run several times). A decision that writes nothing commits
-   * nothing and is not checked.
+   * nothing, but its reads are checked all the same (one query), so its answer is never one a
+   * fresher replica would not give.
    */
   async transaction<T>(decide: (read: DecisionReader) => Decision<T>): Promise<{ value: T; seq: number }> {
     for (let attempt = 1; ; attempt++) {
       const reads = new ReadSet(this.memory);
       const { writes, value } = decide(reads);
-      if (writes.length === 0) return { value, seq: this.durable };
+      if (writes.length === 0) {
+        // Nothing to write, but the answer (a refusal, say) must not rest on a stale replica
+        // either: a document this user wrote a moment ago on another instance may not be here yet.
+        if (reads.empty) return { value, seq: this.durable };
+        const current = await this.documents.current(reads.refs(), [...reads.keys.values()]);
+        if (reads.matches(current, this.indexes) || attempt >= MAX_DECISIONS) return { value, seq: this.durable };
+        this.memory.applyNewer(current);
+        continue;
+      }
       try {
         const { stamps } = await this.documents.transaction(async (tx) => {
           if (!reads.empty) {
