@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Config } from './config';
 import { LOGIN_GUARD, LoginGuard } from './auth/login-guard';
 import { RateLimiter } from './http/rate-limit';
+import { MemoryWindowCounters, type WindowCounters } from './http/window-counters';
 import { createWriteQuotas, type WriteQuotas } from './replication/quotas';
 import type { Store } from './store/store';
 
@@ -24,7 +25,16 @@ export type AppContext = {
   events: EventEmitter;
 };
 
-export function createContext(config: Config, store: Store, now: () => number = Date.now): AppContext {
+/**
+ * `counters` holds the rate limits' and quotas' counts: in memory by default, in the database when
+ * several instances must count as one.
+ */
+export function createContext(
+  config: Config,
+  store: Store,
+  now: () => number = Date.now,
+  counters: WindowCounters = new MemoryWindowCounters(),
+): AppContext {
   const on = config.rateLimits;
   const minute = 60_000;
   return {
@@ -32,11 +42,11 @@ export function createContext(config: Config, store: Store, now: () => number = 
     store,
     now,
     limits: {
-      login: new LoginGuard(on, LOGIN_GUARD, now),
-      loginPerIp: new RateLimiter(50, 15 * minute, on, now),
-      signupPerIp: new RateLimiter(20, 60 * minute, on, now),
-      waitlistPerIp: new RateLimiter(20, 60 * minute, on, now),
-      writes: createWriteQuotas(on, now),
+      login: new LoginGuard(on, LOGIN_GUARD, now, undefined, counters),
+      loginPerIp: new RateLimiter('login-ip', 50, 15 * minute, on, now, counters),
+      signupPerIp: new RateLimiter('signup-ip', 20, 60 * minute, on, now, counters),
+      waitlistPerIp: new RateLimiter('waitlist-ip', 20, 60 * minute, on, now, counters),
+      writes: createWriteQuotas(on, now, counters),
     },
     events: new EventEmitter().setMaxListeners(0),
     log:

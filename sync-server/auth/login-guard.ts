@@ -1,4 +1,5 @@
 import { tooManyRequests } from '../http/errors';
+import { MemoryWindowCounters, type WindowCounters } from '../http/window-counters';
 
 /**
  * Bounds password guessing without handing strangers a way to lock someone out
@@ -17,8 +18,11 @@ import { tooManyRequests } from '../http/errors';
  * Attempts are counted before the password is checked (a reservation, kept as a failure or
  * released on success): a burst sent at once cannot pass the counts while the first guesses are
  * still being hashed. A success clears its address's failures but not the email's, so the
- * victim logging in does not give the attacker a fresh allowance. In memory, like the other
- * rate limits.
+ * victim logging in does not give the attacker a fresh allowance.
+ *
+ * The counts live in `counters` (in memory, or in the database so that several instances count as
+ * one). The lane's one-at-a-time order is kept per process; across instances the number of
+ * attempts in an email's lane is still at most `laneSize` (docs/decisions/023).
  */
 export type LoginGuardOptions = {
   windowMs: number;
@@ -45,17 +49,18 @@ export const LOGIN_MESSAGES = {
   laneFull: 'Too many login attempts for this account right now. Please try again in a minute.',
 } as const;
 
-type Window = { start: number; count: number };
-type Lane = { tail: Promise<void>; admitted: number };
+type Lane = { tail: Promise<void> };
 
 /** One admitted attempt: report its outcome with `succeeded()` or `failed()`, exactly once. */
 export type LoginAttempt = { succeeded(): void; failed(): void };
 
 const NOOP: LoginAttempt = { succeeded() {}, failed() {} };
 
+/** A lane's count of admitted attempts resets after this long, should an instance die holding some. */
+const LANE_WINDOW_MS = 10 * 60_000;
+
 export class LoginGuard {
-  private pairs = new Map<string, Window>();
-  private emails = new Map<string, Window>();
+  /** This process's lanes: one attempt at a time per email, in arrival order. */
   private lanes = new Map<string, Lane>();
 
   constructor(
@@ -63,35 +68,42 @@ export class LoginGuard {
     private readonly options: LoginGuardOptions = LOGIN_GUARD,
     private readonly now: () => number = Date.now,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    private readonly counters: WindowCounters = new MemoryWindowCounters(),
   ) {}
 
   /** Resolves when the attempt may check its password (maybe after a delay); throws a 429 when it may not. */
   async admit(email: string, address: string): Promise<LoginAttempt> {
     if (!this.enabled) return NOOP;
     const o = this.options;
-    const pair = this.window(this.pairs, `${email}\n${address}`);
-    const perEmail = this.window(this.emails, email);
-    const retryAfter = Math.ceil((pair.start + o.windowMs - this.now()) / 1000);
-    if (pair.count >= o.pairLimit) throw tooManyRequests(LOGIN_MESSAGES.addressLocked, retryAfter);
-    if (perEmail.count < o.emailThreshold) return this.reserve(pair, perEmail);
+    const now = this.now();
+    const window = { now, windowMs: o.windowMs };
+    const keys = { pair: `login-pair\n${email}\n${address}`, email: `login-email\n${email}`, lane: `login-lane\n${email}` };
+    // Reserved before the password is checked; a refusal below gives the reservations back.
+    const pair = await this.counters.add(keys.pair, 1, { ...window, limit: o.pairLimit });
+    const retryAfter = Math.ceil((pair.start + o.windowMs - now) / 1000);
+    if (!pair.added) throw tooManyRequests(LOGIN_MESSAGES.addressLocked, retryAfter);
+    const failuresBefore = (await this.counters.add(keys.email, 1, window)).count - 1;
+    const attempt = this.reservation(keys.pair, keys.email);
+    if (failuresBefore < o.emailThreshold) return attempt;
 
-    // Under attack: slowed down, one at a time.
-    if (pair.count >= o.pairLimitUnderAttack) throw tooManyRequests(LOGIN_MESSAGES.addressLocked, retryAfter);
-    const lane = this.lanes.get(email) ?? { tail: Promise.resolve(), admitted: 0 };
-    if (lane.admitted >= o.laneSize) throw tooManyRequests(LOGIN_MESSAGES.laneFull, 60);
+    // Under attack: slowed down, one at a time. A refused attempt keeps its reservations: it was
+    // an attempt, and giving them back would let a concurrent burst's refusals lower the count
+    // others are admitted by (on several instances the order of their counts is not theirs).
+    if (pair.count - 1 >= o.pairLimitUnderAttack) throw tooManyRequests(LOGIN_MESSAGES.addressLocked, retryAfter);
+    const inLane = await this.counters.add(keys.lane, 1, { now, windowMs: LANE_WINDOW_MS, limit: o.laneSize });
+    if (!inLane.added) throw tooManyRequests(LOGIN_MESSAGES.laneFull, 60);
+    const lane = this.lanes.get(email) ?? { tail: Promise.resolve() };
     this.lanes.set(email, lane);
-    lane.admitted += 1;
-    const over = perEmail.count - o.emailThreshold;
-    const attempt = this.reserve(pair, perEmail);
     const previous = lane.tail;
     let release!: () => void;
-    lane.tail = new Promise((resolve) => (release = resolve));
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    lane.tail = mine;
     await previous;
-    await this.sleep(Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** Math.min(over, 20)));
+    await this.sleep(Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** Math.min(failuresBefore - o.emailThreshold, 20)));
     const leave = () => {
       release();
-      lane.admitted -= 1;
-      if (lane.admitted === 0 && this.lanes.get(email) === lane) this.lanes.delete(email);
+      if (this.lanes.get(email)?.tail === mine) this.lanes.delete(email);
+      this.background(this.counters.adjust(keys.lane, -1));
     };
     return {
       succeeded: () => (leave(), attempt.succeeded()),
@@ -99,16 +111,14 @@ export class LoginGuard {
     };
   }
 
-  private reserve(pair: Window, perEmail: Window): LoginAttempt {
-    pair.count += 1;
-    perEmail.count += 1;
+  /** The attempt's reserved failure: kept when it fails; on success the address's failures are cleared and the email's reservation given back. */
+  private reservation(pairKey: string, emailKey: string): LoginAttempt {
     let settled = false;
     return {
       succeeded: () => {
         if (settled) return;
         settled = true;
-        pair.count = 0;
-        perEmail.count = Math.max(0, perEmail.count - 1);
+        this.background(this.counters.adjust(pairKey, 'clear').then(() => this.counters.adjust(emailKey, -1)));
       },
       failed: () => {
         settled = true;
@@ -116,14 +126,8 @@ export class LoginGuard {
     };
   }
 
-  private window(map: Map<string, Window>, key: string): Window {
-    const t = this.now();
-    let w = map.get(key);
-    if (!w || t - w.start >= this.options.windowMs) {
-      w = { start: t, count: 0 };
-      map.set(key, w);
-      if (map.size > 100_000) for (const [k, old] of map) if (t - old.start >= this.options.windowMs) map.delete(k);
-    }
-    return w;
+  /** Bookkeeping after the answer: a failure to record it only leaves a count higher than it should be. */
+  private background(p: Promise<void>): void {
+    p.catch(() => undefined);
   }
 }

@@ -37,7 +37,7 @@ export function authRoutes(ctx: AppContext): Router {
   const scryptParams = { logN: ctx.config.scryptLogN, r: 8, p: 1 };
 
   router.post('/signup', async (req, res) => {
-    ctx.limits.signupPerIp.hit(clientIp(req), 'Too many sign-ups from this network. Please try again later.');
+    await ctx.limits.signupPerIp.hit(clientIp(req), 'Too many sign-ups from this network. Please try again later.');
     const body = parseBody(signupBody, req.body);
     const fields = validateSignup(body);
     const message = firstError(fields);
@@ -72,7 +72,7 @@ export function authRoutes(ctx: AppContext): Router {
 
   router.post('/login', async (req, res) => {
     const ip = clientIp(req);
-    ctx.limits.loginPerIp.hit(ip, 'Too many login attempts. Please try again later.');
+    await ctx.limits.loginPerIp.hit(ip, 'Too many login attempts. Please try again later.');
     const body = parseBody(loginBody, req.body);
     const message = firstError(validateLogin(body));
     if (message) throw badRequest(message);

@@ -39,7 +39,7 @@ export function replicationRoutes(ctx: AppContext, hub: ChangeStreamHub): Router
     const collection = collectionParam(req.params.collection);
     const rows = pushBodySchema.safeParse(req.body);
     if (!rows.success) throw badRequest(SYNC_ERRORS.badPushBody);
-    chargePush(ctx, auth.user.id, collection, rows.data);
+    await chargePush(ctx, auth.user.id, collection, rows.data);
     const result = await applyPush(ctx, auth, collection, rows.data);
     res.json(result);
   });

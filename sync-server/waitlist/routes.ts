@@ -23,7 +23,7 @@ const waitlistBody = z.strictObject({
 export function waitlistRoutes(ctx: AppContext): Router {
   const router = Router();
   router.post('/', async (req, res) => {
-    ctx.limits.waitlistPerIp.hit(clientIp(req), 'Too many sign-ups from this network. Please try again later.');
+    await ctx.limits.waitlistPerIp.hit(clientIp(req), 'Too many sign-ups from this network. Please try again later.');
     const body = parseBody(waitlistBody, req.body);
     const fields = validateWaitlist(body);
     const message = firstError(fields);

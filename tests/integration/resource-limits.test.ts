@@ -177,7 +177,7 @@ describe('per-user write quotas', () => {
     const other = await person(limited.url);
     expect((await push(other.http, 'gigs', newRows(10))).status).toBe(200);
     // The minute passes.
-    limited.ctx.limits.writes.pushed.reset(pushedKey(me));
+    await limited.ctx.limits.writes.pushed.reset(pushedKey(me));
     const again = await push(me.http, 'gigs', fresh);
     expect(again.status).toBe(200);
     expect(again.body.refused).toEqual([]);
@@ -192,7 +192,7 @@ describe('per-user write quotas', () => {
       const res = await push(me.http, 'gigs', newRows(Math.min(50, limit - n)));
       expect(res.status).toBe(200);
       created.push(...(res.body.conflicts as Record<string, unknown>[]));
-      limited.ctx.limits.writes.pushed.reset(pushedKey(me)); // only the daily quota is under test
+      await limited.ctx.limits.writes.pushed.reset(pushedKey(me)); // only the daily quota is under test
     }
     const over = newRows(1);
     const refused = await push(me.http, 'gigs', over);
@@ -218,9 +218,9 @@ describe('per-user write quotas', () => {
     // The user spent the quota elsewhere (another device), in a window that ends in 3 s.
     const quotas = limited.ctx.limits.writes;
     const minute = quotas.pushed;
-    quotas.pushed = new RateLimiter(WRITE_QUOTAS.pushedPerMinute, 3_000);
+    quotas.pushed = new RateLimiter('pushed', WRITE_QUOTAS.pushedPerMinute, 3_000);
     onTestFinished(() => void (quotas.pushed = minute));
-    quotas.pushed.take(user.id, WRITE_QUOTAS.pushedPerMinute, 'spent');
+    await quotas.pushed.take(user.id, WRITE_QUOTAS.pushedPerMinute, 'spent');
     const gig = gigDoc({ title: 'Posted while throttled' });
     client.outbox.track('gigs', gig.id as string);
     await client.db.gigs.insert(gig as never);

@@ -15,7 +15,7 @@ export const MIGRATION_LOCK_KEY = 0x6769672d6d6967;
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    name: 'documents, index keys, chat log',
+    name: 'documents, index keys, chat logs, rate windows',
     sql: `
       -- Every stored document, one row per (collection, id). seq orders the change feed: it is
       -- derived from the writing transaction's id (see order.ts) so that a reader can serve only
@@ -50,6 +50,16 @@ export const MIGRATIONS: readonly Migration[] = [
         update bytea  NOT NULL,
         PRIMARY KEY (room, pos)
       );
+
+      -- Rate-limit and quota windows, shared by every instance (pg-window-counters.ts). Keys hold
+      -- user-controlled text (emails, addresses); old windows are pruned by start.
+      CREATE TABLE rate_windows (
+        key      text    PRIMARY KEY,
+        start_ms bigint  NOT NULL,
+        count    integer NOT NULL,
+        added    boolean NOT NULL
+      );
+      CREATE INDEX rate_windows_start ON rate_windows (start_ms);
     `,
   },
 ];
