@@ -6,7 +6,11 @@
  * shared/sync/protocol.ts and read by replication.ts.
  */
 export type StreamEvent = { event: string; data: string };
-export type StreamStatus = 'connecting' | 'open' | 'closed' | 'unauthorized';
+/**
+ * `unreachable`: the request itself failed (no network, or a network that only looks connected:
+ * browsers keep `navigator.onLine` true on a captive or dead link). `closed`: an open stream ended.
+ */
+export type StreamStatus = 'connecting' | 'open' | 'closed' | 'unreachable' | 'unauthorized';
 
 export type EventStreamOptions = {
   url: string;
@@ -48,12 +52,14 @@ export class EventStream {
     const controller = new AbortController();
     this.controller = controller;
     this.options.onStatus('connecting');
+    let reached = false;
     try {
       const res = await this.options.fetch(this.options.url, {
         headers: { accept: 'text/event-stream', ...this.options.headers?.() },
         credentials: 'same-origin',
         signal: controller.signal,
       });
+      reached = true;
       if (res.status === 401) {
         this.options.onStatus('unauthorized');
         return;
@@ -66,7 +72,7 @@ export class EventStream {
       // A network error or an abort: reported as a status, never thrown.
     }
     if (this.controller !== controller || this.destroyed) return;
-    this.options.onStatus('closed');
+    this.options.onStatus(reached ? 'closed' : 'unreachable');
     this.scheduleReconnect();
   }
 

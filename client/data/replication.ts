@@ -356,6 +356,7 @@ export class SyncController {
   private onStreamStatus(s: StreamStatus): void {
     if (s === 'unauthorized') this.reportUnauthorized();
     else if (s === 'open') this.online = true;
+    else if (s === 'unreachable') this.online = false;
     else if (s === 'closed' && typeof navigator !== 'undefined' && !navigator.onLine) this.online = false;
     this.emit();
   }
@@ -370,12 +371,24 @@ export class SyncController {
   private async request(fetchFn: typeof fetch, method: string, path: string, body?: unknown): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers?.() };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetchFn(this.options.baseUrl + path, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let res: Response;
+    try {
+      res = await fetchFn(this.options.baseUrl + path, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      // The server could not be reached: offline as far as this device can tell, whatever
+      // navigator.onLine says (it stays true on a dead or captive link). A later answer, or the
+      // stream opening again, says online.
+      if (this.online) {
+        this.online = false;
+        this.emit();
+      }
+      throw err;
+    }
     if (res.status === 401) {
       this.reportUnauthorized();
       throw new HttpStatusError(401, 'Your session has ended. Please log in again.');
