@@ -1,40 +1,47 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { RxStorage } from 'rxdb';
 import type { AppDatabase } from './database';
+import type { LocalData } from './local-data';
 import { Outbox, localStorageOutbox } from './outbox';
 import type { SyncController, SyncStatus } from './replication';
 
+/** What the signed-in app gets: its reads and writes go through `local`, never the database itself. */
 export type DataContextValue = {
-  db: AppDatabase;
+  local: LocalData;
   sync: SyncController;
   outbox: Outbox;
   userId: string;
 };
 
+/** The open data with the database, which only this module (to close it) holds. */
+type OpenData = DataContextValue & { db: AppDatabase };
+
 const DataContext = createContext<DataContextValue | null>(null);
 
-let dataModules: Promise<[typeof import('./database'), typeof import('./replication'), typeof import('rxdb/plugins/storage-dexie')]> | undefined;
+let dataModules:
+  | Promise<[typeof import('./database'), typeof import('./replication'), typeof import('rxdb/plugins/storage-dexie'), typeof import('./local-data')]>
+  | undefined;
 
 /**
  * RxDB, Dexie and the replication code, imported on demand so the public pages' bundle never
  * contains them; the signed-in area starts this as soon as its own chunk runs.
  */
 export function loadDataModules() {
-  dataModules ??= Promise.all([import('./database'), import('./replication'), import('rxdb/plugins/storage-dexie')]);
+  dataModules ??= Promise.all([import('./database'), import('./replication'), import('rxdb/plugins/storage-dexie'), import('./local-data')]);
   dataModules.catch(() => (dataModules = undefined)); // retried by the next caller
   return dataModules;
 }
 
-async function openData(userId: string, onUnauthorized: () => void): Promise<DataContextValue> {
+async function openData(userId: string, onUnauthorized: () => void): Promise<OpenData> {
   performance.mark('data:open');
-  const [{ createAppDatabase }, { SyncController, localStorageRewinds }, { getRxStorageDexie }] = await loadDataModules();
+  const [{ createAppDatabase }, { SyncController, localStorageRewinds }, { getRxStorageDexie }, { LocalData }] = await loadDataModules();
   const refused = new Set<string>();
   performance.mark('data:modules');
   const db = await createAppDatabase(userId, getRxStorageDexie() as RxStorage<unknown, unknown>, { refused });
   performance.mark('data:ready');
   const outbox = new Outbox(localStorageOutbox(`gigs-outbox-${userId}`));
   const sync = new SyncController(db, { baseUrl: '', outbox, refused, onUnauthorized, rewinds: localStorageRewinds(`gigs-pull-rewinds-${userId}`) });
-  return { db, sync, outbox, userId };
+  return { db, local: new LocalData(db, outbox), sync, outbox, userId };
 }
 
 /**
@@ -43,13 +50,18 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Dat
  * need the data sit inside <RequireData>, or read useOptionalData().
  */
 export function DataProvider({ userId, onUnauthorized, children }: { userId: string; onUnauthorized: () => void; children: ReactNode }) {
-  const [value, setValue] = useState<DataContextValue | null>(null);
+  const [value, setValue] = useState<OpenData | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The latest callback, read when the session ends: the data stays open across its changes.
+  const unauthorized = useRef(onUnauthorized);
+  useEffect(() => {
+    unauthorized.current = onUnauthorized;
+  }, [onUnauthorized]);
 
   useEffect(() => {
     let cancelled = false;
-    let opened: DataContextValue | null = null;
-    openData(userId, onUnauthorized).then(
+    let opened: OpenData | null = null;
+    openData(userId, () => unauthorized.current()).then(
       (v) => {
         opened = v;
         if (cancelled) void closeData(v);
@@ -64,7 +76,6 @@ export function DataProvider({ userId, onUnauthorized, children }: { userId: str
       setValue(null);
       if (opened) void closeData(opened);
     };
-    // onUnauthorized is a stable callback from the session.
   }, [userId]);
 
   if (error) {
@@ -83,7 +94,7 @@ export function RequireData({ ready = true, fallback, children }: { ready?: bool
   return <>{value && ready ? children : fallback}</>;
 }
 
-async function closeData(v: DataContextValue): Promise<void> {
+async function closeData(v: OpenData): Promise<void> {
   await v.sync.destroy();
   await v.db.close();
 }

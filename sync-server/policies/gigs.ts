@@ -1,13 +1,14 @@
 import { OPENINGS } from '../../shared/hiring';
-import { countryByCode, DEFAULT_CURRENCY, GIG_STATUS_ACTIVE } from '../../shared/constants';
+import { GIG_STATUS_ACTIVE } from '../../shared/constants';
+import { contentOf, gigContent, gigFormFromRecord, sameGigContent, type GigContent } from '../../shared/gig-content';
 import { isAccepted, openingsError, openingsOf } from '../../shared/hiring';
 import type { Application } from '../../shared/schemas/application';
 import { ID_PATTERN } from '../../shared/ids';
 import { isProfileComplete } from '../../shared/schemas/user';
 import { checkDeleteGig } from '../../shared/validation/delete-gig';
-import { normalizeGigForm, validateGigForm, type GigFormValues } from '../../shared/validation/gig';
+import { normalizeGigForm, validateGigForm } from '../../shared/validation/gig';
 import { firstError } from '../../shared/validation/types';
-import type { DocWrite, StoredDoc } from '../store/store';
+import type { DocWrite } from '../store/store';
 import { applicationsOf, hiringWrites } from './hiring';
 import { refuse, stamp, str, type Policy, type PolicyResult } from './types';
 
@@ -21,59 +22,12 @@ export function serverToday(now: number): string {
   return new Date(now - DAY_MS).toISOString().slice(0, 10);
 }
 
-function formValues(incoming: Record<string, unknown>): GigFormValues {
-  const locationType = str(incoming.locationType);
-  return {
-    title: str(incoming.title),
-    description: str(incoming.description),
-    category: str(incoming.category),
-    locationType: (['remote', 'in-person', 'hybrid'].includes(locationType) ? locationType : '') as GigFormValues['locationType'],
-    country: str(incoming.country),
-    city: str(incoming.city),
-    budget: str(incoming.budget),
-    isPassionDriven: incoming.isPassionDriven === true,
-    currency: str(incoming.currency),
-    skills: str(incoming.skills),
-    projectDeadline: str(incoming.projectDeadline),
-    projectDate: str(incoming.projectDate),
-    openings: String(incoming.openings ?? OPENINGS.default),
-  };
-}
-
 /** Validates the pushed fields with the create-gig rules and returns the gig's content fields. */
-function content(incoming: Record<string, unknown>, now: number): { ok: true; fields: Record<string, unknown> } | { ok: false; reason: string } {
-  const form = normalizeGigForm(formValues(incoming));
+function content(incoming: Record<string, unknown>, now: number): { ok: true; fields: GigContent } | { ok: false; reason: string } {
+  const form = normalizeGigForm(gigFormFromRecord(incoming));
   const message = firstError(validateGigForm(form, { today: serverToday(now), variant: 'page' }));
   if (message) return { ok: false, reason: message };
-  // Currency follows the country (docs/product.md §5): a remote gig is in CAD.
-  const currency =
-    form.locationType === 'remote' ? DEFAULT_CURRENCY : (countryByCode(form.country)?.currency ?? (form.currency || DEFAULT_CURRENCY));
-  const fields: Record<string, unknown> = {
-    title: form.title,
-    description: form.description,
-    category: form.category,
-    locationType: form.locationType,
-    budget: form.isPassionDriven ? '' : form.budget,
-    isPassionDriven: form.isPassionDriven,
-    currency,
-    skills: form.skills,
-  };
-  if (form.country) fields.country = form.country;
-  if (form.city) fields.city = form.city;
-  if (form.locationType === 'remote') fields.projectDeadline = form.projectDeadline;
-  if (form.locationType !== 'remote' && form.projectDate) fields.projectDate = form.projectDate;
-  return { ok: true, fields };
-}
-
-/** The gig's content as the create rules judge it (openings and the server's fields aside). */
-const CONTENT_KEYS = ['title', 'description', 'category', 'locationType', 'country', 'city', 'budget', 'isPassionDriven', 'currency', 'skills', 'projectDeadline', 'projectDate'];
-
-function sameContent(incoming: Record<string, unknown>, current: StoredDoc): boolean {
-  return CONTENT_KEYS.every((k) => JSON.stringify(incoming[k] ?? null) === JSON.stringify(current[k] ?? null));
-}
-
-function contentOf(doc: StoredDoc): Record<string, unknown> {
-  return Object.fromEntries(CONTENT_KEYS.filter((k) => doc[k] !== undefined).map((k) => [k, doc[k]]));
+  return { ok: true, fields: gigContent(form) };
 }
 
 export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now }): PolicyResult => {
@@ -117,7 +71,7 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
   const apps = applicationsOf(ctx.store, current.id);
   const statuses = apps.map((a) => a as unknown as Application);
   // Openings stay editable once work is accepted (that is how a filled gig reopens); the content does not.
-  const unchanged = sameContent(incoming, current);
+  const unchanged = sameGigContent(incoming, current);
   if (!unchanged && statuses.some(isAccepted)) {
     return refuse('This gig can no longer be edited: an offer on it has been accepted.');
   }

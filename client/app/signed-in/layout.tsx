@@ -2,10 +2,8 @@ import type { ReactNode } from 'react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { unreadBadgeCount } from '../../../shared/display';
 import { NAV_ROUTES, PATHS } from '../../../shared/routes';
-import type { Conversation } from '../../../shared/schemas/conversation';
-import type { Notification } from '../../../shared/schemas/notification';
 import { useData, useOptionalData } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useConversations, useUnreadNotifications } from '../../data/queries';
 import { ChatDownloads } from '../../features/chat/chat-downloads';
 import { SyncProblems } from '../../features/sync/sync-problems';
 import { SyncStatusIndicator, SyncStatusOpening } from '../../features/sync/sync-status-indicator';
@@ -13,12 +11,10 @@ import { useSession } from '../session';
 
 /** The unread badge on Notifications (docs/product.md §2); rendered once the database is open. */
 function UnreadBadge() {
-  const { db, userId } = useData();
-  const notes = useLive(() => db.notifications.find({ selector: { read: false } }).$, [db]);
-  const convs = useLive(() => db.conversations.find().$, [db]);
-  const n = (notes.data ?? []).map((d) => d.toJSON() as Notification);
-  const c = (convs.data ?? []).map((d) => d.toJSON() as Conversation);
-  const unread = unreadBadgeCount(n, c, userId);
+  const { userId } = useData();
+  const notes = useUnreadNotifications();
+  const convs = useConversations();
+  const unread = unreadBadgeCount(notes.data ?? [], convs.data ?? [], userId);
   if (unread === 0) return null;
   return (
     <span className="badge" aria-label={`${unread} unread`} data-testid="unread-badge">

@@ -28,14 +28,15 @@ export default function SignedInArea() {
   // The first screen's chunk loads while the database opens, and both are shown together: a lazy
   // screen that suspends after the data is open would cost React's fallback throttle (300 ms).
   const [screenReady, setScreenReady] = useState(false);
+  // Only the first screen: later navigation uses Suspense as usual.
+  const [firstPath] = useState(pathname);
   useEffect(() => {
     let live = true;
-    void preloadScreen(pathname).then(() => live && setScreenReady(true));
+    void preloadScreen(firstPath).then(() => live && setScreenReady(true));
     return () => {
       live = false;
     };
-    // Only the first screen: later navigation uses Suspense as usual.
-  }, []);
+  }, [firstPath]);
   const onUnauthorized = useCallback(() => signOutLocally(), [signOutLocally]);
   if (!user) return <Loading />;
   return (

@@ -1,15 +1,11 @@
 import { countryByCode, nicheById } from '../../../shared/constants';
 import type { Application } from '../../../shared/schemas/application';
-import type { PublicProfile } from '../../../shared/schemas/user';
-import { useData } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useUser } from '../../data/queries';
 import { Modal } from '../../ui/modal';
 
 /** The applicant modal: the applicant's public profile and portfolio link (from the local database). */
 export function ApplicantProfileModal({ application, onClose }: { application: Application; onClose: () => void }) {
-  const { db } = useData();
-  const { data, loading } = useLive(() => db.users.findOne(application.applicantId).$, [db, application.applicantId]);
-  const profile = data?.toJSON() as PublicProfile | undefined;
+  const { data: profile, loading } = useUser(application.applicantId);
   const link = profile?.portfolioLink || application.applicantPortfolioLink;
   return (
     <Modal title={profile?.name ?? application.applicantName} onClose={onClose}>

@@ -3,10 +3,10 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { isNewApplication, offerLabel, statusLabel } from '../../../shared/display';
 import type { Application } from '../../../shared/schemas/application';
 import { useData } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useApplicationsToMe } from '../../data/queries';
 import { useNow } from '../../ui/hooks';
 import { NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
-import { startConversation } from '../chat/start-conversation';
+import { startConversation } from '../chat';
 import { ApplicantProfileModal } from './applicant-profile';
 
 /**
@@ -15,13 +15,12 @@ import { ApplicantProfileModal } from './applicant-profile';
  */
 export default function ApplicationsPage() {
   const data = useData();
-  const { db, userId } = data;
   const navigate = useNavigate();
   // Why a Converse button brought the user here instead of a conversation (shared/validation/chat-access.ts).
   const notice = (useLocation().state as { notice?: unknown } | null)?.notice;
   const now = useNow();
-  const { data: docs, loading, error } = useLive(() => db.applications.find({ selector: { creatorId: userId } }).$, [db, userId]);
-  const applications = useMemo(() => (docs ?? []).map((d) => d.toJSON() as Application).sort((a, b) => b.appliedAt - a.appliedAt), [docs]);
+  const { data: docs, loading, error } = useApplicationsToMe();
+  const applications = useMemo(() => [...(docs ?? [])].sort((a, b) => b.appliedAt - a.appliedAt), [docs]);
   const [profileOf, setProfileOf] = useState<Application | null>(null);
   const [errors, setErrors] = useState<ReadonlyMap<string, string>>(new Map());
 

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { defaultBasketView } from '../../../shared/display';
-import { useData, useSyncStatus } from '../../data/data-provider';
+import { useSyncStatus } from '../../data/data-provider';
+import { useBasketRoles } from '../../data/queries';
 import { useOnline } from '../../ui/hooks';
-import { useLive } from '../../data/use-live-query';
 import { BuyerView } from './buyer-view';
 import { SellerView } from './seller-view';
 import { Tabs } from '../../ui/tabs';
@@ -14,16 +14,14 @@ import { Tabs } from '../../ui/tabs';
  * Without one it opens on the side that has something, and writes that choice into the URL.
  */
 export default function BasketPage() {
-  const { db, userId } = useData();
   const [params, setParams] = useSearchParams();
   const requested = params.get('view');
-  const posted = useLive(() => db.gigs.find({ selector: { createdBy: userId }, limit: 1 }).$, [db, userId]);
-  const applied = useLive(() => db.applications.find({ selector: { applicantId: userId }, limit: 1 }).$, [db, userId]);
+  const roles = useBasketRoles();
   const sync = useSyncStatus();
   const online = useOnline();
-  const [postedN, appliedN] = [posted.data?.length ?? 0, applied.data?.length ?? 0];
+  const [postedN, appliedN] = [Number(roles.posted), Number(roles.applied)];
   // Nothing on this device yet may only mean the first sync has not brought it: wait for that (when online).
-  const known = !posted.loading && !applied.loading && (postedN + appliedN > 0 || sync.initialSync.done || !online);
+  const known = !roles.loading && (postedN + appliedN > 0 || sync.initialSync.done || !online);
   const view = requested === 'seller' || requested === 'buyer' ? requested : known ? defaultBasketView(postedN, appliedN) : null;
   const choose = (v: 'buyer' | 'seller') => setParams({ view: v }, { replace: true });
   useEffect(() => {

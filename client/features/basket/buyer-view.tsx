@@ -10,12 +10,11 @@ import { HIRING_MESSAGES, acceptedCount, offersLeft, openingsOf } from '../../..
 import { checkDeleteGig, DELETE_GIG_MESSAGES } from '../../../shared/validation/delete-gig';
 import { FINAL_BUDGETS_MISSING, validateFinalBudgets } from '../../../shared/validation/offer';
 import { useData } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useApplicationsToMe, useMyGigs } from '../../data/queries';
 import { useOutbox } from '../../ui/hooks';
-import { DeleteGigDialog } from '../gigs/delete-gig-dialog';
-import { sendOffers } from '../applications/application-writes';
-import { deleteGig } from '../gigs/gig-writes';
-import { BuyerReceipt, MarkComplete, PayForApplication } from '../payments/payment-parts';
+import { DeleteGigDialog, deleteGig } from '../gigs';
+import { sendOffers } from '../applications';
+import { BuyerReceipt, MarkComplete, PayForApplication } from '../payments';
 import { Tabs } from '../../ui/tabs';
 
 const OFFERS_SENT = 'Offers sent successfully! Waiting for applicants to accept.';
@@ -196,20 +195,18 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
 
 /** The basket's buyer view (docs/product.md §2): the user's gigs under All Gigs, In Progress and Completed. */
 export function BuyerView() {
-  const { db, userId } = useData();
   const [tab, setTab] = useState<Tab>('All Gigs');
-  const gigsQuery = useLive(() => db.gigs.find({ selector: { createdBy: userId }, sort: [{ createdAt: 'desc' }] }).$, [db, userId]);
-  const appsQuery = useLive(() => db.applications.find({ selector: { creatorId: userId } }).$, [db, userId]);
+  const gigsQuery = useMyGigs();
+  const appsQuery = useApplicationsToMe();
   const byGig = useMemo(() => {
     const map = new Map<string, Application[]>();
-    for (const d of appsQuery.data ?? []) {
-      const a = d.toJSON() as Application;
+    for (const a of appsQuery.data ?? []) {
       map.set(a.gigId, [...(map.get(a.gigId) ?? []), a]);
     }
     for (const list of map.values()) list.sort((x, y) => x.appliedAt - y.appliedAt);
     return map;
   }, [appsQuery.data]);
-  const gigs = (gigsQuery.data ?? []).map((d) => d.toJSON() as Gig);
+  const gigs = gigsQuery.data ?? [];
   const shown = gigs.filter((g) => buyerTabsOf(g, byGig.get(g.id) ?? []).includes(tab));
 
   return (

@@ -2,12 +2,12 @@ import { useMemo, useState } from 'react';
 import { offerLabel, SELLER_TABS, sellerTabOf, statusLabel } from '../../../shared/display';
 import { formatMoney } from '../../../shared/money';
 import type { Application } from '../../../shared/schemas/application';
-import { useData } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
-import { useOutbox } from '../../ui/hooks';
 import type { User } from '../../../shared/schemas/user';
-import { acceptOffer, declineOffer } from '../applications/application-writes';
-import { FreelancerPayout } from '../payments/payment-parts';
+import { useData } from '../../data/data-provider';
+import { useMe, useMyApplications } from '../../data/queries';
+import { useOutbox } from '../../ui/hooks';
+import { acceptOffer, declineOffer } from '../applications';
+import { FreelancerPayout } from '../payments';
 import { Tabs } from '../../ui/tabs';
 
 type Tab = (typeof SELLER_TABS)[number];
@@ -74,12 +74,10 @@ function SellerApplication({ application: a, payoutStatus }: { application: Appl
 
 /** The basket's seller view (docs/product.md §2): the user's applications under Pending, In Progress, Completed, Declined and Closed. No complete button. */
 export function SellerView() {
-  const { db, userId } = useData();
   const [tab, setTab] = useState<Tab>('Pending');
-  const { data, loading } = useLive(() => db.applications.find({ selector: { applicantId: userId } }).$, [db, userId]);
-  const me = useLive(() => db.users.findOne(userId).$, [db, userId]);
-  const payoutStatus = (me.data?.toJSON() as User | undefined)?.payoutStatus;
-  const apps = useMemo(() => (data ?? []).map((d) => d.toJSON() as Application).sort((x, y) => y.updatedAt - x.updatedAt), [data]);
+  const { data, loading } = useMyApplications();
+  const payoutStatus = useMe().data?.payoutStatus;
+  const apps = useMemo(() => [...(data ?? [])].sort((x, y) => y.updatedAt - x.updatedAt), [data]);
   const shown = apps.filter((a) => sellerTabOf(a) === tab);
   return (
     <section aria-label="Work I applied for">

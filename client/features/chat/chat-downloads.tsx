@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
-import type { Conversation } from '../../../shared/schemas/conversation';
 import { useData, useSyncStatus } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useConversations } from '../../data/queries';
 import type { ChatDownloader } from './background-download';
 import { needsDownload } from './offline-history';
 
@@ -15,14 +14,13 @@ export const RECENT_CONVERSATIONS = 20;
  * providers), loaded only when there is something to fetch, so the shell itself carries no Yjs.
  */
 export function ChatDownloads() {
-  const { db, userId } = useData();
+  const { userId } = useData();
   const status = useSyncStatus();
   const online = status.network === 'online' && status.initialSync.done;
-  const conversations = useLive(() => db.conversations.find().$, [db]);
+  const conversations = useConversations();
   const wanted = useMemo(
     () =>
       (conversations.data ?? [])
-        .map((d) => d.toJSON() as Conversation)
         .filter((c) => c.lastMessageTimestamp !== null)
         .sort((a, b) => b.lastMessageTimestamp! - a.lastMessageTimestamp!)
         .slice(0, RECENT_CONVERSATIONS)
@@ -54,9 +52,9 @@ export function ChatDownloads() {
     };
   }, [needed, userId]);
 
+  // The list changes only when its rooms do (`key`); the latest list is in `latest`.
   useEffect(() => {
-    downloader.current?.want(wanted);
-    // The list changes only when its rooms do.
+    downloader.current?.want(latest.current);
   }, [key]);
 
   return null;

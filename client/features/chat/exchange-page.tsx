@@ -1,13 +1,10 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { conversationIdFor } from '../../../shared/ids';
-import type { Application } from '../../../shared/schemas/application';
-import type { Conversation } from '../../../shared/schemas/conversation';
-import type { PublicProfile, User } from '../../../shared/schemas/user';
 import { CHAT_MESSAGES, NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
 import { checkMessage } from '../../../shared/validation/message';
 import { useData, useSyncStatus } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useApplicationsWith, useConversation, useMe, useUnreadNotifications, useUser } from '../../data/queries';
 import { linkedGigs, subjectChanges, writingAbout } from './chat-gigs';
 import { ChatRoom, type RoomState } from './chat-room';
 import { LinkedGigsList, SubjectMarker } from './linked-gigs-list';
@@ -41,18 +38,15 @@ export default function ExchangePage() {
   const { userId: otherId = '' } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
   const data = useData();
-  const { db, outbox, userId } = data;
+  const { local, userId } = data;
   const roomId = conversationIdFor(userId, otherId);
-  const me = useLive(() => db.users.findOne(userId).$, [db, userId]);
-  const other = useLive(() => db.users.findOne(otherId).$, [db, otherId]);
-  const conversation = useLive(() => db.conversations.findOne(roomId).$, [db, roomId]);
-  const linking = useLive(
-    () => db.applications.find({ selector: { $or: [{ applicantId: userId, creatorId: otherId }, { applicantId: otherId, creatorId: userId }] } }).$,
-    [db, userId, otherId],
-  );
-  const myName = (me.data?.toJSON() as User | undefined)?.name ?? 'You';
-  const otherProfile = other.data?.toJSON() as PublicProfile | undefined;
-  const conv = conversation.data?.toJSON() as Conversation | undefined;
+  const me = useMe();
+  const other = useUser(otherId);
+  const conversation = useConversation(roomId);
+  const linking = useApplicationsWith(otherId);
+  const myName = me.data?.name ?? 'You';
+  const otherProfile = other.data ?? undefined;
+  const conv = conversation.data ?? undefined;
   const sync = useSyncStatus();
   const allowed = otherId !== userId && ((linking.data?.length ?? 0) > 0 || Boolean(conv));
 
@@ -61,10 +55,13 @@ export default function ExchangePage() {
   const [draft, setDraft] = useState(() => localStorage.getItem(draftKey(userId, roomId)) ?? '');
   const [error, setError] = useState<string | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
+  // The name is only the room's presence label: a rename does not reopen the room.
+  const nameForRoom = useRef(myName);
+  nameForRoom.current = myName;
 
   useEffect(() => {
     if (!allowed || me.loading) return;
-    const r = new ChatRoom(roomId, { id: userId, name: myName }, otherId);
+    const r = new ChatRoom(roomId, { id: userId, name: nameForRoom.current }, otherId);
     setRoom(r);
     setState(r.current);
     const off = r.subscribe(setState);
@@ -73,7 +70,6 @@ export default function ExchangePage() {
       r.destroy();
       setRoom(null);
     };
-    // The room is per conversation; the name is only its presence label.
   }, [allowed, me.loading, roomId, userId, otherId]);
 
   useEffect(() => {
@@ -84,29 +80,23 @@ export default function ExchangePage() {
     endRef.current?.scrollIntoView({ block: 'end' });
   }, [state?.messages.length]);
 
-  // Opening the conversation as the participant who did not send the last message marks it read.
+  // Opening the conversation as the participant who did not send the last message marks it read
+  // (`unreadSince` names the last message while it is unread by this user).
+  const unreadSince = conv && !conv.lastMessageRead && conv.lastSenderId && conv.lastSenderId !== userId ? conv.lastMessageTimestamp : null;
   useEffect(() => {
-    if (!conv || conv.lastMessageRead || !conv.lastSenderId || conv.lastSenderId === userId) return;
-    void (async () => {
-      const doc = await db.conversations.findOne(roomId).exec();
-      if (!doc || doc.lastMessageRead) return;
-      outbox.track('conversations', roomId);
-      await doc.incrementalPatch({ lastMessageRead: true, updatedAt: Date.now() });
-    })();
-  }, [conv?.lastSenderId, conv?.lastMessageRead, conv?.lastMessageTimestamp]);
+    if (unreadSince === null) return;
+    void local.get('conversations', roomId).then((c) => c && !c.lastMessageRead && local.patch('conversations', roomId, { lastMessageRead: true }));
+  }, [unreadSince, local, roomId]);
 
   // Its unread message notifications are read too: the badge clears on every device.
-  const unreadNotes = useLive(() => db.notifications.find({ selector: { conversationId: roomId, read: false } }).$, [db, roomId]);
+  const unreadNotes = useUnreadNotifications(roomId);
   useEffect(() => {
-    for (const doc of unreadNotes.data ?? []) {
-      outbox.track('notifications', doc.id);
-      void doc.incrementalPatch({ read: true, updatedAt: Date.now() });
-    }
-  }, [unreadNotes.data]);
+    for (const n of unreadNotes.data ?? []) void local.patch('notifications', n.id, { read: true });
+  }, [unreadNotes.data, local]);
 
   const messages = useMemo(() => state?.messages ?? [], [state?.messages]);
   const names = useMemo(() => ({ [userId]: 'You', [otherId]: otherProfile?.name ?? 'Them' }), [userId, otherId, otherProfile?.name]);
-  const gigs = useMemo(() => linkedGigs((linking.data ?? []).map((d) => d.toJSON() as Application)), [linking.data]);
+  const gigs = useMemo(() => linkedGigs(linking.data ?? []), [linking.data]);
   const writing = writingAbout(gigs, searchParams.get('gig'), messages);
   const markers = useMemo(() => subjectChanges(gigs, messages), [gigs, messages]);
   const liveGigs = gigs.filter((g) => !g.deleted);

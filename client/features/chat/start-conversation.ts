@@ -1,10 +1,12 @@
 import { conversationIdFor } from '../../../shared/ids';
+import { exchangePath, PATHS } from '../../../shared/routes';
 import { CHAT_MESSAGES, checkConversationStart, newConversation } from '../../../shared/validation/chat-access';
 import type { DataContextValue } from '../../data/data-provider';
+import { applicationsBetween } from '../../data/queries';
 
 export const START_FAILED = 'Failed to start conversation. Please try again.';
 
-export type StartResult = { ok: true; path: string } | { ok: false; error: string } | { ok: false; redirectTo: '/applications' };
+export type StartResult = { ok: true; path: string } | { ok: false; error: string } | { ok: false; redirectTo: typeof PATHS.applications };
 
 /**
  * Converse buttons: opens the conversation with `otherId`, creating its record when it does not
@@ -14,31 +16,18 @@ export type StartResult = { ok: true; path: string } | { ok: false; error: strin
  */
 export async function startConversation(data: DataContextValue | null, otherId: string, gigId?: string): Promise<StartResult> {
   if (!data) return { ok: false, error: CHAT_MESSAGES.loggedOut };
-  const { db, outbox, userId } = data;
+  const { local, userId } = data;
   try {
-    const linking = await db.applications
-      .find({
-        selector: {
-          $or: [
-            { applicantId: userId, creatorId: otherId },
-            { applicantId: otherId, creatorId: userId },
-          ],
-        },
-      })
-      .exec();
+    const linking = await local.find('applications', applicationsBetween(userId, otherId));
     const check = checkConversationStart({ actorId: userId, otherId, linkedByApplication: linking.length > 0 });
-    if (!check.ok) return check.error ? { ok: false, error: check.error } : { ok: false, redirectTo: '/applications' };
+    if (!check.ok) return check.error ? { ok: false, error: check.error } : { ok: false, redirectTo: PATHS.applications };
     const id = conversationIdFor(userId, otherId);
-    const existing = await db.conversations.findOne(id).exec();
-    if (!existing) {
-      const apps = linking.map((d) => d.toJSON());
-      const link = apps.find((a) => a.gigId === gigId && !a.gigDeleted) ?? apps.sort((a, b) => b.appliedAt - a.appliedAt)[0]!;
-      const doc = newConversation({ starterId: userId, otherId, link, now: Date.now() });
-      outbox.track('conversations', id);
-      await db.conversations.insert(doc);
+    if (!(await local.get('conversations', id))) {
+      const link = linking.find((a) => a.gigId === gigId && !a.gigDeleted) ?? linking.sort((a, b) => b.appliedAt - a.appliedAt)[0]!;
+      await local.insert('conversations', newConversation({ starterId: userId, otherId, link, now: Date.now() }));
     }
     const from = gigId ? `?gig=${encodeURIComponent(gigId)}` : '';
-    return { ok: true, path: `/exchange/${encodeURIComponent(otherId)}${from}` };
+    return { ok: true, path: exchangePath(otherId) + from };
   } catch {
     return { ok: false, error: START_FAILED };
   }

@@ -2,22 +2,22 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { countryByCode } from '../../../shared/constants';
 import { budgetLabel, statusLabel } from '../../../shared/display';
+import { formFromGig } from '../../../shared/gig-content';
 import { currencySymbol } from '../../../shared/money';
 import { applicationIdFor } from '../../../shared/ids';
-import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
-import { isProfileComplete, type User } from '../../../shared/schemas/user';
+import { isProfileComplete } from '../../../shared/schemas/user';
 import { APPLY_MESSAGES, parseMoneyInput, validateApplication } from '../../../shared/validation/apply';
 import { HIRING_MESSAGES, isAccepted } from '../../../shared/hiring';
 import { checkDeleteGig, DELETE_GIG_MESSAGES } from '../../../shared/validation/delete-gig';
 import { useData, useSyncStatus } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useApplication, useApplicationsForGig, useMe } from '../../data/queries';
 import { DeleteGigDialog } from './delete-gig-dialog';
 import { useOutbox } from '../../ui/hooks';
-import { applyToGig } from '../applications/application-writes';
+import { applyToGig } from '../applications';
 import { NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
-import { startConversation } from '../chat/start-conversation';
-import { formFromGig, GigForm } from './gig-form';
+import { startConversation } from '../chat';
+import { GigForm } from './gig-form';
 import { OpeningsControl } from './openings-control';
 import { deleteGig, editGig } from './gig-writes';
 
@@ -42,12 +42,12 @@ function formatDay(day: string): string {
 export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void }) {
   const data = useData();
   const sync = useSyncStatus();
-  const { db, userId } = data;
+  const { userId } = data;
   const navigate = useNavigate();
   const isWaiting = useOutbox(data.outbox);
-  const me = useLive(() => db.users.findOne(userId).$, [db, userId]);
-  const mine = useLive(() => db.applications.findOne(applicationIdFor(gig.id, userId)).$, [db, gig.id, userId]);
-  const gigApps = useLive(() => db.applications.find({ selector: { gigId: gig.id } }).$, [db, gig.id]);
+  const me = useMe();
+  const mine = useApplication(applicationIdFor(gig.id, userId));
+  const gigApps = useApplicationsForGig(gig.id);
   const [rate, setRate] = useState('');
   const [applyError, setApplyError] = useState<string | null>(null);
   const [applied, setApplied] = useState(false);
@@ -58,7 +58,7 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
   const [deleteError, setDeleteError] = useState<string | null>(null);
 
   const own = gig.createdBy === userId;
-  const myApplication = mine.data?.toJSON() as Application | undefined;
+  const myApplication = mine.data ?? undefined;
   const applications = (gigApps.data ?? []).map((a) => ({ status: a.status }));
   const accepted = applications.some(isAccepted);
   const filled = Boolean(gig.filledAt);
@@ -68,7 +68,7 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
   async function apply(e: FormEvent) {
     e.preventDefault();
     setApplyError(null);
-    const profile = me.data?.toJSON() as User | undefined;
+    const profile = me.data ?? undefined;
     if (filled) {
       setApplyError(HIRING_MESSAGES.filled);
       return;

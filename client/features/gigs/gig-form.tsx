@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { LIMITS } from '../../../shared/constants';
-import { OPENINGS, openingsOf } from '../../../shared/hiring';
-import type { Gig } from '../../../shared/schemas/gig';
+import { OPENINGS } from '../../../shared/hiring';
 import {
   changeCountry, changeLocationType, EMPTY_GIG_FORM, localIsoDay, normalizeGigForm, setPassionDriven, validateGigForm,
   type GigFormValues, type GigFormVariant,
@@ -9,45 +8,6 @@ import {
 import { CountryOptions, NicheOptions } from '../../ui/options';
 
 type Errors = Partial<Record<keyof GigFormValues, string>>;
-
-/** A stored gig back into the form's strings (for editing). */
-export function formFromGig(gig: Gig): GigFormValues {
-  return {
-    title: gig.title,
-    description: gig.description,
-    category: gig.category,
-    locationType: gig.locationType,
-    country: gig.country ?? '',
-    city: gig.city ?? '',
-    budget: gig.budget,
-    isPassionDriven: gig.isPassionDriven,
-    currency: gig.currency,
-    skills: gig.skills,
-    projectDeadline: gig.projectDeadline ?? '',
-    projectDate: gig.projectDate ?? '',
-    openings: String(openingsOf(gig)),
-  };
-}
-
-/** The form's content fields as a gig document has them (the create and edit writes share it). */
-export function gigFields(v: GigFormValues): Pick<Gig, 'title' | 'description' | 'category' | 'locationType' | 'budget' | 'isPassionDriven' | 'currency' | 'skills' | 'openings'> &
-  Partial<Pick<Gig, 'country' | 'city' | 'projectDeadline' | 'projectDate'>> {
-  return {
-    title: v.title,
-    description: v.description,
-    category: v.category,
-    locationType: v.locationType as Gig['locationType'],
-    ...(v.country ? { country: v.country as Gig['country'] } : {}),
-    ...(v.city ? { city: v.city } : {}),
-    budget: v.isPassionDriven ? '' : v.budget,
-    isPassionDriven: v.isPassionDriven,
-    currency: v.currency as Gig['currency'],
-    skills: v.skills,
-    openings: Number(v.openings),
-    ...(v.locationType === 'remote' ? { projectDeadline: v.projectDeadline } : {}),
-    ...(v.locationType !== 'remote' && v.projectDate ? { projectDate: v.projectDate } : {}),
-  };
-}
 
 /**
  * The create-gig form (docs/product.md §5 "Create gig"): every field, the change rules, counters against

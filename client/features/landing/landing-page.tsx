@@ -4,11 +4,11 @@ import { budgetLabel, countriesInGigs, EMPTY_STATES, filterGigs, NO_FILTERS, ski
 import { HIRING_MESSAGES, onBoardFor } from '../../../shared/hiring';
 import type { Gig } from '../../../shared/schemas/gig';
 import { useData } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useMyApplications } from '../../data/queries';
 import { useOutbox } from '../../ui/hooks';
 import { Modal } from '../../ui/modal';
-import { CreateGigPanel } from '../create-gig/create-gig-page';
-import { GigDetails } from '../gigs/gig-details';
+import { CreateGigPanel } from '../create-gig';
+import { GigDetails } from '../gigs';
 import { BoardControls, type BoardTab } from './board-controls';
 import { useGigBoard } from './use-gig-board';
 import { VirtualGrid } from './virtual-grid';
@@ -22,14 +22,14 @@ const CARD = { rowHeight: 216, minColumn: 260, gap: 16 };
  * live from the local database, so it works offline. `?openModal=true` opens the create-gig modal.
  */
 export default function LandingPage() {
-  const { db, outbox, userId } = useData();
+  const { local, outbox, userId } = useData();
   const isWaiting = useOutbox(outbox);
   const [params, setParams] = useSearchParams();
   const [tab, setTab] = useState<BoardTab>('all');
   const [filters, setFilters] = useState<GigFilters>(NO_FILTERS);
   const [openGigId, setOpenGigId] = useState<string | null>(null);
-  const board = useGigBoard(db);
-  const mineQuery = useLive(() => db.applications.find({ selector: { applicantId: userId } }).$, [db, userId]);
+  const board = useGigBoard(local);
+  const mineQuery = useMyApplications();
 
   const gigs = board.gigs;
   const appliedIds = useMemo(() => new Set((mineQuery.data ?? []).map((a) => a.gigId)), [mineQuery.data]);

@@ -1,9 +1,9 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { isMessageNotification, notificationTarget } from '../../../shared/display';
 import type { Notification } from '../../../shared/schemas/notification';
 import { useData } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useNotifications } from '../../data/queries';
 import { Tabs } from '../../ui/tabs';
 import { NotificationIcon } from './notification-icon';
 
@@ -24,22 +24,16 @@ function timeAgo(at: number, now: number): string {
  * the notification read and navigates. Live from the local database, offline too.
  */
 export default function NotificationsPage() {
-  const { db, outbox, userId } = useData();
+  const { local } = useData();
   const navigate = useNavigate();
   const [filter, setFilter] = useState<Filter>('all');
-  const { data, loading, error } = useLive(() => db.notifications.find({ selector: { userId }, sort: [{ createdAt: 'desc' }] }).$, [db, userId]);
-  const all = useMemo(() => (data ?? []).map((d) => d.toJSON() as Notification), [data]);
+  const { data, loading, error } = useNotifications();
+  const all = data ?? [];
   const shown = filter === 'messages' ? all.filter((n) => isMessageNotification(n.type)) : all;
   const now = Date.now();
 
   async function open(n: Notification) {
-    if (!n.read) {
-      const doc = await db.notifications.findOne(n.id).exec();
-      if (doc) {
-        outbox.track('notifications', n.id);
-        await doc.incrementalPatch({ read: true, updatedAt: Date.now() });
-      }
-    }
+    if (!n.read) await local.patch('notifications', n.id, { read: true });
     navigate(notificationTarget(n));
   }
 

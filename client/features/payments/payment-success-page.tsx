@@ -21,12 +21,14 @@ export default function PaymentSuccessPage() {
   const query = readPaymentSuccessQuery(search);
   const [state, setState] = useState<State>(query ? { kind: 'confirming' } : { kind: 'error', message: PAYMENT_SUCCESS_MESSAGES.missingInfo, retry: false });
   const [attempt, setAttempt] = useState(0);
+  const applicationId = query?.applicationId;
+  const sessionId = query?.sessionId;
 
   useEffect(() => {
-    if (!query) return;
+    if (!applicationId || !sessionId) return;
     let live = true;
     setState({ kind: 'confirming' });
-    confirmPayment(query.applicationId, query.sessionId).then(
+    confirmPayment(applicationId, sessionId).then(
       (confirmation) => live && setState({ kind: 'confirmed', confirmation }),
       (err: unknown) => {
         if (!live) return;
@@ -38,7 +40,7 @@ export default function PaymentSuccessPage() {
     return () => {
       live = false;
     };
-  }, [query?.applicationId, query?.sessionId, attempt]);
+  }, [applicationId, sessionId, attempt]);
 
   useEffect(() => {
     if (state.kind !== 'confirmed') return;

@@ -3,7 +3,7 @@ import { LIMITS, NICHES } from '../../../shared/constants';
 import type { User } from '../../../shared/schemas/user';
 import { validateProfileField, type ProfileField, type ProfileValues } from '../../../shared/validation/profile';
 import { useData } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useMe } from '../../data/queries';
 import { useOutbox } from '../../ui/hooks';
 import { CountryOptions, NicheOptions, SubcategoryOptions } from '../../ui/options';
 import { saveProfileFields } from './profile-writes';
@@ -33,10 +33,10 @@ function valuesOf(user: User): ProfileValues {
  */
 export default function ProfilePage() {
   const data = useData();
-  const { db, outbox, userId } = data;
+  const { local, outbox, userId } = data;
   const isWaiting = useOutbox(outbox);
-  const { data: doc, loading, error } = useLive(() => db.users.findOne(userId).$, [db, userId]);
-  const user = doc?.toJSON() as User | undefined;
+  const { data: me, loading, error } = useMe();
+  const user = me ?? undefined;
   const [draft, setDraft] = useState<ProfileValues | null>(null);
   const [states, setStates] = useState<Partial<Record<ProfileField, FieldState>>>({});
   const [announce, setAnnounce] = useState<string | null>(null);
@@ -53,12 +53,12 @@ export default function ProfilePage() {
       for (const f of dirty.current) (next as Record<string, unknown>)[f] = d[f];
       return next;
     });
-  }, [doc]);
+  }, [user]);
 
   useEffect(() => () => Object.values(timers.current).forEach((t) => clearTimeout(t)), []);
 
   if (loading) return <p role="status">Loading profile…</p>;
-  if (error || !user || !doc || !draft) {
+  if (error || !user || !draft) {
     return (
       <p role="alert" className="form-error">
         Failed to load profile
@@ -76,7 +76,7 @@ export default function ProfilePage() {
         return;
       }
     }
-    const current = (await db.users.findOne(userId).exec())?.toJSON() as User | undefined;
+    const current = await local.get('users', userId);
     const change: Record<string, string> = {};
     for (const f of fields) {
       const value = (values[f] ?? '').trim();

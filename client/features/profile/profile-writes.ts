@@ -6,9 +6,6 @@ import type { DataContextValue } from '../../data/data-provider';
  * autosave and the portfolio setup); replication takes them to the server, which validates them
  * again. Throws when the own record is not held on this device.
  */
-export async function saveProfileFields({ db, outbox, userId }: DataContextValue, change: Partial<User>): Promise<void> {
-  const doc = await db.users.findOne(userId).exec();
-  if (!doc) throw new Error('Your profile is not on this device yet.');
-  outbox.track('users', userId);
-  await doc.incrementalPatch({ ...change, updatedAt: Date.now() });
+export async function saveProfileFields({ local, userId }: DataContextValue, change: Partial<User>): Promise<void> {
+  if (!(await local.patch('users', userId, change))) throw new Error('Your profile is not on this device yet.');
 }

@@ -4,7 +4,7 @@ import type { User } from '../../../shared/schemas/user';
 import { ApiError, isOffline } from '../../lib/api';
 import { createConnectAccount, getPayoutStatus, type PayoutStatus } from '../../lib/payments-api';
 import { useOnline } from '../../ui/hooks';
-import { SimulatedNotice } from '../payments/payment-parts';
+import { SimulatedNotice } from '../payments';
 
 type View = { kind: 'loading' } | { kind: 'ready'; status: PayoutStatus } | { kind: 'error'; message: string };
 

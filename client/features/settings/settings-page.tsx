@@ -1,15 +1,13 @@
 import { Link } from 'react-router-dom';
 import { countryByCode, nicheById } from '../../../shared/constants';
-import type { User } from '../../../shared/schemas/user';
-import { useData } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useMe } from '../../data/queries';
 import { PayoutSection } from './payout-section';
 
 /** `/settings` (docs/product.md §2): the profile information and payout setup. */
 export default function SettingsPage() {
-  const { db, userId } = useData();
-  const { data, loading, error } = useLive(() => db.users.findOne(userId).$, [db, userId]);
-  const user = data?.toJSON() as User | undefined;
+  const me = useMe();
+  const { loading, error } = me;
+  const user = me.data ?? undefined;
   return (
     <main className="page narrow">
       <h1>Settings</h1>

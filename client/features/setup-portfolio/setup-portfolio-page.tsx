@@ -1,12 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { NICHES, REDIRECT_DELAYS_MS } from '../../../shared/constants';
+import { PATHS } from '../../../shared/routes';
 import { isProfileComplete, type User } from '../../../shared/schemas/user';
 import { changeNiche, validatePortfolioSetup, type PortfolioSetupValues } from '../../../shared/validation/portfolio';
 import { useData, useSyncStatus } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useMe } from '../../data/queries';
 import { CountryOptions, NicheOptions, SubcategoryOptions } from '../../ui/options';
-import { saveProfileFields } from '../profile/profile-writes';
+import { saveProfileFields } from '../profile';
 
 const SUCCESS = 'Profile setup complete! Redirecting to landing page...';
 const EMPTY: PortfolioSetupValues = { username: '', location: '', creativeNiche: '', subcategory: '', portfolioLink: '' };
@@ -14,9 +15,8 @@ const EMPTY: PortfolioSetupValues = { username: '', location: '', creativeNiche:
 /** `/setup-portfolio`: the one-time profile and portfolio setup (docs/product.md §2, §5). */
 export default function SetupPortfolioPage() {
   const data = useData();
-  const { db, userId } = data;
   const navigate = useNavigate();
-  const me = useLive(() => db.users.findOne(userId).$, [db, userId]);
+  const me = useMe();
   const [values, setValues] = useState<PortfolioSetupValues>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof PortfolioSetupValues, string>>>({});
   const [done, setDone] = useState(false);
@@ -25,7 +25,7 @@ export default function SetupPortfolioPage() {
 
   useEffect(() => {
     if (!done) return;
-    const timer = setTimeout(() => navigate('/landing', { replace: true }), REDIRECT_DELAYS_MS.afterSetup);
+    const timer = setTimeout(() => navigate(PATHS.landing, { replace: true }), REDIRECT_DELAYS_MS.afterSetup);
     return () => clearTimeout(timer);
   }, [done, navigate]);
 
@@ -34,7 +34,7 @@ export default function SetupPortfolioPage() {
   if (me.loading || (!doc && !sync.initialSync.done)) return <p role="status">Loading profile…</p>;
   if (!doc) return <p role="alert">Failed to load profile</p>;
   // Shown once: a completed profile goes to the board.
-  if (!done && isProfileComplete(doc.toJSON() as User)) return <Navigate to="/landing" replace />;
+  if (!done && isProfileComplete(doc)) return <Navigate to={PATHS.landing} replace />;
 
   const niche = NICHES.find((n) => n.id === values.creativeNiche);
 

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatMoney } from '../../../shared/money';
+import { PATHS } from '../../../shared/routes';
 import type { SyncProblem } from '../../data/collections';
 import { useData } from '../../data/data-provider';
-import { useLive } from '../../data/use-live-query';
+import { useSyncProblems } from '../../data/queries';
 
 const WHAT: Record<string, string> = {
   users: 'Profile change',
@@ -28,10 +29,10 @@ function describe(problem: SyncProblem): string {
  * offline disappears silently.
  */
 export function SyncProblems() {
-  const { db } = useData();
-  const { data } = useLive(() => db.syncproblems.find({ sort: [{ createdAt: 'desc' }] }).$, [db]);
+  const { local } = useData();
+  const { data } = useSyncProblems();
   const [copied, setCopied] = useState<string | null>(null);
-  const problems = (data ?? []).map((d) => d.toJSON() as SyncProblem);
+  const problems = data ?? [];
   if (problems.length === 0) return null;
 
   return (
@@ -45,7 +46,7 @@ export function SyncProblems() {
             </p>
             <div className="sync-problem__actions">
               {p.collectionName === 'gigs' && (
-                <Link className="button button--small" to={`/create-gig?restore=${encodeURIComponent(p.id)}`}>
+                <Link className="button button--small" to={`${PATHS.createGig}?restore=${encodeURIComponent(p.id)}`}>
                   Restore into the gig form
                 </Link>
               )}
@@ -58,7 +59,7 @@ export function SyncProblems() {
               >
                 {copied === p.id ? 'Copied' : 'Copy the content'}
               </button>
-              <button type="button" className="button button--small button--quiet" onClick={() => void db.syncproblems.findOne(p.id).remove()}>
+              <button type="button" className="button button--small button--quiet" onClick={() => void local.remove('syncproblems', p.id)}>
                 Dismiss
               </button>
             </div>

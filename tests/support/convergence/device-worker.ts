@@ -2,14 +2,14 @@ import { parentPort } from 'node:worker_threads';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { REPLICATED_NAMES } from '../../../client/data/collections';
 import type { DataContextValue } from '../../../client/data/data-provider';
-import { createAppDatabase } from '../../../client/data/database';
+import { createAppDatabase, type AppDatabase } from '../../../client/data/database';
+import { LocalData } from '../../../client/data/local-data';
 import { Outbox } from '../../../client/data/outbox';
 import { SyncController } from '../../../client/data/replication';
 import { acceptOffer, applyToGig, declineOffer, sendOffers } from '../../../client/features/applications/application-writes';
 import { createGig, deleteGig } from '../../../client/features/gigs/gig-writes';
 import { saveProfileFields } from '../../../client/features/profile/profile-writes';
 import type { Application } from '../../../shared/schemas/application';
-import type { Gig } from '../../../shared/schemas/gig';
 import type { User } from '../../../shared/schemas/user';
 import type { Refusal } from '../../../shared/sync/protocol';
 import type { GigFormValues } from '../../../shared/validation/gig';
@@ -112,7 +112,8 @@ function trace(line: string): void {
 let identity: { userId: string; baseUrl: string; cookie: string } | undefined;
 let network = new Network();
 let outboxKeys: string[] = [];
-let data: DataContextValue | undefined;
+/** The app's data as the screens get it, plus the database this worker closes and inspects. */
+let data: (DataContextValue & { db: AppDatabase }) | undefined;
 let unauthorized = false;
 
 async function start(): Promise<void> {
@@ -129,7 +130,7 @@ async function start(): Promise<void> {
     onUnauthorized: () => (unauthorized = true),
     waitForLeadership: false,
   });
-  data = { db, sync, outbox, userId: id.userId };
+  data = { db, local: new LocalData(db, outbox), sync, outbox, userId: id.userId };
 }
 
 async function stop(): Promise<void> {
@@ -142,13 +143,13 @@ async function stop(): Promise<void> {
 }
 
 async function me(d: DataContextValue): Promise<User | undefined> {
-  return (await d.db.users.findOne(d.userId).exec())?.toJSON() as User | undefined;
+  return (await d.local.get('users', d.userId)) ?? undefined;
 }
 
 async function application(d: DataContextValue, id: string): Promise<Application> {
-  const doc = await d.db.applications.findOne(id).exec();
-  if (!doc) throw new Error(`application ${id} not held locally`);
-  return doc.toJSON() as Application;
+  const found = await d.local.get('applications', id);
+  if (!found) throw new Error(`application ${id} not held locally`);
+  return found;
 }
 
 async function snapshot(): Promise<DeviceSnapshot> {
@@ -194,7 +195,7 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
     case 'createGig':
       return createGig(data!, cmd.values as GigFormValues, await me(data!));
     case 'apply': {
-      const gig = (await data!.db.gigs.findOne(cmd.gigId).exec())?.toJSON() as Gig | undefined;
+      const gig = await data!.local.get('gigs', cmd.gigId);
       const user = await me(data!);
       if (!gig || !user) throw new Error('gig or own profile not held locally');
       return applyToGig(data!, gig, user, cmd.rate);

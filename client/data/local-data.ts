@@ -1,0 +1,99 @@
+import type { MangoQuery, RxCollection, RxDocument } from 'rxdb';
+import { map, type Observable } from 'rxjs';
+import type { DocTypes, ReplicatedName, SyncProblem } from './collections';
+import type { AppDatabase } from './database';
+import type { Outbox } from './outbox';
+
+/** Every collection on this device: the replicated ones and the local sync problems. */
+export type LocalDocTypes = DocTypes & { syncproblems: SyncProblem };
+export type LocalName = keyof LocalDocTypes;
+/** A document as screens see it: a plain value, never an RxDocument. */
+export type Doc<K extends LocalName> = LocalDocTypes[K];
+export type Query<K extends LocalName> = MangoQuery<LocalDocTypes[K]>;
+
+const REPLICATED: ReadonlySet<string> = new Set<ReplicatedName>(['users', 'gigs', 'applications', 'notifications', 'conversations']);
+
+/**
+ * A document's plain value. RxDB types it deeply readonly, which the compiler cannot relate to the
+ * document type in general; the value is the document's own JSON and nothing in the app mutates
+ * it. The one conversion of its kind: screens get typed documents from here and cast nothing.
+ */
+function plain<T>(doc: RxDocument<T>): T {
+  return doc.toJSON() as T;
+}
+
+/**
+ * The one way the app reads and writes this device's database. Screens use the query hooks
+ * (queries.ts) and the feature writes; both come here. Every write to a replicated collection is
+ * tracked in the outbox (what waits to go out) and stamped with `updatedAt`, so no caller can
+ * forget either.
+ */
+export class LocalData {
+  private readonly collections: { [K in LocalName]: RxCollection<LocalDocTypes[K]> };
+
+  constructor(db: AppDatabase, private readonly outbox: Outbox) {
+    this.collections = db;
+  }
+
+  /** A document by id, live: null while it does not exist (or was deleted). */
+  observe<K extends LocalName>(name: K, id: string): Observable<Doc<K> | null> {
+    const collection: RxCollection<Doc<K>> = this.collections[name];
+    return collection.findOne(id).$.pipe(map((doc) => (doc ? plain(doc) : null)));
+  }
+
+  /** The documents a query matches, live. */
+  observeAll<K extends LocalName>(name: K, query: Query<K> = {}): Observable<Doc<K>[]> {
+    const collection: RxCollection<Doc<K>> = this.collections[name];
+    return collection.find(query).$.pipe(map((docs) => docs.map(plain)));
+  }
+
+  async get<K extends LocalName>(name: K, id: string): Promise<Doc<K> | null> {
+    const collection: RxCollection<Doc<K>> = this.collections[name];
+    const doc = await collection.findOne(id).exec();
+    return doc ? plain(doc) : null;
+  }
+
+  async find<K extends LocalName>(name: K, query: Query<K> = {}): Promise<Doc<K>[]> {
+    const collection: RxCollection<Doc<K>> = this.collections[name];
+    return (await collection.find(query).exec()).map(plain);
+  }
+
+  async insert<K extends LocalName>(name: K, doc: Doc<K>): Promise<void> {
+    const collection: RxCollection<Doc<K>> = this.collections[name];
+    this.track(name, doc.id);
+    await collection.insert(doc);
+  }
+
+  /** Changes some fields of a document; false when there is no such document. */
+  async patch<K extends LocalName>(name: K, id: string, change: Partial<Doc<K>>): Promise<boolean> {
+    return this.modify(name, id, (doc) => ({ ...doc, ...change }));
+  }
+
+  /** Rewrites a document from its current state; false when there is no such document. */
+  async modify<K extends LocalName>(name: K, id: string, next: (doc: Doc<K>) => Doc<K>): Promise<boolean> {
+    const collection: RxCollection<Doc<K>> = this.collections[name];
+    const doc = await collection.findOne(id).exec();
+    if (!doc) return false;
+    this.track(name, id);
+    const stamped = REPLICATED.has(name);
+    await doc.incrementalModify((current) => {
+      const changed = next(current);
+      return stamped ? { ...changed, updatedAt: Date.now() } : changed;
+    });
+    return true;
+  }
+
+  /** Deletes a document (replicated collections send the deletion); false when there is none. */
+  async remove<K extends LocalName>(name: K, id: string): Promise<boolean> {
+    const collection: RxCollection<Doc<K>> = this.collections[name];
+    const doc = await collection.findOne(id).exec();
+    if (!doc) return false;
+    this.track(name, id);
+    await doc.remove();
+    return true;
+  }
+
+  private track(name: LocalName, id: string): void {
+    if (REPLICATED.has(name)) this.outbox.track(name, id);
+  }
+}

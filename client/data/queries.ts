@@ -1,0 +1,114 @@
+import type { Application } from '../../shared/schemas/application';
+import type { Conversation } from '../../shared/schemas/conversation';
+import type { Gig } from '../../shared/schemas/gig';
+import type { Notification } from '../../shared/schemas/notification';
+import type { User } from '../../shared/schemas/user';
+import type { SyncProblem } from './collections';
+import { useData } from './data-provider';
+import type { Query } from './local-data';
+import { useLive, type Live } from './use-live-query';
+
+/**
+ * The app's reads, each a live query named for what a screen shows. Screens call these and never
+ * the database: a query written once here is the same on every screen that uses it.
+ */
+
+/** The signed-in user's own record. */
+export function useMe(): Live<User | null> {
+  const { local, userId } = useData();
+  return useLive(() => local.observe('users', userId), [local, userId]);
+}
+
+/** Another user's record as this device has it (their public profile fields). */
+export function useUser(id: string): Live<User | null> {
+  const { local } = useData();
+  return useLive(() => local.observe('users', id), [local, id]);
+}
+
+export function useGig(id: string): Live<Gig | null> {
+  const { local } = useData();
+  return useLive(() => local.observe('gigs', id), [local, id]);
+}
+
+export function useApplication(id: string): Live<Application | null> {
+  const { local } = useData();
+  return useLive(() => local.observe('applications', id), [local, id]);
+}
+
+/** Every application to one gig (this device holds those its user may see). */
+export function useApplicationsForGig(gigId: string): Live<Application[]> {
+  const { local } = useData();
+  return useLive(() => local.observeAll('applications', { selector: { gigId } }), [local, gigId]);
+}
+
+/** The applications the signed-in user sent, as a freelancer. */
+export function useMyApplications(): Live<Application[]> {
+  const { local, userId } = useData();
+  return useLive(() => local.observeAll('applications', { selector: { applicantId: userId } }), [local, userId]);
+}
+
+/** The applications to the signed-in user's gigs, as a buyer. */
+export function useApplicationsToMe(): Live<Application[]> {
+  const { local, userId } = useData();
+  return useLive(() => local.observeAll('applications', { selector: { creatorId: userId } }), [local, userId]);
+}
+
+/** The applications linking two users, either way round (what lets them talk). */
+export function applicationsBetween(userId: string, otherId: string): Query<'applications'> {
+  return { selector: { $or: [{ applicantId: userId, creatorId: otherId }, { applicantId: otherId, creatorId: userId }] } };
+}
+
+/** The applications linking the signed-in user and another. */
+export function useApplicationsWith(otherId: string): Live<Application[]> {
+  const { local, userId } = useData();
+  return useLive(() => local.observeAll('applications', applicationsBetween(userId, otherId)), [local, userId, otherId]);
+}
+
+/** The gigs the signed-in user posted, newest first. */
+export function useMyGigs(): Live<Gig[]> {
+  const { local, userId } = useData();
+  return useLive(() => local.observeAll('gigs', { selector: { createdBy: userId }, sort: [{ createdAt: 'desc' }] }), [local, userId]);
+}
+
+/** Whether the signed-in user has posted a gig, and applied to one (the basket's first view). */
+export function useBasketRoles(): { posted: boolean; applied: boolean; loading: boolean } {
+  const { local, userId } = useData();
+  const posted = useLive(() => local.observeAll('gigs', { selector: { createdBy: userId }, limit: 1 }), [local, userId]);
+  const applied = useLive(() => local.observeAll('applications', { selector: { applicantId: userId }, limit: 1 }), [local, userId]);
+  return {
+    posted: (posted.data?.length ?? 0) > 0,
+    applied: (applied.data?.length ?? 0) > 0,
+    loading: posted.loading || applied.loading,
+  };
+}
+
+/** The signed-in user's notifications, newest first. */
+export function useNotifications(): Live<Notification[]> {
+  const { local, userId } = useData();
+  return useLive(() => local.observeAll('notifications', { selector: { userId }, sort: [{ createdAt: 'desc' }] }), [local, userId]);
+}
+
+/** Unread notifications: all of them, or those of one conversation. */
+export function useUnreadNotifications(conversationId?: string): Live<Notification[]> {
+  const { local } = useData();
+  return useLive(
+    () => local.observeAll('notifications', { selector: conversationId ? { conversationId, read: false } : { read: false } }),
+    [local, conversationId],
+  );
+}
+
+export function useConversation(id: string): Live<Conversation | null> {
+  const { local } = useData();
+  return useLive(() => local.observe('conversations', id), [local, id]);
+}
+
+export function useConversations(): Live<Conversation[]> {
+  const { local } = useData();
+  return useLive(() => local.observeAll('conversations'), [local]);
+}
+
+/** Writes the server refused, newest first, with their reasons and content. */
+export function useSyncProblems(): Live<SyncProblem[]> {
+  const { local } = useData();
+  return useLive(() => local.observeAll('syncproblems', { sort: [{ createdAt: 'desc' }] }), [local]);
+}
