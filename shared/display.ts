@@ -4,6 +4,7 @@ import type { Conversation } from './schemas/conversation';
 import type { Gig } from './schemas/gig';
 import type { Notification } from './schemas/notification';
 import { currencySymbol, formatMoney } from './money';
+import { exchangePath, gigPath, PATHS } from './routes';
 import { parseBudgetText } from './validation/budget-text';
 
 /** Small display rules the screens share (docs/product.md §2 "Screen behaviour"). */
@@ -104,7 +105,7 @@ export function isMessageNotification(type: string): boolean {
 export function notificationTarget(n: Pick<Notification, 'type' | 'senderId' | 'gigId'>): string {
   switch (n.type) {
     case 'new_application':
-      return '/applications';
+      return PATHS.applications;
     case 'new_offer':
     case 'FINAL_BUDGET_OFFER':
     case 'payment_needed':
@@ -114,15 +115,15 @@ export function notificationTarget(n: Pick<Notification, 'type' | 'senderId' | '
     case 'gig_completed':
     case 'GIG_COMPLETED':
     case 'OFFER_REJECTED':
-      return `/basket?view=${basketViewFor(n.type)}`;
+      return `${PATHS.basket}?view=${basketViewFor(n.type)}`;
     case 'new_message':
     case 'message':
     case 'new_conversation':
-      return n.senderId ? `/exchange/${encodeURIComponent(n.senderId)}` : '/notifications';
+      return n.senderId ? exchangePath(n.senderId) : PATHS.notifications;
     case 'application_status':
-      return n.gigId ? `/gig/${encodeURIComponent(n.gigId)}` : '/notifications';
+      return n.gigId ? gigPath(n.gigId) : PATHS.notifications;
     default:
-      return '/notifications';
+      return PATHS.notifications;
   }
 }
 

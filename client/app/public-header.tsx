@@ -1,5 +1,6 @@
 import { Link, NavLink, Outlet } from 'react-router-dom';
 import { useSession } from './session';
+import { PATHS } from '../../shared/routes';
 
 /**
  * The header of every public page: the logo back to /, the public pages, and the way in. A
@@ -10,22 +11,22 @@ export function PublicHeader() {
   return (
     <header className="public-header">
       <nav className="public-nav" aria-label="Site">
-        <Link to="/" className="brand">
+        <Link to={PATHS.home} className="brand">
           <img src="/icons/icon-192.png" alt="" width="28" height="28" />
           Creative Gigs
         </Link>
         <div className="public-nav__links">
-          <NavLink to="/teaser">Gigs</NavLink>
-          <NavLink to="/manifesto">Manifesto</NavLink>
-          <NavLink to="/version1">Community</NavLink>
+          <NavLink to={PATHS.teaser}>Gigs</NavLink>
+          <NavLink to={PATHS.manifesto}>Manifesto</NavLink>
+          <NavLink to={PATHS.community}>Community</NavLink>
           {user ? (
-            <Link to="/landing" className="button button--small">
+            <Link to={PATHS.landing} className="button button--small">
               Open the app
             </Link>
           ) : (
             <>
-              <NavLink to="/login">Log in</NavLink>
-              <NavLink to="/signup" className="button button--small">
+              <NavLink to={PATHS.login}>Log in</NavLink>
+              <NavLink to={PATHS.signup} className="button button--small">
                 Sign up
               </NavLink>
             </>

@@ -1,6 +1,7 @@
 import { conversationIdFor, participantsOf } from '../ids';
 import type { Conversation } from '../schemas/conversation';
 import { LOGGED_OUT_MESSAGES } from './logged-out';
+import { PATHS } from '../routes';
 
 /** docs/product.md §8 Conversation and messages, word for word. */
 export const CHAT_MESSAGES = {
@@ -19,7 +20,7 @@ export const NO_LINK_NOTICES = {
 
 export type ConversationStartCheck =
   | { ok: true }
-  | { ok: false; error?: (typeof CHAT_MESSAGES)[keyof typeof CHAT_MESSAGES]; redirectTo?: '/applications' };
+  | { ok: false; error?: (typeof CHAT_MESSAGES)[keyof typeof CHAT_MESSAGES]; redirectTo?: typeof PATHS.applications };
 
 /**
  * docs/product.md §5 Chat access: "A conversation may be created only if an application links the two
@@ -30,7 +31,7 @@ export type ConversationStartCheck =
 export function checkConversationStart(v: { actorId: string | null; otherId: string; linkedByApplication: boolean }): ConversationStartCheck {
   if (!v.actorId) return { ok: false, error: CHAT_MESSAGES.loggedOut };
   if (v.actorId === v.otherId) return { ok: false, error: CHAT_MESSAGES.withSelf };
-  if (!v.otherId || !v.linkedByApplication) return { ok: false, redirectTo: '/applications' };
+  if (!v.otherId || !v.linkedByApplication) return { ok: false, redirectTo: PATHS.applications };
   return { ok: true };
 }
 

@@ -4,6 +4,7 @@ import { REDIRECT_DELAYS_MS } from '../../../shared/constants';
 import { validateLogin, type LoginValues } from '../../../shared/validation/login';
 import { useSession } from '../../app/session';
 import { ApiError } from '../../lib/api';
+import { PATHS } from '../../../shared/routes';
 
 const FALLBACK = 'Invalid email or password. Please try again.';
 const SUCCESS = 'Login successful! Redirecting...';
@@ -33,7 +34,7 @@ export default function LoginPage() {
         // One transition for both, so the session rules never see the new user on the old page.
         startTransition(() => {
           establish(user);
-          navigate('/landing', { replace: true });
+          navigate(PATHS.landing, { replace: true });
         });
       }, REDIRECT_DELAYS_MS.afterLogin);
     } catch (err) {
@@ -68,7 +69,7 @@ export default function LoginPage() {
         {error && <p className="form-error" role="alert">{error}</p>}
       </form>
       <p>
-        New here? <Link to="/signup">Create an account</Link>
+        New here? <Link to={PATHS.signup}>Create an account</Link>
       </p>
     </main>
   );

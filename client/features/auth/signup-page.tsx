@@ -4,6 +4,7 @@ import { REDIRECT_DELAYS_MS } from '../../../shared/constants';
 import { validateSignup, type SignupValues } from '../../../shared/validation/signup';
 import { useSession } from '../../app/session';
 import { ApiError } from '../../lib/api';
+import { PATHS } from '../../../shared/routes';
 
 const FALLBACK = 'An error occurred while signing up. Please try again.';
 const SUCCESS = 'Successfully signed up! Redirecting to profile setup...';
@@ -31,7 +32,7 @@ export default function SignupPage() {
         // One transition for both, so the session rules never see the new user on the old page.
         startTransition(() => {
           establish(user);
-          navigate('/setup-portfolio', { replace: true });
+          navigate(PATHS.setupPortfolio, { replace: true });
         });
       }, REDIRECT_DELAYS_MS.afterSignup);
     } catch (err) {
@@ -75,7 +76,7 @@ export default function SignupPage() {
         {error && <p className="form-error" role="alert">{error}</p>}
       </form>
       <p>
-        Already have an account? <Link to="/login">Log in</Link>
+        Already have an account? <Link to={PATHS.login}>Log in</Link>
       </p>
     </main>
   );

@@ -16,6 +16,7 @@ import { DeleteGigDialog, deleteGig } from '../gigs';
 import { sendOffers } from '../applications';
 import { BuyerReceipt, MarkComplete, PayForApplication } from '../payments';
 import { Tabs } from '../../ui/tabs';
+import { gigPath, PATHS } from '../../../shared/routes';
 
 const OFFERS_SENT = 'Offers sent successfully! Waiting for applicants to accept.';
 const OFFERS_FAILED = 'Error sending offers. Please try again.';
@@ -88,7 +89,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
     <li className="card basket-gig">
       <div className="page-head">
         <h3>
-          <Link to={`/gig/${encodeURIComponent(gig.id)}`}>{gig.title}</Link>
+          <Link to={gigPath(gig.id)}>{gig.title}</Link>
         </h3>
         <span className="status">{statusLabel(status)}</span>
       </div>
@@ -218,7 +219,7 @@ export function BuyerView() {
         <p className="empty">
           {gigs.length === 0 ? (
             <>
-              You haven't posted any gigs yet. <Link to="/landing?openModal=true">Create a gig</Link>
+              You haven't posted any gigs yet. <Link to={`${PATHS.landing}?openModal=true`}>Create a gig</Link>
             </>
           ) : (
             `No gigs under ${tab}.`

@@ -8,6 +8,7 @@ import { useApplicationsWith, useConversation, useMe, useUnreadNotifications, us
 import { linkedGigs, subjectChanges, writingAbout } from './chat-gigs';
 import { ChatRoom, type RoomState } from './chat-room';
 import { LinkedGigsList, SubjectMarker } from './linked-gigs-list';
+import { PATHS } from '../../../shared/routes';
 
 /**
  * The background download of recent conversations runs from this screen's chunk, which holds Yjs
@@ -107,13 +108,13 @@ export default function ExchangePage() {
         <p role="alert" className="form-error">
           {CHAT_MESSAGES.withSelf}
         </p>
-        <Link to="/landing">Back to the gig board</Link>
+        <Link to={PATHS.landing}>Back to the gig board</Link>
       </main>
     );
   }
   // Right after sign-in the linking application may still be on its way: wait for the first sync.
   if (linking.loading || conversation.loading || (!allowed && !sync.initialSync.done)) return <p role="status">Loading conversation…</p>;
-  if (!allowed) return <Navigate to="/applications" replace state={{ notice: NO_LINK_NOTICES.fromLink }} />;
+  if (!allowed) return <Navigate to={PATHS.applications} replace state={{ notice: NO_LINK_NOTICES.fromLink }} />;
 
   function changeDraft(text: string) {
     setDraft(text);

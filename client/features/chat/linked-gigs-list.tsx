@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { statusLabel } from '../../../shared/display';
 import type { LinkedGig } from './chat-gigs';
+import { gigPath } from '../../../shared/routes';
 
 /** The chat header's list of every gig linking the two users, each with its application's status. */
 export function LinkedGigsList({ gigs, current }: { gigs: readonly LinkedGig[]; current: string | undefined }) {
@@ -9,7 +10,7 @@ export function LinkedGigsList({ gigs, current }: { gigs: readonly LinkedGig[]; 
     <ul className="chat__gigs" aria-label="Gigs between you">
       {gigs.map((g) => (
         <li key={g.gigId} aria-current={g.gigId === current ? 'true' : undefined}>
-          {g.deleted ? <span className="chat__gig-title">{g.title}</span> : <Link to={`/gig/${encodeURIComponent(g.gigId)}`}>{g.title}</Link>}
+          {g.deleted ? <span className="chat__gig-title">{g.title}</span> : <Link to={gigPath(g.gigId)}>{g.title}</Link>}
           {' · '}
           <span className="field-state">{g.deleted ? 'Gig deleted' : statusLabel(g.status)}</span>
         </li>

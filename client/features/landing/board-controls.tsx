@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { NICHES } from '../../../shared/constants';
 import { NO_FILTERS, type GigFilters } from '../../../shared/display';
 import { Tabs } from '../../ui/tabs';
+import { PATHS } from '../../../shared/routes';
 
 export type BoardTab = 'all' | 'applied';
 const BOARD_TABS = [
@@ -36,7 +37,7 @@ export function BoardControls({ tab, onTab, filters, onFilters, countries, disab
       <div className="page-head">
         <h1>Gigs</h1>
         <div className="row">
-          <Link className="button" to="/landing?openModal=true">
+          <Link className="button" to={`${PATHS.landing}?openModal=true`}>
             Create Gig
           </Link>
         </div>

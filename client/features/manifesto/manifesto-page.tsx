@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { PATHS } from '../../../shared/routes';
 
 export default function ManifestoPage() {
   return (
@@ -9,7 +10,7 @@ export default function ManifestoPage() {
       <p>Money is held until the work is done and then released, minus a small fee that keeps the lights on. Your messages and your money stay yours; the app works on a patchy connection and on a cheap phone.</p>
       <p>Passion projects have a place too: a gig can be marked passion driven, and everyone knows where they stand.</p>
       <p>
-        <Link to="/waitlist-signup">Join the waitlist</Link>
+        <Link to={PATHS.waitlist}>Join the waitlist</Link>
       </p>
     </main>
   );

@@ -7,6 +7,7 @@ import { NEEDS_NETWORK, PAYMENT_SUCCESS_MESSAGES, paymentSuccessError } from '..
 import { ApiError, isOffline, NetworkError } from '../../lib/api';
 import { confirmPayment, readPaymentSuccessQuery, type PaymentConfirmation } from '../../lib/payments-api';
 import { PaidAmounts } from './payment-parts';
+import { PATHS } from '../../../shared/routes';
 
 type State = { kind: 'confirming' } | { kind: 'confirmed'; confirmation: PaymentConfirmation } | { kind: 'error'; message: string; retry: boolean };
 
@@ -44,7 +45,7 @@ export default function PaymentSuccessPage() {
 
   useEffect(() => {
     if (state.kind !== 'confirmed') return;
-    const timer = setTimeout(() => navigate('/basket?view=buyer', { replace: true }), REDIRECT_DELAYS_MS.afterPaymentSuccess);
+    const timer = setTimeout(() => navigate(`${PATHS.basket}?view=buyer`, { replace: true }), REDIRECT_DELAYS_MS.afterPaymentSuccess);
     return () => clearTimeout(timer);
   }, [state.kind, navigate]);
 
@@ -74,7 +75,7 @@ export default function PaymentSuccessPage() {
           <p className="success" role="status">
             Payment confirmed! The freelancer can start working. Taking you to your gigs…
           </p>
-          <Link className="button button--quiet" to="/basket?view=buyer">
+          <Link className="button button--quiet" to={`${PATHS.basket}?view=buyer`}>
             Go to My Gigs now
           </Link>
         </>
@@ -90,7 +91,7 @@ export default function PaymentSuccessPage() {
                 Try Again
               </button>
             )}
-            <Link className="button button--quiet" to="/basket">
+            <Link className="button button--quiet" to={PATHS.basket}>
               Return to dashboard
             </Link>
           </div>

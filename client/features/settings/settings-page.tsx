@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { countryByCode, nicheById } from '../../../shared/constants';
 import { useMe } from '../../data/queries';
 import { PayoutSection } from './payout-section';
+import { PATHS } from '../../../shared/routes';
 
 /** `/settings` (docs/product.md §2): the profile information and payout setup. */
 export default function SettingsPage() {
@@ -38,7 +39,7 @@ export default function SettingsPage() {
               <dt>Portfolio</dt>
               <dd>{user.portfolioLink || 'Not set'}</dd>
             </dl>
-            <Link className="button button--quiet" to="/profile">
+            <Link className="button button--quiet" to={PATHS.profile}>
               Edit profile
             </Link>
           </>

@@ -1,4 +1,5 @@
 import { useNavigate } from 'react-router-dom';
+import { PATHS } from '../../../shared/routes';
 
 /** Sample gigs of our own writing. docs/product.md: every action leads to the waitlist, and the sample content is not shown (docs/decisions/006). */
 const SAMPLES = [
@@ -12,7 +13,7 @@ const SAMPLES = [
 
 export default function TeaserPage() {
   const navigate = useNavigate();
-  const toWaitlist = () => navigate('/waitlist-signup');
+  const toWaitlist = () => navigate(PATHS.waitlist);
   return (
     <main className="page">
       <h1>Gigs waiting for you</h1>
