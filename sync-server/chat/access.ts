@@ -4,7 +4,7 @@ import { CHAT_MESSAGES } from '../../shared/validation/chat-access';
 import { lookupSession, readCookie, SESSION_COOKIE } from '../auth/sessions';
 import type { AppContext } from '../context';
 import { originPolicy } from '../http/security';
-import { linkedByApplication } from '../replication/visibility';
+import { linkedByApplication } from '../domain/links';
 
 export const CHAT_PATH_PREFIX = '/api/chat/';
 

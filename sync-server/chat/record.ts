@@ -1,8 +1,8 @@
 import { newMessageNotice, type ChatDocMessage } from '../../shared/chat-doc';
 import { newConversation, type ConversationLink } from '../../shared/validation/chat-access';
-import { conversationLink } from '../policies/conversations';
-import { notificationWrites } from '../policies/notify';
-import { stamp, str } from '../policies/types';
+import { conversationLink } from '../domain/links';
+import { notificationWrites } from '../domain/notifications';
+import { stamp, str } from '../domain/documents';
 import type { DocWrite, Store, StoredDoc } from '../store/store';
 
 export type StampedMessage = ChatDocMessage & { timestamp: number };

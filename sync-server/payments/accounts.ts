@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { HttpError } from '../http/errors';
-import { stamp, str } from '../policies/types';
+import { stamp, str } from '../domain/documents';
 import type { StoredDoc } from '../store/store';
 import { PAYMENT_MESSAGES } from './messages';
 import { lockKey, usableAccountId, viaProvider, type Payments } from './payments';

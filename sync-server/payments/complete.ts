@@ -1,9 +1,10 @@
 import { MESSAGES, normalizeStatus, transition } from '../../shared/application-machine';
 import { payoutSplit } from '../../shared/money';
 import { badRequest, conflict, forbidden, HttpError } from '../http/errors';
-import { asApplication, gigRefOf } from '../policies/applications';
-import { notificationWrites } from '../policies/notify';
-import { stamp, str } from '../policies/types';
+import { asApplication } from '../domain/documents';
+import { gigRefOf } from '../domain/links';
+import { notificationWrites } from '../domain/notifications';
+import { stamp, str } from '../domain/documents';
 import type { DocWrite, StoredDoc } from '../store/store';
 import { ledger, ledgerId, ledgerWrite, type TransferEntry } from './ledger';
 import { PAYMENT_MESSAGES as M } from './messages';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { forbidden, HttpError, notFound } from '../http/errors';
-import { gigRefOf } from '../policies/applications';
-import { str } from '../policies/types';
+import { gigRefOf } from '../domain/links';
+import { str } from '../domain/documents';
 import type { StoredDoc } from '../store/store';
 import { KeyedLock } from './lock';
 import { PAYMENT_MESSAGES as M } from './messages';

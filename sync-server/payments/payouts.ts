@@ -1,6 +1,6 @@
 import type { NotificationDraft } from '../../shared/application-machine';
-import { notificationWrites } from '../policies/notify';
-import { stamp } from '../policies/types';
+import { notificationWrites } from '../domain/notifications';
+import { stamp } from '../domain/documents';
 import type { DocWrite } from '../store/store';
 import { ledger, ledgerWrite, type TransferEntry } from './ledger';
 import { lockKey, type Payments } from './payments';

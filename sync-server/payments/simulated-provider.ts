@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { stamp } from '../policies/types';
+import { stamp } from '../domain/documents';
 import type { DocWrite, Store } from '../store/store';
 import { ProviderError, type CheckoutInput, type CheckoutSession, type PaymentsProvider, type ProviderAccount, type TransferInput } from './provider';
 

@@ -1,24 +1,17 @@
-import { eventFromChange, newApplication, newApplicationNotification, transition, type GigRef } from '../../shared/application-machine';
+import { eventFromChange, newApplication, newApplicationNotification, transition } from '../../shared/application-machine';
 import { HIRING_MESSAGES, acceptedCount, isFilled, offersLeft, openingsOf } from '../../shared/hiring';
 import { applicationIdFor } from '../../shared/ids';
 import type { Application } from '../../shared/schemas/application';
 import { isProfileComplete } from '../../shared/schemas/user';
 import { validateApplication } from '../../shared/validation/apply';
-import type { DocWrite, Store, StoredDoc } from '../store/store';
+import type { DocWrite, StoredDoc } from '../store/store';
 import { applicationsOf, hiringWrites } from './hiring';
-import { notificationWrites } from './notify';
-import { refuse, stamp, str, type Policy, type PolicyResult } from './types';
+import { asApplication, asUser, stamp, str } from '../domain/documents';
+import { gigRefOf } from '../domain/links';
+import { notificationWrites } from '../domain/notifications';
+import { refuse, type Policy, type PolicyResult } from './types';
 
 const MAX_BUDGET_MINOR = 1_000_000_000_00;
-
-/** The stored application as the domain type (the store keeps the same fields plus bookkeeping). */
-export const asApplication = (doc: StoredDoc) => doc as unknown as Application;
-
-/** The gig as the application machine sees it, or undefined once it is deleted. */
-export function gigRefOf(store: Store, gigId: string): GigRef | undefined {
-  const gig = store.get('gigs', gigId);
-  return gig && !gig._deleted ? { id: gig.id, createdBy: str(gig.createdBy), title: str(gig.title) } : undefined;
-}
 
 export const applicationPolicy: Policy = (input): PolicyResult => {
   const { ctx, actor, current, incoming, deleting, now } = input;
@@ -66,7 +59,7 @@ function create({ ctx, actor, incoming, now }: Parameters<Policy>[0]): PolicyRes
   const message = validateApplication({
     rate: (budget / 100).toFixed(2),
     actor: { id: actor.id },
-    profile: { complete: isProfileComplete(actor as never) },
+    profile: { complete: isProfileComplete(asUser(actor)) },
     gig: gig && !gig._deleted ? { createdBy: str(gig.createdBy) || undefined } : null,
     alreadyApplied,
   });

@@ -1,25 +1,11 @@
 import { conversationIdFor } from '../../shared/ids';
 import { quoted } from '../../shared/text';
-import { checkConversationStart, newConversation, type ConversationLink } from '../../shared/validation/chat-access';
-import type { DocWrite, Store } from '../store/store';
-import { linkedByApplication } from '../replication/visibility';
-import { notificationWrites } from './notify';
-import { refuse, stamp, str, type Policy } from './types';
-
-/**
- * The application linking the two users that names the conversation's gig: the one for `gigId`
- * when that gig links them and still exists (the gig the user came from), otherwise the most
- * recent one whose gig still exists, otherwise the most recent one.
- */
-export function conversationLink(store: Store, a: string, b: string, gigId?: string): ConversationLink | undefined {
-  const candidates = [
-    ...store.byIndex('applications', 'applicantId', a).filter((x) => x.creatorId === b),
-    ...store.byIndex('applications', 'applicantId', b).filter((x) => x.creatorId === a),
-  ];
-  const rank = (x: (typeof candidates)[number]) => (x._deleted || x.gigDeleted === true ? 2 : gigId && x.gigId === gigId ? 0 : 1);
-  const app = candidates.sort((x, y) => rank(x) - rank(y) || Number(y.appliedAt) - Number(x.appliedAt))[0];
-  return app && { gigTitle: str(app.gigTitle), gigId: str(app.gigId), creatorId: str(app.creatorId) };
-}
+import { checkConversationStart, newConversation } from '../../shared/validation/chat-access';
+import { stamp, str } from '../domain/documents';
+import { conversationLink, linkedByApplication } from '../domain/links';
+import { notificationWrites } from '../domain/notifications';
+import type { DocWrite } from '../store/store';
+import { refuse, type Policy } from './types';
 
 /**
  * A participant may open a conversation with a user an application links them to; after that

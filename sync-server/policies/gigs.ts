@@ -1,8 +1,6 @@
-import { OPENINGS } from '../../shared/hiring';
 import { GIG_STATUS_ACTIVE } from '../../shared/constants';
 import { contentOf, gigContent, gigFormFromRecord, sameGigContent, type GigContent } from '../../shared/gig-content';
-import { isAccepted, openingsError, openingsOf } from '../../shared/hiring';
-import type { Application } from '../../shared/schemas/application';
+import { isAccepted, OPENINGS, openingsError, openingsOf } from '../../shared/hiring';
 import { ID_PATTERN } from '../../shared/ids';
 import { isProfileComplete } from '../../shared/schemas/user';
 import { checkDeleteGig } from '../../shared/validation/delete-gig';
@@ -10,7 +8,8 @@ import { normalizeGigForm, validateGigForm } from '../../shared/validation/gig';
 import { firstError } from '../../shared/validation/types';
 import type { DocWrite } from '../store/store';
 import { applicationsOf, hiringWrites } from './hiring';
-import { refuse, stamp, str, type Policy, type PolicyResult } from './types';
+import { asApplication, asUser, stamp, str } from '../domain/documents';
+import { refuse, type Policy, type PolicyResult } from './types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -44,7 +43,7 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
 
   if (!current) {
     if (!ID_PATTERN.test(str(incoming.id))) return refuse('Invalid gig id');
-    if (!isProfileComplete(actor as never)) return refuse('Please complete your profile before creating a gig');
+    if (!isProfileComplete(asUser(actor))) return refuse('Please complete your profile before creating a gig');
     const checked = content(incoming, now);
     if (!checked.ok) return refuse(checked.reason);
     const openings = incoming.openings ?? OPENINGS.default;
@@ -69,7 +68,7 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
   if (current._deleted) return refuse('Gig not found.');
   if (current.createdBy !== actor.id) return refuse('You do not have permission to edit this gig.');
   const apps = applicationsOf(ctx.store, current.id);
-  const statuses = apps.map((a) => a as unknown as Application);
+  const statuses = apps.map(asApplication);
   // Openings stay editable once work is accepted (that is how a filled gig reopens); the content does not.
   const unchanged = sameGigContent(incoming, current);
   if (!unchanged && statuses.some(isAccepted)) {

@@ -1,9 +1,8 @@
 import { closeForFilledGig } from '../../shared/application-machine';
 import { isFilled } from '../../shared/hiring';
-import type { Application } from '../../shared/schemas/application';
 import type { DocWrite, Store, StoredDoc } from '../store/store';
-import { notificationWrites } from './notify';
-import { stamp, str } from './types';
+import { notificationWrites } from '../domain/notifications';
+import { asApplication, stamp, str } from '../domain/documents';
 
 /** A gig's live applications as the store has them. */
 export function applicationsOf(store: Store, gigId: string): StoredDoc[] {
@@ -17,11 +16,11 @@ export function applicationsOf(store: Store, gigId: string): StoredDoc[] {
  * the states after the change being judged; the writes go in the same commit.
  */
 export function hiringWrites(gig: StoredDoc, applications: StoredDoc[], now: number): { gig: StoredDoc; writes: DocWrite[] } {
-  const filled = isFilled(gig as { openings?: number }, applications as unknown as Application[]);
+  const filled = isFilled(gig as { openings?: number }, applications.map(asApplication));
   if (!filled) return { gig: gig.filledAt ? { ...gig, filledAt: null } : gig, writes: [] };
   const writes: DocWrite[] = [];
   for (const app of applications) {
-    const closed = closeForFilledGig(app as unknown as Application, str(gig.title));
+    const closed = closeForFilledGig(asApplication(app), str(gig.title));
     if (!closed) continue;
     writes.push({ collection: 'applications', doc: { ...app, ...closed.changes, updatedAt: stamp(now, app) } as DocWrite['doc'] });
     writes.push(...notificationWrites([closed.notification], now));

@@ -1,4 +1,5 @@
-import { refuse, stamp, type Policy } from './types';
+import { stamp } from '../domain/documents';
+import { refuse, type Policy } from './types';
 
 /** Notifications are written by the server; their recipient may only mark them read. */
 export const notificationPolicy: Policy = ({ actor, current, incoming, deleting, now }) => {

@@ -19,11 +19,3 @@ export type PolicyResult = { ok: true; writes: DocWrite[] } | { ok: false; reaso
 export type Policy = (input: PolicyInput) => PolicyResult;
 
 export const refuse = (reason: string): PolicyResult => ({ ok: false, reason });
-
-/** A server timestamp that is also a version: strictly after the document's (or ledger entry's) previous one. */
-export function stamp(now: number, previous?: StoredDoc | { updatedAt: number }): number {
-  const prev = typeof previous?.updatedAt === 'number' ? previous.updatedAt : 0;
-  return Math.max(now, prev + 1);
-}
-
-export const str = (v: unknown): string => (typeof v === 'string' ? v : '');

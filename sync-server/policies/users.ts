@@ -2,7 +2,8 @@ import { validatePortfolioSetup } from '../../shared/validation/portfolio';
 import { validateProfile } from '../../shared/validation/profile';
 import { firstError } from '../../shared/validation/types';
 import type { DocWrite } from '../store/store';
-import { refuse, stamp, str, type Policy } from './types';
+import { stamp, str } from '../domain/documents';
+import { refuse, type Policy } from './types';
 
 const SETUP_FIELDS = ['username', 'location', 'creativeNiche', 'subcategory', 'portfolioLink'] as const;
 const EDITABLE = ['name', 'username', 'location', 'creativeNiche', 'subcategory', 'portfolioLink', 'bio'] as const;

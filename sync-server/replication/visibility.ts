@@ -3,17 +3,11 @@ import { isDocumentId } from '../../shared/ids';
 import type { SyncDocument } from '../../shared/sync/protocol';
 import { ownUserView, publicProfileView } from '../auth/users';
 import type { CollectionName, Store, StoredDoc } from '../store/store';
+import { linkedByApplication } from '../domain/links';
 
 export { isReplicated, REPLICATED, type ReplicatedCollection } from '../../shared/sync/protocol';
 
 /** True when an application links the two users (either may be the buyer). */
-export function linkedByApplication(store: Store, a: string, b: string): boolean {
-  return (
-    store.byIndex('applications', 'applicantId', a).some((x) => x.creatorId === b) ||
-    store.byIndex('applications', 'applicantId', b).some((x) => x.creatorId === a)
-  );
-}
-
 function withoutServerFields(doc: StoredDoc, drop: readonly string[] = []): SyncDocument {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(doc)) {

@@ -3,7 +3,7 @@ import { closeForFilledGig, normalizeStatus, transition, type ApplicationEvent }
 import type { ChatDocMessage } from '../../../shared/chat-doc';
 import { participantsOf } from '../../../shared/ids';
 import type { Application } from '../../../shared/schemas/application';
-import { linkedByApplication } from '../../../sync-server/replication/visibility';
+import { linkedByApplication } from '../../../sync-server/domain/links';
 import type { Store, StoredDoc } from '../../../sync-server/store/store';
 import type { TestServer } from '../server';
 import { storedRoom, tryChatSocket } from '../yjs-client';

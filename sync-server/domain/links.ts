@@ -1,0 +1,38 @@
+import type { GigRef } from '../../shared/application-machine';
+import type { ConversationLink } from '../../shared/validation/chat-access';
+import type { Store } from '../store/store';
+import { str } from './documents';
+
+/**
+ * What links two users, and the gig an application names: read by the read filter, the
+ * conversation policy, the chat's access check and its records, and the payment steps.
+ */
+
+/** Whether an application links the two users, either way round (what lets them talk). */
+export function linkedByApplication(store: Store, a: string, b: string): boolean {
+  return (
+    store.byIndex('applications', 'applicantId', a).some((x) => x.creatorId === b) ||
+    store.byIndex('applications', 'applicantId', b).some((x) => x.creatorId === a)
+  );
+}
+
+/**
+ * The application a conversation between two users is about: the one for `gigId` when that gig
+ * links them and still exists (the gig the user came from), otherwise the most recent one whose
+ * gig still exists, otherwise the most recent one.
+ */
+export function conversationLink(store: Store, a: string, b: string, gigId?: string): ConversationLink | undefined {
+  const candidates = [
+    ...store.byIndex('applications', 'applicantId', a).filter((x) => x.creatorId === b),
+    ...store.byIndex('applications', 'applicantId', b).filter((x) => x.creatorId === a),
+  ];
+  const rank = (x: (typeof candidates)[number]) => (x._deleted || x.gigDeleted === true ? 2 : gigId && x.gigId === gigId ? 0 : 1);
+  const app = candidates.sort((x, y) => rank(x) - rank(y) || Number(y.appliedAt) - Number(x.appliedAt))[0];
+  return app && { gigTitle: str(app.gigTitle), gigId: str(app.gigId), creatorId: str(app.creatorId) };
+}
+
+/** The gig as the application machine sees it, or undefined once it is deleted. */
+export function gigRefOf(store: Store, gigId: string): GigRef | undefined {
+  const gig = store.get('gigs', gigId);
+  return gig && !gig._deleted ? { id: gig.id, createdBy: str(gig.createdBy), title: str(gig.title) } : undefined;
+}
