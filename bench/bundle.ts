@@ -20,7 +20,14 @@ export async function benchBundle(report: Report): Promise<RouteLoad[]> {
     report.info(`bundle ${l.route.path} (${l.route.area}${libs})`, 'gzip JS+CSS', l.gzip / KB, 'kB');
   }
   const heavy = loads.filter((l) => l.route.area === 'public' && l.libraries.length > 0);
-  report.atMost('bundle, public pages', 'pages loading RxDB/Dexie/Yjs', heavy.length, 'pages', 0, `0 (of ${loads.filter((l) => l.route.area === 'public').length})`);
+  report.atMost(
+    'bundle, public pages',
+    'pages loading RxDB/Dexie/Yjs',
+    heavy.length,
+    'pages',
+    0,
+    `0 (of ${loads.filter((l) => l.route.area === 'public').length})`,
+  );
   for (const l of heavy) report.note(`${l.route.path} loads ${l.libraries.join(', ')}: ${l.files.join(', ')}`);
   for (const budget of [BUDGETS.home, BUDGETS.signedInShell]) {
     const load = loads.find((l) => l.route.path === budget.path);
@@ -31,7 +38,9 @@ export async function benchBundle(report: Report): Promise<RouteLoad[]> {
         .map((f) => ({ f, gzip: bundle.chunks.get(f)?.gzip ?? bundle.css.get(f)?.gzip ?? 0 }))
         .sort((a, b) => b.gzip - a.gzip)
         .slice(0, 5);
-      report.note(`${budget.path} is over budget; biggest files: ${biggest.map((b) => `${b.f} ${(b.gzip / KB).toFixed(1)} kB`).join(', ')}`);
+      report.note(
+        `${budget.path} is over budget; biggest files: ${biggest.map((b) => `${b.f} ${(b.gzip / KB).toFixed(1)} kB`).join(', ')}`,
+      );
     }
   }
   return loads;

@@ -62,7 +62,14 @@ type Client = {
 type Sent = { at: number; counted: boolean; from: Client };
 
 /** What one phase measured. */
-type PhaseResult = { sent: number; delivered: number; seconds: number; latencies: number[]; lost: number; cpuMicros: number };
+type PhaseResult = {
+  sent: number;
+  delivered: number;
+  seconds: number;
+  latencies: number[];
+  lost: number;
+  cpuMicros: number;
+};
 
 /** Deliveries as the receiving documents see them, matched to their sends by message id. */
 class Tracker {
@@ -105,7 +112,10 @@ class Side {
   ) {}
 
   /** Opens both ends of every room, `CONNECT_BATCH` at a time, and waits for each to sync. */
-  async connect(pairs: { room: string; a: { id: string; token: string }; b: { id: string; token: string } }[], signedIn: boolean): Promise<void> {
+  async connect(
+    pairs: { room: string; a: { id: string; token: string }; b: { id: string; token: string } }[],
+    signedIn: boolean,
+  ): Promise<void> {
     const ends = pairs.flatMap((p) => [
       { room: p.room, user: p.a, other: p.b },
       { room: p.room, user: p.b, other: p.a },
@@ -119,7 +129,8 @@ class Side {
         chat.messages.observe((event) => {
           for (const item of event.changes.added) {
             if (!(item.content instanceof Y.ContentAny)) continue;
-            for (const m of item.content.getContent() as ChatDocMessage[]) if (m.senderId !== client.userId) this.tracker.deliver(m.id);
+            for (const m of item.content.getContent() as ChatDocMessage[])
+              if (m.senderId !== client.userId) this.tracker.deliver(m.id);
           }
         });
         return client;
@@ -193,7 +204,14 @@ class Side {
     });
     await Promise.all([cpuAtStart, cpuAtEnd]);
     await this.drain(() => tracker.pendingCounted() === 0);
-    return { sent, delivered: tracker.delivered, seconds, latencies: tracker.latencies, lost: tracker.pendingCounted(), cpuMicros: cpuAfter - cpuBefore };
+    return {
+      sent,
+      delivered: tracker.delivered,
+      seconds,
+      latencies: tracker.latencies,
+      lost: tracker.pendingCounted(),
+      cpuMicros: cpuAfter - cpuBefore,
+    };
   }
 
   /** Closed loop: each client keeps `window` messages in flight for `seconds` (after a warm-up). */
@@ -224,7 +242,14 @@ class Side {
     await cpuAtStart;
     running = false;
     await this.drain(() => tracker.sent.size === 0);
-    return { sent, delivered: tracker.delivered, seconds, latencies: tracker.latencies, lost: tracker.sent.size, cpuMicros: cpuAfter - cpuBefore };
+    return {
+      sent,
+      delivered: tracker.delivered,
+      seconds,
+      latencies: tracker.latencies,
+      lost: tracker.sent.size,
+      cpuMicros: cpuAfter - cpuBefore,
+    };
   }
 }
 
@@ -235,7 +260,10 @@ const rate = (r: PhaseResult) => r.delivered / r.seconds;
  * latency and server CPU per message for each, and the reference/ours throughput ratio.
  */
 export async function benchChat(report: Report, options: ChatBenchOptions = {}): Promise<void> {
-  const o = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as typeof DEFAULTS & ChatBenchOptions;
+  const o = {
+    ...DEFAULTS,
+    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+  } as typeof DEFAULTS & ChatBenchOptions;
   const data = await dataset({ gigs: 10_000, sessions: 500, chatPairs: o.rooms });
   const pairs = data.chatPairs.slice(0, o.rooms);
   const offered = (pairs.length * 2 * 1000) / o.intervalMs;
@@ -268,20 +296,38 @@ export async function benchChat(report: Report, options: ChatBenchOptions = {}):
     report.info(`${steadyName}, ${label}`, 'A→B p50', percentile(r.steady.latencies, 50), 'ms');
     if (label === 'ours') report.atMost(`${steadyName}, ours`, 'A→B p99', percentile(r.steady.latencies, 99), 'ms', 50);
     else report.info(`${steadyName}, ${label}`, 'A→B p99', percentile(r.steady.latencies, 99), 'ms');
-    report.info(`${steadyName}, ${label}`, 'server CPU per msg', r.steady.cpuMicros / Math.max(1, r.steady.delivered), 'µs');
+    report.info(
+      `${steadyName}, ${label}`,
+      'server CPU per msg',
+      r.steady.cpuMicros / Math.max(1, r.steady.delivered),
+      'µs',
+    );
   }
-  if (ours && ref) report.atMost(steadyName, 'reference/ours', rate(ref.steady) / rate(ours.steady), '×', 1.5, '≤ 1.5×');
+  if (ours && ref)
+    report.atMost(steadyName, 'reference/ours', rate(ref.steady) / rate(ours.steady), '×', 1.5, '≤ 1.5×');
   for (const [label, r] of results) {
     report.info(`${satName}, ${label}`, 'throughput', rate(r.saturation), 'msg/s');
     report.info(`${satName}, ${label}`, 'A→B p50', percentile(r.saturation.latencies, 50), 'ms');
     report.info(`${satName}, ${label}`, 'A→B p99', percentile(r.saturation.latencies, 99), 'ms');
-    report.info(`${satName}, ${label}`, 'server CPU per msg', r.saturation.cpuMicros / Math.max(1, r.saturation.delivered), 'µs');
+    report.info(
+      `${satName}, ${label}`,
+      'server CPU per msg',
+      r.saturation.cpuMicros / Math.max(1, r.saturation.delivered),
+      'µs',
+    );
   }
-  if (ours && ref) report.atMost(satName, 'reference/ours', rate(ref.saturation) / rate(ours.saturation), '×', 1.5, '≤ 1.5×');
+  if (ours && ref)
+    report.atMost(satName, 'reference/ours', rate(ref.saturation) / rate(ours.saturation), '×', 1.5, '≤ 1.5×');
 
   for (const [label, r] of results) {
-    if (r.steady.lost > 0) report.note(`chat ${label}: ${r.steady.lost} of ${r.steady.sent} steady messages not delivered within ${DRAIN_TIMEOUT_MS / 1000} s`);
-    if (r.saturation.lost > 0) report.note(`chat ${label}: ${r.saturation.lost} saturation messages still in flight ${DRAIN_TIMEOUT_MS / 1000} s after the end`);
+    if (r.steady.lost > 0)
+      report.note(
+        `chat ${label}: ${r.steady.lost} of ${r.steady.sent} steady messages not delivered within ${DRAIN_TIMEOUT_MS / 1000} s`,
+      );
+    if (r.saturation.lost > 0)
+      report.note(
+        `chat ${label}: ${r.saturation.lost} saturation messages still in flight ${DRAIN_TIMEOUT_MS / 1000} s after the end`,
+      );
     if (r.closed > 0) report.note(`chat ${label}: the server closed ${r.closed} of ${pairs.length * 2} clients`);
   }
   report.note(

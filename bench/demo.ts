@@ -12,11 +12,46 @@ import { generateDataDir, openDataDirStore, parseSize, type DemoAccount } from '
 export const DEMO_PASSWORD = 'CreativeGigs1';
 
 export const DEMO_ACCOUNTS: DemoAccount[] = [
-  { name: 'Amara Okafor', email: 'amara@example.com', password: DEMO_PASSWORD, location: 'NG', niche: 'visual_art', subcategory: 'Illustration' },
-  { name: 'Jordan Lee', email: 'jordan@example.com', password: DEMO_PASSWORD, location: 'US', niche: 'music_and_sound', subcategory: 'Production' },
-  { name: 'Priya Shah', email: 'priya@example.com', password: DEMO_PASSWORD, location: 'GB', niche: 'writing', subcategory: 'Copywriting' },
-  { name: 'Sam Tremblay', email: 'sam@example.com', password: DEMO_PASSWORD, location: 'CA', niche: 'media', subcategory: 'Photography' },
-  { name: 'Léa Martin', email: 'lea@example.com', password: DEMO_PASSWORD, location: 'FR', niche: 'fashion', subcategory: 'Styling' },
+  {
+    name: 'Amara Okafor',
+    email: 'amara@example.com',
+    password: DEMO_PASSWORD,
+    location: 'NG',
+    niche: 'visual_art',
+    subcategory: 'Illustration',
+  },
+  {
+    name: 'Jordan Lee',
+    email: 'jordan@example.com',
+    password: DEMO_PASSWORD,
+    location: 'US',
+    niche: 'music_and_sound',
+    subcategory: 'Production',
+  },
+  {
+    name: 'Priya Shah',
+    email: 'priya@example.com',
+    password: DEMO_PASSWORD,
+    location: 'GB',
+    niche: 'writing',
+    subcategory: 'Copywriting',
+  },
+  {
+    name: 'Sam Tremblay',
+    email: 'sam@example.com',
+    password: DEMO_PASSWORD,
+    location: 'CA',
+    niche: 'media',
+    subcategory: 'Photography',
+  },
+  {
+    name: 'Léa Martin',
+    email: 'lea@example.com',
+    password: DEMO_PASSWORD,
+    location: 'FR',
+    niche: 'fashion',
+    subcategory: 'Styling',
+  },
 ];
 
 const DEFAULT_GIGS = 300;
@@ -25,7 +60,9 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const unknown = args.filter((a) => a !== '--force' && !a.startsWith('--gigs='));
   if (unknown.length > 0) {
-    console.error(`Unknown argument ${unknown.join(' ')}. Usage: npm run demo [-- --force] [-- --gigs=${DEFAULT_GIGS}]`);
+    console.error(
+      `Unknown argument ${unknown.join(' ')}. Usage: npm run demo [-- --force] [-- --gigs=${DEFAULT_GIGS}]`,
+    );
     return 2;
   }
   const force = args.includes('--force');
@@ -40,8 +77,12 @@ async function main(): Promise<number> {
   const entries = await fs.readdir(dataDir).catch(() => [] as string[]);
   if (entries.length > 0) {
     if (!force) {
-      console.error(`${dataDir} already holds data (${entries.length} entries). The demo only fills an empty data folder.`);
-      console.error('Stop the server, then run `npm run demo -- --force` to delete that data and replace it with the demo, or set DATA_DIR to another folder.');
+      console.error(
+        `${dataDir} already holds data (${entries.length} entries). The demo only fills an empty data folder.`,
+      );
+      console.error(
+        'Stop the server, then run `npm run demo -- --force` to delete that data and replace it with the demo, or set DATA_DIR to another folder.',
+      );
       return 1;
     }
     console.log(`--force: deleting the data in ${dataDir}`);
@@ -84,7 +125,9 @@ async function main(): Promise<number> {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   console.log('\nDemo accounts (all other generated users cannot sign in):\n');
   for (const r of rows) console.log('  ' + r.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
-  console.log(`\nStart the app with \`npm start\`${process.env.DATA_DIR ? ` and DATA_DIR=${process.env.DATA_DIR}` : ''} and sign in at http://localhost:${process.env.PORT ?? 8080}/login.`);
+  console.log(
+    `\nStart the app with \`npm start\`${process.env.DATA_DIR ? ` and DATA_DIR=${process.env.DATA_DIR}` : ''} and sign in at http://localhost:${process.env.PORT ?? 8080}/login.`,
+  );
   return 0;
 }
 

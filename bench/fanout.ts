@@ -17,7 +17,9 @@ const ARRIVAL_TIMEOUT_MS = 30_000;
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`waited ${ms} ms for ${what}`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`waited ${ms} ms for ${what}`)), ms)),
+  );
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -33,7 +35,8 @@ export async function benchFanout(report: Report, options: FanoutOptions = {}): 
   const writes = options.writes ?? WRITES;
   const sizes = options.streams ?? [100, 500];
   const data = await dataset({ gigs, sessions: 500, chatPairs: 200 });
-  if (Math.max(...sizes) > data.sessions.length) throw new Error(`${data.sessions.length} sessions for ${Math.max(...sizes)} streams`);
+  if (Math.max(...sizes) > data.sessions.length)
+    throw new Error(`${data.sessions.length} sessions for ${Math.max(...sizes)} streams`);
   const dir = await copyOf(data, 'fanout');
   const server = await startChildServer({ dataDir: dir, env: LOAD_ENV });
   try {
@@ -77,5 +80,7 @@ export async function benchFanout(report: Report, options: FanoutOptions = {}): 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const gigs = flag('gigs');
-  await runStandalone('Fan-out benchmark', (report) => benchFanout(report, { gigs: gigs ? parseSize(gigs) : undefined, streams: flag('streams')?.split(',').map(Number) }));
+  await runStandalone('Fan-out benchmark', (report) =>
+    benchFanout(report, { gigs: gigs ? parseSize(gigs) : undefined, streams: flag('streams')?.split(',').map(Number) }),
+  );
 }

@@ -24,7 +24,8 @@ async function syncOnce(baseUrl: string, token: string, userId: string, expected
     await client.sync.awaitInSync();
     const ms = performance.now() - started;
     const onBoard = await client.db.gigs.count().exec();
-    if (onBoard !== expectedGigs) throw new Error(`in sync with ${onBoard} gigs on the board, expected ${expectedGigs}`);
+    if (onBoard !== expectedGigs)
+      throw new Error(`in sync with ${onBoard} gigs on the board, expected ${expectedGigs}`);
     return { ms, documents: client.sync.status.initialSync.received };
   } finally {
     await client.close();
@@ -33,7 +34,10 @@ async function syncOnce(baseUrl: string, token: string, userId: string, expected
 
 /** `syncOnce` in a new Node process, as a new browser tab starts with nothing compiled. */
 function syncInFreshProcess(baseUrl: string, token: string, userId: string, expectedGigs: number): Promise<SyncResult> {
-  const child = fork(import.meta.filename, ['--client', baseUrl, token, userId, String(expectedGigs)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(import.meta.filename, ['--client', baseUrl, token, userId, String(expectedGigs)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     let answer: SyncResult | { error: string } | undefined;
     child.on('message', (m: SyncResult | { error: string }) => (answer = m));
@@ -84,9 +88,13 @@ export async function benchInitialSync(report: Report, options: InitialSyncOptio
 
 if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === '--client') {
   const [baseUrl, token, userId, expected] = process.argv.slice(3) as [string, string, string, string];
-  const answer = await syncOnce(baseUrl, token, userId, Number(expected)).catch((err: unknown) => ({ error: String(err) }));
+  const answer = await syncOnce(baseUrl, token, userId, Number(expected)).catch((err: unknown) => ({
+    error: String(err),
+  }));
   process.send!(answer, () => process.exit(0));
 } else if (import.meta.url === `file://${process.argv[1]}`) {
   const gigs = flag('gigs');
-  await runStandalone('Initial sync benchmark', (report) => benchInitialSync(report, { gigs: gigs ? parseSize(gigs) : undefined }));
+  await runStandalone('Initial sync benchmark', (report) =>
+    benchInitialSync(report, { gigs: gigs ? parseSize(gigs) : undefined }),
+  );
 }

@@ -38,7 +38,11 @@ export async function benchLighthouse(report: Report, options: LighthouseOptions
   const distDir = ensureBuilt();
   const dataDir = gigs > 0 ? await copyOf(await dataset({ gigs }), 'lighthouse') : await tempDataDir('lighthouse');
   const server = await startChildServer({ dataDir, env: { ...LOAD_ENV, DIST_DIR: distDir } });
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS, logLevel: 'silent' });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROMIUM_ARGS,
+    logLevel: 'silent',
+  });
   try {
     const client = new TestClient(server.url);
     await signUpWithProfile(client, { name: 'Lighthouse Reader', email: uniqueEmail('lighthouse') });
@@ -62,13 +66,19 @@ export async function benchLighthouse(report: Report, options: LighthouseOptions
         const lhr = result.lhr;
         // The full report of the last run of each page, for finding where the time goes.
         await fs.mkdir('bench/results', { recursive: true });
-        await fs.writeFile(`bench/results/lighthouse-${page.path.replace(/\W+/g, '') || 'home'}.json`, JSON.stringify(lhr));
-        if (lhr.runtimeError) throw new Error(`Lighthouse on ${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+        await fs.writeFile(
+          `bench/results/lighthouse-${page.path.replace(/\W+/g, '') || 'home'}.json`,
+          JSON.stringify(lhr),
+        );
+        if (lhr.runtimeError)
+          throw new Error(`Lighthouse on ${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
         const finalUrl = new URL(lhr.finalDisplayedUrl);
-        if (finalUrl.pathname !== page.path) throw new Error(`Lighthouse on ${page.path} ended on ${finalUrl.pathname}: is the session sent?`);
+        if (finalUrl.pathname !== page.path)
+          throw new Error(`Lighthouse on ${page.path} ended on ${finalUrl.pathname}: is the session sent?`);
         const score = lhr.categories.performance?.score;
         if (score === null || score === undefined) throw new Error(`no performance score for ${page.path}`);
-        const lcpDetails = lhr.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined;
+        const lcpDetails = lhr.audits['largest-contentful-paint-element']?.details as
+          { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined;
         results.push({
           score: score * 100,
           lcp: numeric(lhr, 'largest-contentful-paint'),
@@ -78,7 +88,9 @@ export async function benchLighthouse(report: Report, options: LighthouseOptions
           transfer: numeric(lhr, 'total-byte-weight'),
           lcpElement: lcpDetails?.items?.[0]?.items?.[0]?.node?.snippet ?? 'unknown',
         });
-        console.log(`  lighthouse ${page.path} run ${i + 1}: score ${Math.round(score * 100)}, LCP ${Math.round(results.at(-1)!.lcp)} ms`);
+        console.log(
+          `  lighthouse ${page.path} run ${i + 1}: score ${Math.round(score * 100)}, LCP ${Math.round(results.at(-1)!.lcp)} ms`,
+        );
       }
       const name = `lighthouse ${page.label}, mobile`;
       const of = (k: keyof Omit<Run, 'lcpElement'>) => median(results.map((r) => r[k]));
@@ -99,5 +111,7 @@ export async function benchLighthouse(report: Report, options: LighthouseOptions
 
 // `node --import tsx bench/lighthouse.ts [--runs=3] [--gigs=1000]`
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await runStandalone('Creative Gigs Lighthouse', (report) => benchLighthouse(report, { runs: numFlag('runs'), gigs: numFlag('gigs') }));
+  await runStandalone('Creative Gigs Lighthouse', (report) =>
+    benchLighthouse(report, { runs: numFlag('runs'), gigs: numFlag('gigs') }),
+  );
 }

@@ -21,10 +21,14 @@ type Memory = { rss: number; heapUsed: number; external: number; arrayBuffers: n
 const memory = (server: ChildServer) => server.ask<Memory>('memory');
 const loadedRooms = async (server: ChildServer) => (await server.ask<{ rooms: number }>('stats')).rooms;
 /** Lines in the store's journal so far: what a round wrote stays in the store, by design. */
-const journalLines = async (server: ChildServer) => (await server.ask<{ store: { journalLines: number } }>('stats')).store.journalLines;
+const journalLines = async (server: ChildServer) =>
+  (await server.ask<{ store: { journalLines: number } }>('stats')).store.journalLines;
 
 /** Opens both sides of each room with y-websocket and waits until every client is synced. */
-async function openRooms(baseUrl: string, pairs: { room: string; a: { token: string }; b: { token: string } }[]): Promise<ChatClient[]> {
+async function openRooms(
+  baseUrl: string,
+  pairs: { room: string; a: { token: string }; b: { token: string } }[],
+): Promise<ChatClient[]> {
   const clients: ChatClient[] = [];
   for (let i = 0; i < pairs.length; i += 25) {
     const batch = pairs.slice(i, i + 25).flatMap((p) =>
@@ -54,7 +58,11 @@ export async function benchMemory(report: Report, options: MemoryOptions = {}): 
   const rounds = options.rounds ?? ROUNDS;
   const data = await dataset({ gigs, sessions: 500, chatPairs: 200 });
   const dir = await copyOf(data, 'memory');
-  const server = await startChildServer({ dataDir: dir, nodeArgs: ['--expose-gc'], env: { ...LOAD_ENV, CHAT_ROOM_IDLE_MS: String(ROOM_IDLE_MS) } });
+  const server = await startChildServer({
+    dataDir: dir,
+    nodeArgs: ['--expose-gc'],
+    env: { ...LOAD_ENV, CHAT_ROOM_IDLE_MS: String(ROOM_IDLE_MS) },
+  });
   const label = `server memory, ${streamCount} streams + ${roomCount} rooms`;
   try {
     const baseline = await memory(server);
@@ -99,6 +107,11 @@ export async function benchMemory(report: Report, options: MemoryOptions = {}): 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const gigs = flag('gigs');
   await runStandalone('Server memory benchmark', (report) =>
-    benchMemory(report, { gigs: gigs ? parseSize(gigs) : undefined, streams: numFlag('streams'), rooms: numFlag('rooms'), rounds: numFlag('rounds') }),
+    benchMemory(report, {
+      gigs: gigs ? parseSize(gigs) : undefined,
+      streams: numFlag('streams'),
+      rooms: numFlag('rooms'),
+      rounds: numFlag('rounds'),
+    }),
   );
 }

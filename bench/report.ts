@@ -25,7 +25,14 @@ export class Report {
   }
 
   /** `value` against a lower bound. */
-  atLeast(name: string, stat: string, value: number, unit: string, min: number, target = `≥ ${fmt(min)} ${unit}`): void {
+  atLeast(
+    name: string,
+    stat: string,
+    value: number,
+    unit: string,
+    min: number,
+    target = `≥ ${fmt(min)} ${unit}`,
+  ): void {
     this.add({ name, stat, value, unit, target, pass: value >= min });
   }
 
@@ -52,7 +59,13 @@ function fmt(value: number): string {
 }
 
 function formatRow(r: Row): string[] {
-  return [r.name, r.stat, `${fmt(r.value)} ${r.unit}`.trim(), r.target, r.pass === null ? 'info' : r.pass ? 'pass' : 'miss'];
+  return [
+    r.name,
+    r.stat,
+    `${fmt(r.value)} ${r.unit}`.trim(),
+    r.target,
+    r.pass === null ? 'info' : r.pass ? 'pass' : 'miss',
+  ];
 }
 
 export function machineDescription(): string {
@@ -66,7 +79,11 @@ export function markdownTable(rows: Row[]): string {
   const lines = [header, ...rows.map(formatRow)];
   const widths = header.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
   const fmtLine = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
-  return [fmtLine(header), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...lines.slice(1).map(fmtLine)].join('\n');
+  return [
+    fmtLine(header),
+    '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|',
+    ...lines.slice(1).map(fmtLine),
+  ].join('\n');
 }
 
 /** Prints the table and writes bench/results/latest.json and latest.md. */
@@ -83,8 +100,20 @@ export function printReport(title: string, report: Report, seconds: number): voi
   for (const n of report.notes) console.log(`note: ${n}`);
   const dir = path.resolve('bench/results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'latest.json'), JSON.stringify({ title, machine, at, seconds, rows: report.rows, notes: report.notes }, null, 2) + '\n');
-  const md = [`# ${title}`, '', `${at}, ${machine}. ${summary}.`, '', table, '', ...report.notes.map((n) => `- ${n}`), ''].join('\n');
+  fs.writeFileSync(
+    path.join(dir, 'latest.json'),
+    JSON.stringify({ title, machine, at, seconds, rows: report.rows, notes: report.notes }, null, 2) + '\n',
+  );
+  const md = [
+    `# ${title}`,
+    '',
+    `${at}, ${machine}. ${summary}.`,
+    '',
+    table,
+    '',
+    ...report.notes.map((n) => `- ${n}`),
+    '',
+  ].join('\n');
   fs.writeFileSync(path.join(dir, 'latest.md'), md);
   console.log(`\nWritten to bench/results/latest.json and latest.md`);
 }

@@ -19,7 +19,11 @@ const THROUGHPUT_SECONDS = 5;
  */
 export async function benchServerPush(report: Report, options: PushOptions = {}): Promise<void> {
   for (const size of options.sizes ?? [1_000, 10_000, 50_000]) {
-    const data = await dataset({ gigs: size, sessions: size === 10_000 ? 500 : WRITERS, chatPairs: size === 10_000 ? 200 : 0 });
+    const data = await dataset({
+      gigs: size,
+      sessions: size === 10_000 ? 500 : WRITERS,
+      chatPairs: size === 10_000 ? 200 : 0,
+    });
     const dir = await copyOf(data, `push-${size}`);
     const server = await startChildServer({ dataDir: dir, env: LOAD_ENV, profileDir: options.profileDir });
     const label = `push, ${size / 1000}k gigs`;
@@ -59,7 +63,14 @@ export async function benchServerPush(report: Report, options: PushOptions = {})
       const cpuUsed = (await server.cpuMicros()) - cpuStart;
       const syncs = (await server.ask<{ store: { journalSyncs: number } }>('stats')).store.journalSyncs - before;
       for (const w of writers) w.close();
-      report.atLeast(`${label}, ${WRITERS} writers`, 'throughput', writes / seconds, 'writes/s', 2000, '≥ 2,000 writes/s');
+      report.atLeast(
+        `${label}, ${WRITERS} writers`,
+        'throughput',
+        writes / seconds,
+        'writes/s',
+        2000,
+        '≥ 2,000 writes/s',
+      );
       report.info(`${label}, ${WRITERS} writers`, 'server CPU per write', cpuUsed / writes, 'µs');
       report.info(`${label}, ${WRITERS} writers`, 'writes per fsync', writes / Math.max(1, syncs), '');
     } finally {

@@ -21,18 +21,27 @@ import { openStreams } from './support/sse';
 
 const BATCH = 500;
 /** Gigs with every text field at its longest, as an abuser would send them. */
-const bigGig = () => gigDoc({ title: 'T'.repeat(LIMITS.titleMax), description: 'D'.repeat(LIMITS.descriptionMax), skills: 'S'.repeat(LIMITS.skillsMax) });
+const bigGig = () =>
+  gigDoc({
+    title: 'T'.repeat(LIMITS.titleMax),
+    description: 'D'.repeat(LIMITS.descriptionMax),
+    skills: 'S'.repeat(LIMITS.skillsMax),
+  });
 
 /** One push of BATCH gigs: its wall time and the server's CPU time for it, in ms. */
 async function pushBatch(writer: LoadClient, server: ChildServer): Promise<{ wall: number; cpu: number }> {
-  const rows = Array.from({ length: BATCH }, () => ({ assumedMasterState: null, newDocumentState: { _deleted: false, ...bigGig() } }));
+  const rows = Array.from({ length: BATCH }, () => ({
+    assumedMasterState: null,
+    newDocumentState: { _deleted: false, ...bigGig() },
+  }));
   const cpuBefore = await server.cpuMicros();
   const started = performance.now();
   const res = await writer.request<PushAnswer>('POST', '/api/sync/gigs/push', rows).catch((err: unknown) => {
     throw new Error(`push failed (${String(err)}); server stderr: ${server.stderr()}`);
   });
   const wall = performance.now() - started;
-  if (res.status !== 200 || res.body.refused.length) throw new Error(`push answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  if (res.status !== 200 || res.body.refused.length)
+    throw new Error(`push answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
   return { wall, cpu: ((await server.cpuMicros()) - cpuBefore) / 1000 };
 }
 
@@ -40,11 +49,20 @@ async function pushBatch(writer: LoadClient, server: ChildServer): Promise<{ wal
 function unreadStream(baseUrl: string, token: string): Promise<http.ClientRequest> {
   const u = new URL('/api/sync/stream', baseUrl);
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: u.hostname, port: Number(u.port), path: u.pathname, agent: false, headers: { cookie: `sid=${token}`, accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) reject(new Error(`stream answered ${res.statusCode}`));
-      res.pause();
-      resolve(req);
-    });
+    const req = http.get(
+      {
+        host: u.hostname,
+        port: Number(u.port),
+        path: u.pathname,
+        agent: false,
+        headers: { cookie: `sid=${token}`, accept: 'text/event-stream' },
+      },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`stream answered ${res.statusCode}`));
+        res.pause();
+        resolve(req);
+      },
+    );
     req.on('error', () => {});
   });
 }
@@ -70,7 +88,9 @@ try {
       }
       await new Promise((r) => setTimeout(r, 2000));
       const after = await rss(server);
-      console.log(`100 unread streams, ${pushes} pushes of ${BATCH} gigs: RSS ${mb(open)} with the streams open, peak ${mb(peak)}, ${mb(after)} 2 s after the last push`);
+      console.log(
+        `100 unread streams, ${pushes} pushes of ${BATCH} gigs: RSS ${mb(open)} with the streams open, peak ${mb(peak)}, ${mb(after)} 2 s after the last push`,
+      );
       for (const s of streams) s.destroy();
       writer.close();
     } finally {
@@ -84,14 +104,18 @@ try {
       await pushBatch(writer, server); // warm-up
       const alone: { wall: number; cpu: number }[] = [];
       for (let i = 0; i < 3; i++) alone.push(await pushBatch(writer, server));
-      const streams = await openStreams(server.url, readers.slice(0, 300).map((s) => s.token));
+      const streams = await openStreams(
+        server.url,
+        readers.slice(0, 300).map((s) => s.token),
+      );
       // A new connection: the server may have closed the idle keep-alive one meanwhile.
       writer.close();
       const writerAgain = new LoadClient(server.url, writerSession!.token, 1);
       const withStreams: { wall: number; cpu: number }[] = [];
       for (let i = 0; i < 3; i++) withStreams.push(await pushBatch(writerAgain, server));
       writerAgain.close();
-      const ms = (xs: { wall: number; cpu: number }[]) => xs.map((x) => `${x.wall.toFixed(0)} ms (server CPU ${x.cpu.toFixed(0)} ms)`).join(', ');
+      const ms = (xs: { wall: number; cpu: number }[]) =>
+        xs.map((x) => `${x.wall.toFixed(0)} ms (server CPU ${x.cpu.toFixed(0)} ms)`).join(', ');
       console.log(`one push of ${BATCH} gigs: no stream open ${ms(alone)}; 300 streams open ${ms(withStreams)}`);
       for (const s of streams) s.close();
     } finally {

@@ -22,7 +22,9 @@ try {
     console.log(`${collection.padEnd(14)} ${String(count).padStart(8)}  sha256 ${checksum.slice(0, 16)}…  verified`);
   }
   const { rooms, updates, checksum } = summary.chat;
-  console.log(`${'chat logs'.padEnd(14)} ${String(rooms).padStart(8)}  rooms, ${updates} updates, sha256 ${checksum.slice(0, 16)}…  verified`);
+  console.log(
+    `${'chat logs'.padEnd(14)} ${String(rooms).padStart(8)}  rooms, ${updates} updates, sha256 ${checksum.slice(0, 16)}…  verified`,
+  );
   console.log(`Imported ${from} into PostgreSQL.`);
 } catch (err) {
   console.error(err instanceof ImportRefused ? err.message : err);

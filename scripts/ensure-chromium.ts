@@ -21,7 +21,8 @@ export type Situation = {
   hasAptGet: boolean;
 };
 
-export type Plan = { action: 'ready'; path: string } | { action: 'install'; sudo: boolean } | { action: 'stop'; message: string };
+export type Plan =
+  { action: 'ready'; path: string } | { action: 'install'; sudo: boolean } | { action: 'stop'; message: string };
 
 /**
  * What to do. A CHROMIUM_PATH that names a missing file is a mistake to report, not a reason to
@@ -30,11 +31,22 @@ export type Plan = { action: 'ready'; path: string } | { action: 'install'; sudo
 export function planChromium(s: Situation): Plan {
   const wanted = s.configured || DEFAULT_CHROMIUM;
   if (s.executable(wanted)) return { action: 'ready', path: wanted };
-  if (s.configured) return { action: 'stop', message: `CHROMIUM_PATH is ${s.configured}, which is not an executable file. Point it at Chromium, or unset it and run: ${INSTALL_COMMAND}` };
-  if (!s.hasAptGet) return { action: 'stop', message: `The end-to-end tests need Chromium at ${DEFAULT_CHROMIUM} (or CHROMIUM_PATH). Install Chromium with your system's package manager, or set CHROMIUM_PATH.` };
+  if (s.configured)
+    return {
+      action: 'stop',
+      message: `CHROMIUM_PATH is ${s.configured}, which is not an executable file. Point it at Chromium, or unset it and run: ${INSTALL_COMMAND}`,
+    };
+  if (!s.hasAptGet)
+    return {
+      action: 'stop',
+      message: `The end-to-end tests need Chromium at ${DEFAULT_CHROMIUM} (or CHROMIUM_PATH). Install Chromium with your system's package manager, or set CHROMIUM_PATH.`,
+    };
   if (s.isRoot) return { action: 'install', sudo: false };
   if (s.passwordlessSudo()) return { action: 'install', sudo: true };
-  return { action: 'stop', message: `The end-to-end tests need Chromium at ${DEFAULT_CHROMIUM}. Install it with:\n  ${INSTALL_COMMAND}\nthen run the tests again (or set CHROMIUM_PATH to a Chromium you have).` };
+  return {
+    action: 'stop',
+    message: `The end-to-end tests need Chromium at ${DEFAULT_CHROMIUM}. Install it with:\n  ${INSTALL_COMMAND}\nthen run the tests again (or set CHROMIUM_PATH to a Chromium you have).`,
+  };
 }
 
 function executable(file: string): boolean {
@@ -47,7 +59,10 @@ function executable(file: string): boolean {
 }
 
 function run(command: string, args: string[]): boolean {
-  return spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  return (
+    spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+      .status === 0
+  );
 }
 
 function main(): number {

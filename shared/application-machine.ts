@@ -1,4 +1,10 @@
-import { APPLICATION_STATUSES, STATUS_ALIASES, type ApplicationStatus, type CurrencyCode, type NotificationType } from './constants';
+import {
+  APPLICATION_STATUSES,
+  STATUS_ALIASES,
+  type ApplicationStatus,
+  type CurrencyCode,
+  type NotificationType,
+} from './constants';
 import { applicationIdFor } from './ids';
 import type { Application } from './schemas/application';
 import { quoted } from './text';
@@ -66,9 +72,7 @@ export const MESSAGES = {
 /** SELECTED is read as PENDING_ACCEPTANCE (docs/product.md §10). */
 export function normalizeStatus(status: string): ApplicationStatus | undefined {
   const s = STATUS_ALIASES[status] ?? status;
-  return (APPLICATION_STATUSES as readonly string[]).includes(s)
-    ? (s as ApplicationStatus)
-    : undefined;
+  return (APPLICATION_STATUSES as readonly string[]).includes(s) ? (s as ApplicationStatus) : undefined;
 }
 
 /** Statuses an offer can be sent from: a plain application, a declined offer (a new offer) and one closed when the gig filled. */
@@ -83,7 +87,11 @@ export function isSelectable(application: Pick<Application, 'status'>): boolean 
   return OFFERABLE.includes(normalizeStatus(application.status));
 }
 
-const refuse = (error: string, code: 'forbidden' | 'invalid' = 'invalid'): TransitionResult => ({ ok: false, error, code });
+const refuse = (error: string, code: 'forbidden' | 'invalid' = 'invalid'): TransitionResult => ({
+  ok: false,
+  error,
+  code,
+});
 
 function terminal(status: ApplicationStatus | undefined): TransitionResult | undefined {
   if (status === 'COMPLETED') return refuse(MESSAGES.completed);
@@ -97,7 +105,13 @@ function freelancerShare(minor: number): number {
   return minor - Math.round(minor * 0.1);
 }
 
-export function transition(input: { actor: Actor; application: Application; gig: GigRef | undefined; event: ApplicationEvent; now: number }): TransitionResult {
+export function transition(input: {
+  actor: Actor;
+  application: Application;
+  gig: GigRef | undefined;
+  event: ApplicationEvent;
+  now: number;
+}): TransitionResult {
   const { actor, application: a, gig, event, now } = input;
   const status = normalizeStatus(a.status);
   const isCreator = actor.id === a.creatorId && (!gig || gig.createdBy === actor.id);
@@ -123,7 +137,9 @@ export function transition(input: { actor: Actor; application: Application; gig:
             userId: a.applicantId,
             type: 'FINAL_BUDGET_OFFER',
             recipientName: a.applicantName,
-            message: again ? `New offer from ${quoted(actor.name)} for ${quoted(gigTitle)}` : `Offer from ${quoted(actor.name)} for ${quoted(gigTitle)}`,
+            message: again
+              ? `New offer from ${quoted(actor.name)} for ${quoted(gigTitle)}`
+              : `Offer from ${quoted(actor.name)} for ${quoted(gigTitle)}`,
             finalBudget: event.finalBudget,
             currency: a.currency,
           },
@@ -141,7 +157,13 @@ export function transition(input: { actor: Actor; application: Application; gig:
           ok: true,
           changes: { status: 'REJECTED', finalBudget: null },
           notifications: [
-            { ...common, userId: a.creatorId, type: 'OFFER_REJECTED', recipientName: a.creatorName, message: `Offer declined by ${quoted(actor.name)} for ${quoted(gigTitle)}` },
+            {
+              ...common,
+              userId: a.creatorId,
+              type: 'OFFER_REJECTED',
+              recipientName: a.creatorName,
+              message: `Offer declined by ${quoted(actor.name)} for ${quoted(gigTitle)}`,
+            },
           ],
         };
       }
@@ -169,7 +191,13 @@ export function transition(input: { actor: Actor; application: Application; gig:
         ok: true,
         changes: { status: 'IN_PROGRESS', startedAt: now },
         notifications: [
-          { ...common, userId: a.creatorId, type: 'GIG_STARTED', recipientName: a.creatorName, message: `Work started by ${quoted(actor.name)} on ${quoted(gigTitle)}` },
+          {
+            ...common,
+            userId: a.creatorId,
+            type: 'GIG_STARTED',
+            recipientName: a.creatorName,
+            message: `Work started by ${quoted(actor.name)} on ${quoted(gigTitle)}`,
+          },
         ],
       };
     }
@@ -221,7 +249,10 @@ export function transition(input: { actor: Actor; application: Application; gig:
  * The server closes an applicant still waiting (PENDING) when the gig fills: the application goes
  * to CLOSED and the applicant is told. Not a user's move, so it is not a transition event.
  */
-export function closeForFilledGig(a: Application, gigTitle: string): { changes: Partial<Application>; notification: NotificationDraft } | undefined {
+export function closeForFilledGig(
+  a: Application,
+  gigTitle: string,
+): { changes: Partial<Application>; notification: NotificationDraft } | undefined {
   if (normalizeStatus(a.status) !== 'PENDING') return undefined;
   return {
     changes: { status: 'CLOSED', finalBudget: null },
@@ -244,12 +275,16 @@ const MOVABLE = new Set(['status', 'finalBudget', 'startedAt', 'updatedAt']);
  * Which single event a pushed document represents. Replication sends whole documents; only the
  * moves a user makes by hand (send an offer, Start Working, Decline) can arrive this way.
  */
-export function eventFromChange(before: Application, after: Application): { ok: true; event: ApplicationEvent } | { ok: false; error: string } {
+export function eventFromChange(
+  before: Application,
+  after: Application,
+): { ok: true; event: ApplicationEvent } | { ok: false; error: string } {
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (MOVABLE.has(key)) continue;
     const b = (before as Record<string, unknown>)[key];
     const x = (after as Record<string, unknown>)[key];
-    if (x !== undefined && JSON.stringify(b) !== JSON.stringify(x)) return { ok: false, error: `The field ${key} cannot be changed.` };
+    if (x !== undefined && JSON.stringify(b) !== JSON.stringify(x))
+      return { ok: false, error: `The field ${key} cannot be changed.` };
   }
   const from = normalizeStatus(before.status);
   const to = normalizeStatus(after.status);
@@ -263,13 +298,20 @@ export function eventFromChange(before: Application, after: Application): { ok: 
     if (typeof after.finalBudget !== 'number') return { ok: false, error: MESSAGES.invalidBudget };
     return { ok: true, event: { type: 'SEND_OFFER', finalBudget: after.finalBudget } };
   }
-  if (from === 'PENDING_ACCEPTANCE' && (to === 'IN_PROGRESS' || to === 'PENDING_PAYMENT')) return { ok: true, event: { type: 'ACCEPT' } };
+  if (from === 'PENDING_ACCEPTANCE' && (to === 'IN_PROGRESS' || to === 'PENDING_PAYMENT'))
+    return { ok: true, event: { type: 'ACCEPT' } };
   if (to === 'REJECTED') return { ok: true, event: { type: 'DECLINE' } };
   return { ok: false, error: `An application cannot move from ${from ?? before.status} to ${to} here.` };
 }
 
 /** Who applies, as their profile says (docs/product.md §3 User). */
-export type Applicant = { id: string; name: string; email?: string; portfolioLink?: string; location?: Application['applicantCountry'] };
+export type Applicant = {
+  id: string;
+  name: string;
+  email?: string;
+  portfolioLink?: string;
+  location?: Application['applicantCountry'];
+};
 
 /**
  * A new application in its first state, PENDING (docs/product.md §3 Application): written by the device

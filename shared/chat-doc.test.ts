@@ -24,7 +24,10 @@ describe('a message object pushed into the chat document', () => {
     ["docs/product.md §5 Messages 'An empty ... message is not sent': empty", message({ content: '' })],
     ["docs/product.md §5 Messages '... or whitespace-only message is not sent'", message({ content: ' \n\t ' })],
     ['[decision] over LIMITS.messageMax characters', message({ content: 'm'.repeat(LIMITS.messageMax + 1) })],
-    ['[decision] over the limit counting surrounding whitespace too', message({ content: `${'m'.repeat(LIMITS.messageMax)} ` })],
+    [
+      '[decision] over the limit counting surrounding whitespace too',
+      message({ content: `${'m'.repeat(LIMITS.messageMax)} ` }),
+    ],
     ['content that is not text', message({ content: 42 })],
     ['[decision 013] a right-to-left override in the text', message({ content: 'Pay \u202Eereh' })],
     ['[decision 013] a NUL in the text', message({ content: 'Hello\u0000' })],
@@ -65,15 +68,31 @@ describe('a message object pushed into the chat document', () => {
   });
 
   it('may carry the gig it was written from, and comes back with it', () => {
-    expect(checkChatDocMessage(message({ gigId: 'gig-000001' }), asAlice)).toEqual({ ok: true, message: message({ gigId: 'gig-000001' }) });
+    expect(checkChatDocMessage(message({ gigId: 'gig-000001' }), asAlice)).toEqual({
+      ok: true,
+      message: message({ gigId: 'gig-000001' }),
+    });
   });
 });
 
 describe("docs/product.md Chat 'Shows messages in ascending time order'", () => {
-  const m = (id: string, clientTime: number): ChatDocMessage => ({ id, content: id, senderId: ALICE, receiverId: BOB, clientTime });
+  const m = (id: string, clientTime: number): ChatDocMessage => ({
+    id,
+    content: id,
+    senderId: ALICE,
+    receiverId: BOB,
+    clientTime,
+  });
 
   it('orders by server stamp, not by the order in the array or the client clock', () => {
-    const shown = orderChatMessages([m('a', 3), m('b', 1), m('c', 2)], new Map([['a', 20], ['b', 30], ['c', 10]]));
+    const shown = orderChatMessages(
+      [m('a', 3), m('b', 1), m('c', 2)],
+      new Map([
+        ['a', 20],
+        ['b', 30],
+        ['c', 10],
+      ]),
+    );
     expect(shown.map((x) => [x.id, x.timestamp, x.pending])).toEqual([
       ['c', 10, false],
       ['a', 20, false],
@@ -82,7 +101,13 @@ describe("docs/product.md Chat 'Shows messages in ascending time order'", () => 
   });
 
   it('puts pending messages (no stamp yet) last, in their client order; equal stamps tie by id', () => {
-    const shown = orderChatMessages([m('p2', 9), m('z', 1), m('p1', 5), m('y', 1)], new Map([['z', 10], ['y', 10]]));
+    const shown = orderChatMessages(
+      [m('p2', 9), m('z', 1), m('p1', 5), m('y', 1)],
+      new Map([
+        ['z', 10],
+        ['y', 10],
+      ]),
+    );
     expect(shown.map((x) => [x.id, x.pending])).toEqual([
       ['y', false],
       ['z', false],
@@ -94,7 +119,9 @@ describe("docs/product.md Chat 'Shows messages in ascending time order'", () => 
 
 describe('[decision] the new_message notification text', () => {
   it('names the sender and previews the latest message on one line', () => {
-    expect(newMessageNotice('Sam Seller', '  See you\n tomorrow ')).toBe('New message from “Sam Seller”: See you tomorrow');
+    expect(newMessageNotice('Sam Seller', '  See you\n tomorrow ')).toBe(
+      'New message from “Sam Seller”: See you tomorrow',
+    );
   });
 
   it('cuts a long message to 100 characters', () => {
@@ -105,9 +132,13 @@ describe('[decision] the new_message notification text', () => {
 
 describe('[decision 013] names in notification texts', () => {
   it('sets the sender name off in quotation marks, without direction overrides', () => {
-    expect(newMessageNotice('\u202ESupport', 'Your account is locked')).toBe('New message from “Support”: Your account is locked');
+    expect(newMessageNotice('\u202ESupport', 'Your account is locked')).toBe(
+      'New message from “Support”: Your account is locked',
+    );
   });
   it('names the gig the message was written from, when it has one', () => {
-    expect(newMessageNotice('Sam Seller', 'Sketch attached', 'Album cover illustration')).toBe('New message from “Sam Seller” about “Album cover illustration”: Sketch attached');
+    expect(newMessageNotice('Sam Seller', 'Sketch attached', 'Album cover illustration')).toBe(
+      'New message from “Sam Seller” about “Album cover illustration”: Sketch attached',
+    );
   });
 });

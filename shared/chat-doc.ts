@@ -45,8 +45,12 @@ export type ChatMessageCheck = { ok: true; message: ChatDocMessage } | { ok: fal
  * A gigId is judged on its shape only: whether it links the two is the server's to check against
  * its store when it names the gig (docs/decisions/015-chat-gigs-and-offline-history.md).
  */
-export function checkChatDocMessage(value: unknown, expected: { senderId: string; receiverId: string }): ChatMessageCheck {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'A message must be an object' };
+export function checkChatDocMessage(
+  value: unknown,
+  expected: { senderId: string; receiverId: string },
+): ChatMessageCheck {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, reason: 'A message must be an object' };
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return { ok: false, reason: 'A message must be a plain object' };
   const m = value as Record<string, unknown>;
@@ -61,15 +65,26 @@ export function checkChatDocMessage(value: unknown, expected: { senderId: string
     return { ok: false, reason: 'Invalid message id' };
   }
   if (typeof content !== 'string') return { ok: false, reason: 'The message text must be text' };
-  if (content.length > LIMITS.messageMax) return { ok: false, reason: `Message must be at most ${LIMITS.messageMax} characters` };
-  if (!isSanitized(content)) return { ok: false, reason: 'A message cannot contain direction overrides, control characters or broken characters' };
+  if (content.length > LIMITS.messageMax)
+    return { ok: false, reason: `Message must be at most ${LIMITS.messageMax} characters` };
+  if (!isSanitized(content))
+    return {
+      ok: false,
+      reason: 'A message cannot contain direction overrides, control characters or broken characters',
+    };
   const text = checkMessage(content);
   if (!text.ok) return { ok: false, reason: text.error ?? 'An empty message is not sent' };
   if (senderId !== expected.senderId) return { ok: false, reason: 'A message must be sent by the signed-in user' };
-  if (receiverId !== expected.receiverId) return { ok: false, reason: 'A message must be addressed to the other participant' };
-  if (typeof clientTime !== 'number' || !Number.isFinite(clientTime) || clientTime < 0) return { ok: false, reason: 'Invalid client time' };
-  if ('gigId' in m && (typeof gigId !== 'string' || !ID_PATTERN.test(gigId))) return { ok: false, reason: 'Invalid gig id' };
-  return { ok: true, message: { id, content, senderId, receiverId, clientTime, ...(typeof gigId === 'string' ? { gigId } : {}) } };
+  if (receiverId !== expected.receiverId)
+    return { ok: false, reason: 'A message must be addressed to the other participant' };
+  if (typeof clientTime !== 'number' || !Number.isFinite(clientTime) || clientTime < 0)
+    return { ok: false, reason: 'Invalid client time' };
+  if ('gigId' in m && (typeof gigId !== 'string' || !ID_PATTERN.test(gigId)))
+    return { ok: false, reason: 'Invalid gig id' };
+  return {
+    ok: true,
+    message: { id, content, senderId, receiverId, clientTime, ...(typeof gigId === 'string' ? { gigId } : {}) },
+  };
 }
 
 export type ShownChatMessage = ChatDocMessage & { timestamp: number | null; pending: boolean };
@@ -78,7 +93,10 @@ export type ShownChatMessage = ChatDocMessage & { timestamp: number | null; pend
  * docs/product.md "Shows messages in ascending time order": stamped messages by server time (ties by id,
  * so both participants see one order), then pending ones in the order their senders wrote them.
  */
-export function orderChatMessages(messages: readonly ChatDocMessage[], stamps: ReadonlyMap<string, number>): ShownChatMessage[] {
+export function orderChatMessages(
+  messages: readonly ChatDocMessage[],
+  stamps: ReadonlyMap<string, number>,
+): ShownChatMessage[] {
   const shown = messages.map((m) => {
     const stamp = stamps.get(m.id);
     return { ...m, timestamp: stamp ?? null, pending: stamp === undefined };

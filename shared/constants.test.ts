@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { BREAKPOINTS, COUNTRIES, DEFAULT_CURRENCY, FEES, FILTER_LOCATION_TYPES, LIMITS, LOCATION_TYPES, NEW_APPLICATION_WINDOW_MS, NICHES, NOTIFICATION_TYPES, REDIRECT_DELAYS_MS } from './constants';
+import {
+  BREAKPOINTS,
+  COUNTRIES,
+  DEFAULT_CURRENCY,
+  FEES,
+  FILTER_LOCATION_TYPES,
+  LIMITS,
+  LOCATION_TYPES,
+  NEW_APPLICATION_WINDOW_MS,
+  NICHES,
+  NOTIFICATION_TYPES,
+  REDIRECT_DELAYS_MS,
+} from './constants';
 
 describe('docs/product.md §3 and §9 constants', () => {
   it('five countries with their currency and symbol; default currency CAD', () => {
@@ -14,12 +26,42 @@ describe('docs/product.md §3 and §9 constants', () => {
   });
 
   it('eight niches, each list ending with Other; craft_diy displays as Crafts', () => {
-    expect(NICHES.map((n) => n.id)).toEqual(['visual_art', 'media', 'writing', 'music_and_sound', 'performing_arts', 'fashion', 'craft_diy', 'creative_business_owner']);
+    expect(NICHES.map((n) => n.id)).toEqual([
+      'visual_art',
+      'media',
+      'writing',
+      'music_and_sound',
+      'performing_arts',
+      'fashion',
+      'craft_diy',
+      'creative_business_owner',
+    ]);
     for (const n of NICHES) expect(n.subcategories[n.subcategories.length - 1]).toBe('Other');
     expect(NICHES.find((n) => n.id === 'craft_diy')!.name).toBe('Crafts');
-    expect(NICHES.find((n) => n.id === 'visual_art')!.subcategories).toEqual(['Illustration', 'Painting', 'Digital Art', 'Drawing', 'Graphic Design', 'Web Design', 'Other']);
-    expect(NICHES.find((n) => n.id === 'music_and_sound')!.subcategories).toEqual(['Production', 'Sound Design', 'Engineering', 'Singing', 'DJing', 'Other']);
-    expect(NICHES.find((n) => n.id === 'creative_business_owner')!.subcategories).toEqual(['Social Media Creation', 'Podcasting', 'Influencer Marketing', 'Brand Ownership', 'Other']);
+    expect(NICHES.find((n) => n.id === 'visual_art')!.subcategories).toEqual([
+      'Illustration',
+      'Painting',
+      'Digital Art',
+      'Drawing',
+      'Graphic Design',
+      'Web Design',
+      'Other',
+    ]);
+    expect(NICHES.find((n) => n.id === 'music_and_sound')!.subcategories).toEqual([
+      'Production',
+      'Sound Design',
+      'Engineering',
+      'Singing',
+      'DJing',
+      'Other',
+    ]);
+    expect(NICHES.find((n) => n.id === 'creative_business_owner')!.subcategories).toEqual([
+      'Social Media Creation',
+      'Podcasting',
+      'Influencer Marketing',
+      'Brand Ownership',
+      'Other',
+    ]);
   });
 
   it('location types, the filter offering only remote and in-person', () => {
@@ -30,7 +72,12 @@ describe('docs/product.md §3 and §9 constants', () => {
   it('limits, fees, delays, badge window and breakpoints', () => {
     expect([LIMITS.titleMax, LIMITS.descriptionMax, LIMITS.usernameMin, LIMITS.passwordMin]).toEqual([100, 500, 3, 8]);
     expect(FEES).toEqual({ platformFeeRate: 0.1, buyerServiceFeeRate: 0.03 });
-    expect(REDIRECT_DELAYS_MS).toEqual({ afterSignup: 1500, afterLogin: 1500, afterSetup: 1500, afterPaymentSuccess: 5000 });
+    expect(REDIRECT_DELAYS_MS).toEqual({
+      afterSignup: 1500,
+      afterLogin: 1500,
+      afterSetup: 1500,
+      afterPaymentSuccess: 5000,
+    });
     expect(NEW_APPLICATION_WINDOW_MS).toBe(86_400_000);
     expect(BREAKPOINTS).toEqual({ videoMobilePx: 768, waitlistNavPx: 770 });
   });

@@ -24,14 +24,30 @@ export function countryByCode(code: string): Country | undefined {
 
 /** Each list ends with Other (docs/product.md §3). */
 export const NICHES = [
-  { id: 'visual_art', name: 'Visual Art', subcategories: ['Illustration', 'Painting', 'Digital Art', 'Drawing', 'Graphic Design', 'Web Design', 'Other'] },
+  {
+    id: 'visual_art',
+    name: 'Visual Art',
+    subcategories: ['Illustration', 'Painting', 'Digital Art', 'Drawing', 'Graphic Design', 'Web Design', 'Other'],
+  },
   { id: 'media', name: 'Media', subcategories: ['Photography', 'Videography', 'Editing', 'Animation', 'Other'] },
-  { id: 'writing', name: 'Writing', subcategories: ['Fiction Writing', 'Poetry', 'Screenwriting', 'Copywriting', 'Other'] },
-  { id: 'music_and_sound', name: 'Music and Sound', subcategories: ['Production', 'Sound Design', 'Engineering', 'Singing', 'DJing', 'Other'] },
+  {
+    id: 'writing',
+    name: 'Writing',
+    subcategories: ['Fiction Writing', 'Poetry', 'Screenwriting', 'Copywriting', 'Other'],
+  },
+  {
+    id: 'music_and_sound',
+    name: 'Music and Sound',
+    subcategories: ['Production', 'Sound Design', 'Engineering', 'Singing', 'DJing', 'Other'],
+  },
   { id: 'performing_arts', name: 'Performing Arts', subcategories: ['Acting', 'Dance', 'Other'] },
   { id: 'fashion', name: 'Fashion', subcategories: ['Design', 'Styling', 'Brand Ownership', 'Other'] },
   { id: 'craft_diy', name: 'Crafts', subcategories: ['Jewelry Making', 'Candle Making', 'Woodworking', 'Other'] },
-  { id: 'creative_business_owner', name: 'Creative Business Owner', subcategories: ['Social Media Creation', 'Podcasting', 'Influencer Marketing', 'Brand Ownership', 'Other'] },
+  {
+    id: 'creative_business_owner',
+    name: 'Creative Business Owner',
+    subcategories: ['Social Media Creation', 'Podcasting', 'Influencer Marketing', 'Brand Ownership', 'Other'],
+  },
 ] as const;
 
 export type Niche = (typeof NICHES)[number];

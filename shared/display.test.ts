@@ -1,9 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_TYPES } from './constants';
 import {
-  basketViewFor, defaultBasketView,
-  budgetLabel, buyerTabsOf, countriesInGigs, DEFAULT_NOTIFICATION_ICON, EMPTY_STATES, filterGigs, isNewApplication,
-  isUnreadConversation, notificationIcon, offerLabel, notificationTarget, NO_FILTERS, sellerTabOf, shownGigStatus, skillPreview, statusLabel, unreadBadgeCount,
+  basketViewFor,
+  defaultBasketView,
+  budgetLabel,
+  buyerTabsOf,
+  countriesInGigs,
+  DEFAULT_NOTIFICATION_ICON,
+  EMPTY_STATES,
+  filterGigs,
+  isNewApplication,
+  isUnreadConversation,
+  notificationIcon,
+  offerLabel,
+  notificationTarget,
+  NO_FILTERS,
+  sellerTabOf,
+  shownGigStatus,
+  skillPreview,
+  statusLabel,
+  unreadBadgeCount,
 } from './display';
 
 const H = 60 * 60 * 1000;
@@ -14,7 +30,9 @@ describe('gig cards', () => {
     expect(budgetLabel({ isPassionDriven: false, budget: '500-1000', currency: 'CAD' })).toBe('C$500.00 - C$1,000.00');
     expect(budgetLabel({ isPassionDriven: false, budget: '750', currency: 'NGN' })).toBe('₦750.00');
     expect(budgetLabel({ isPassionDriven: false, budget: '250.00', currency: 'CAD' })).toBe('C$250.00');
-    expect(budgetLabel({ isPassionDriven: false, budget: '1,000.5 – 2000', currency: 'GBP' })).toBe('£1,000.50 - £2,000.00');
+    expect(budgetLabel({ isPassionDriven: false, budget: '1,000.5 – 2000', currency: 'GBP' })).toBe(
+      '£1,000.50 - £2,000.00',
+    );
     // Text written before the budget rule is shown as typed.
     expect(budgetLabel({ isPassionDriven: false, budget: 'negotiable', currency: 'EUR' })).toBe('€negotiable');
   });
@@ -36,7 +54,9 @@ describe('gig cards', () => {
 describe('basket', () => {
   it('shown status: the first application in PENDING_PAYMENT, IN_PROGRESS or COMPLETED, otherwise the gig’s', () => {
     expect(shownGigStatus({ status: 'active' }, [{ status: 'PENDING' }, { status: 'REJECTED' }])).toBe('active');
-    expect(shownGigStatus({ status: 'active' }, [{ status: 'PENDING' }, { status: 'COMPLETED' }, { status: 'IN_PROGRESS' }])).toBe('COMPLETED');
+    expect(
+      shownGigStatus({ status: 'active' }, [{ status: 'PENDING' }, { status: 'COMPLETED' }, { status: 'IN_PROGRESS' }]),
+    ).toBe('COMPLETED');
     expect(shownGigStatus({ status: 'active' }, [{ status: 'PENDING_PAYMENT' }])).toBe('PENDING_PAYMENT');
   });
   it("PENDING_ACCEPTANCE is shown as 'Waiting for freelancer to accept'", () => {
@@ -61,7 +81,13 @@ describe('basket', () => {
 });
 
 describe('applications screen', () => {
-  it.each([[0, true], [23.9 * H, true], [24 * H, false], [48 * H, false], [-H, false]])('an application %i ms old shows the new badge: %s', (age, shown) => {
+  it.each([
+    [0, true],
+    [23.9 * H, true],
+    [24 * H, false],
+    [48 * H, false],
+    [-H, false],
+  ])('an application %i ms old shows the new badge: %s', (age, shown) => {
     expect(isNewApplication(1_000_000_000 - age, 1_000_000_000)).toBe(shown);
   });
 });
@@ -113,10 +139,42 @@ describe('unread conversations and the nav badge (docs/product.md §4)', () => {
 
 describe('landing board filters', () => {
   const gigs = [
-    { id: '1', title: 'Album cover', description: 'Painted cover', skills: 'Painting, Illustration', category: 'Visual Art', locationType: 'remote' as const, country: undefined },
-    { id: '2', title: 'Wedding photos', description: 'Full day', skills: 'Photography', category: 'Media', locationType: 'in-person' as const, country: 'FR' as const },
-    { id: '3', title: 'Dance video', description: 'Choreography for a music video', skills: 'Dance', category: 'Performing Arts', locationType: 'in-person' as const, country: 'NG' as const },
-    { id: '4', title: 'Podcast intro', description: 'Jingle', skills: 'Production', category: 'Music and Sound', locationType: 'hybrid' as const, country: 'GB' as const },
+    {
+      id: '1',
+      title: 'Album cover',
+      description: 'Painted cover',
+      skills: 'Painting, Illustration',
+      category: 'Visual Art',
+      locationType: 'remote' as const,
+      country: undefined,
+    },
+    {
+      id: '2',
+      title: 'Wedding photos',
+      description: 'Full day',
+      skills: 'Photography',
+      category: 'Media',
+      locationType: 'in-person' as const,
+      country: 'FR' as const,
+    },
+    {
+      id: '3',
+      title: 'Dance video',
+      description: 'Choreography for a music video',
+      skills: 'Dance',
+      category: 'Performing Arts',
+      locationType: 'in-person' as const,
+      country: 'NG' as const,
+    },
+    {
+      id: '4',
+      title: 'Podcast intro',
+      description: 'Jingle',
+      skills: 'Production',
+      category: 'Music and Sound',
+      locationType: 'hybrid' as const,
+      country: 'GB' as const,
+    },
   ];
   const ids = (f: Partial<typeof NO_FILTERS>) => filterGigs(gigs, { ...NO_FILTERS, ...f }).map((g) => g.id);
   it('no filter shows every gig', () => expect(ids({})).toEqual(['1', '2', '3', '4']));
@@ -136,7 +194,11 @@ describe('landing board filters', () => {
     expect(ids({ search: 'music', locationTypes: ['in-person'] })).toEqual(['3']);
   });
   it('the countries filter lists the countries present in the loaded gigs', () => {
-    expect(countriesInGigs(gigs)).toEqual([{ code: 'FR', name: 'France' }, { code: 'NG', name: 'Nigeria' }, { code: 'GB', name: 'United Kingdom' }]);
+    expect(countriesInGigs(gigs)).toEqual([
+      { code: 'FR', name: 'France' },
+      { code: 'NG', name: 'Nigeria' },
+      { code: 'GB', name: 'United Kingdom' },
+    ]);
   });
   it('empty-state texts are docs/product.md’s', () => {
     expect(EMPTY_STATES.allGigs).toBe('No gigs found matching your filters. More to come soon!');

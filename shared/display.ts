@@ -31,7 +31,10 @@ export function offerLabel(minor: number, currency: string): string {
 
 /** Gig cards show the first two skills and '+N more'. */
 export function skillPreview(skills: string): { shown: string[]; moreLabel: string | null } {
-  const all = skills.split(',').map((s) => s.trim()).filter(Boolean);
+  const all = skills
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const more = all.length - 2;
   return { shown: all.slice(0, 2), moreLabel: more > 0 ? `+${more} more` : null };
 }
@@ -66,7 +69,19 @@ export function isNewApplication(appliedAt: number, now: number): boolean {
  * The icon of each notification type, by name: the client draws each name as an SVG icon (no
  * emoji, which draw as empty boxes where no emoji font is installed).
  */
-export const NOTIFICATION_ICON_NAMES = ['application', 'conversation', 'message', 'offer', 'payment', 'paid', 'started', 'completed', 'declined', 'status', 'default'] as const;
+export const NOTIFICATION_ICON_NAMES = [
+  'application',
+  'conversation',
+  'message',
+  'offer',
+  'payment',
+  'paid',
+  'started',
+  'completed',
+  'declined',
+  'status',
+  'default',
+] as const;
 export type NotificationIconName = (typeof NOTIFICATION_ICON_NAMES)[number];
 
 const ICONS: Record<string, NotificationIconName> = {
@@ -128,7 +143,10 @@ export function notificationTarget(n: Pick<Notification, 'type' | 'senderId' | '
 }
 
 /** Unread when there is a last message, its sender is not the current user, and it is not marked read (docs/product.md §4). */
-export function isUnreadConversation(c: Pick<Conversation, 'lastSenderId' | 'lastMessageRead'>, userId: string): boolean {
+export function isUnreadConversation(
+  c: Pick<Conversation, 'lastSenderId' | 'lastMessageRead'>,
+  userId: string,
+): boolean {
   return c.lastSenderId !== null && c.lastSenderId !== userId && !c.lastMessageRead;
 }
 
@@ -136,9 +154,15 @@ export function isUnreadConversation(c: Pick<Conversation, 'lastSenderId' | 'las
  * The nav badge: unread notifications plus unread conversations. A conversation whose unread
  * new_message notification is already counted is not counted twice.
  */
-export function unreadBadgeCount(notifications: Pick<Notification, 'read' | 'type' | 'conversationId'>[], conversations: (Pick<Conversation, 'id' | 'lastSenderId' | 'lastMessageRead'>)[], userId: string): number {
+export function unreadBadgeCount(
+  notifications: Pick<Notification, 'read' | 'type' | 'conversationId'>[],
+  conversations: Pick<Conversation, 'id' | 'lastSenderId' | 'lastMessageRead'>[],
+  userId: string,
+): number {
   const unread = notifications.filter((n) => !n.read);
-  const counted = new Set(unread.filter((n) => isMessageNotification(n.type) && n.conversationId).map((n) => n.conversationId));
+  const counted = new Set(
+    unread.filter((n) => isMessageNotification(n.type) && n.conversationId).map((n) => n.conversationId),
+  );
   return unread.length + conversations.filter((c) => isUnreadConversation(c, userId) && !counted.has(c.id)).length;
 }
 
@@ -146,7 +170,10 @@ export const BUYER_TABS = ['All Gigs', 'In Progress', 'Completed'] as const;
 export const SELLER_TABS = ['Pending', 'In Progress', 'Completed', 'Declined', 'Closed'] as const;
 
 /** A buyer's gig is In Progress while any of its work is paid for or under way, Completed once work on it is completed. */
-export function buyerTabsOf(gig: Pick<Gig, 'status'>, applications: Pick<Application, 'status'>[]): (typeof BUYER_TABS)[number][] {
+export function buyerTabsOf(
+  gig: Pick<Gig, 'status'>,
+  applications: Pick<Application, 'status'>[],
+): (typeof BUYER_TABS)[number][] {
   const shown = shownGigStatus(gig, applications);
   if (shown === 'COMPLETED') return ['All Gigs', 'Completed'];
   if (shown === 'IN_PROGRESS' || shown === 'PENDING_PAYMENT') return ['All Gigs', 'In Progress'];
@@ -166,7 +193,12 @@ export function sellerTabOf(a: Pick<Application, 'status'>): (typeof SELLER_TABS
   return 'Pending';
 }
 
-export type GigFilters = { niches: string[]; locationTypes: ('remote' | 'in-person')[]; countries: string[]; search: string };
+export type GigFilters = {
+  niches: string[];
+  locationTypes: ('remote' | 'in-person')[];
+  countries: string[];
+  search: string;
+};
 export const NO_FILTERS: GigFilters = { niches: [], locationTypes: [], countries: [], search: '' };
 
 /**
@@ -174,13 +206,16 @@ export const NO_FILTERS: GigFilters = { niches: [], locationTypes: [], countries
  * is selected, as the filter is only shown then), and a search of every word in title,
  * description, skills and category.
  */
-export function filterGigs<G extends Pick<Gig, 'category' | 'locationType' | 'country' | 'title' | 'description' | 'skills'>>(gigs: G[], f: GigFilters): G[] {
+export function filterGigs<
+  G extends Pick<Gig, 'category' | 'locationType' | 'country' | 'title' | 'description' | 'skills'>,
+>(gigs: G[], f: GigFilters): G[] {
   const words = f.search.toLowerCase().split(/\s+/).filter(Boolean);
   const countries = f.locationTypes.includes('in-person') ? f.countries : [];
   return gigs.filter((g) => {
     if (f.niches.length && !f.niches.includes(g.category)) return false;
     if (f.locationTypes.length && !f.locationTypes.includes(g.locationType as 'remote' | 'in-person')) return false;
-    if (countries.length && !(g.locationType === 'in-person' && g.country && countries.includes(g.country))) return false;
+    if (countries.length && !(g.locationType === 'in-person' && g.country && countries.includes(g.country)))
+      return false;
     if (words.length) {
       const text = `${g.title} ${g.description} ${g.skills} ${g.category}`.toLowerCase();
       if (!words.every((w) => text.includes(w))) return false;
@@ -192,7 +227,9 @@ export function filterGigs<G extends Pick<Gig, 'category' | 'locationType' | 'co
 /** The countries filter lists the countries present in the loaded gigs. */
 export function countriesInGigs(gigs: Pick<Gig, 'country'>[]): { code: string; name: string }[] {
   const codes = [...new Set(gigs.map((g) => g.country).filter((c): c is NonNullable<typeof c> => Boolean(c)))];
-  return codes.map((code) => ({ code, name: countryByCode(code)?.name ?? code })).sort((a, b) => a.name.localeCompare(b.name));
+  return codes
+    .map((code) => ({ code, name: countryByCode(code)?.name ?? code }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export const EMPTY_STATES = {
@@ -200,7 +237,13 @@ export const EMPTY_STATES = {
   appliedTo: "You haven't applied to any gigs yet.",
 } as const;
 
-const SELLER_SIDE_TYPES = new Set(['new_offer', 'FINAL_BUDGET_OFFER', 'PAYMENT_CONFIRMED', 'gig_completed', 'GIG_COMPLETED']);
+const SELLER_SIDE_TYPES = new Set([
+  'new_offer',
+  'FINAL_BUDGET_OFFER',
+  'PAYMENT_CONFIRMED',
+  'gig_completed',
+  'GIG_COMPLETED',
+]);
 
 /** Which side /basket opens on when no notification chose one: the buyer's, unless only the seller's has something. */
 export function defaultBasketView(posted: number, applied: number): 'buyer' | 'seller' {

@@ -23,7 +23,10 @@ export const GIG_CONTENT_KEYS = [
   'projectDate',
 ] as const satisfies readonly (keyof Gig)[];
 
-export type GigContent = Pick<Gig, 'title' | 'description' | 'category' | 'locationType' | 'budget' | 'isPassionDriven' | 'currency' | 'skills'> &
+export type GigContent = Pick<
+  Gig,
+  'title' | 'description' | 'category' | 'locationType' | 'budget' | 'isPassionDriven' | 'currency' | 'skills'
+> &
   Partial<Pick<Gig, 'country' | 'city' | 'projectDeadline' | 'projectDate'>>;
 
 /**

@@ -33,7 +33,9 @@ describe('[decision 014] openings and filled gigs', () => {
     for (const bad of [0, 51, 1.5, -1, Number.NaN, '', '2.0', 'x', null, undefined, true]) {
       expect(openingsError(bad)).toBe('Openings must be a whole number from 1 to 50');
     }
-    expect(openingsError(1, apps('COMPLETED', 'PENDING_ACCEPTANCE'))).toBe('Openings cannot be fewer than the offers already sent or accepted');
+    expect(openingsError(1, apps('COMPLETED', 'PENDING_ACCEPTANCE'))).toBe(
+      'Openings cannot be fewer than the offers already sent or accepted',
+    );
     expect(openingsError(2, apps('COMPLETED', 'PENDING_ACCEPTANCE'))).toBeUndefined();
   });
 

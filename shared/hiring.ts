@@ -52,7 +52,8 @@ export function offersLeft(gig: Pick<Gig, 'openings'>, applications: Status[]): 
 /** Openings as the form holds it (text) or a pushed document has it (a number): the message when it is not allowed. */
 export function openingsError(value: unknown, applications: Status[] = []): string | undefined {
   const n = typeof value === 'string' ? (/^\s*\d+\s*$/.test(value) ? Number(value) : NaN) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < OPENINGS.min || n > OPENINGS.max) return HIRING_MESSAGES.openingsInvalid;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < OPENINGS.min || n > OPENINGS.max)
+    return HIRING_MESSAGES.openingsInvalid;
   if (n < takenOpenings(applications)) return HIRING_MESSAGES.openingsBelowTaken;
   return undefined;
 }
@@ -61,6 +62,10 @@ export function openingsError(value: unknown, applications: Status[] = []): stri
  * Whether a user sees a gig on the All Gigs board: a filled gig is shown only to its creator and
  * to those who applied to it. The server stores `filledAt`, so this needs no application of others.
  */
-export function onBoardFor(gig: Pick<Gig, 'id' | 'filledAt' | 'createdBy'>, userId: string, appliedTo: ReadonlySet<string>): boolean {
+export function onBoardFor(
+  gig: Pick<Gig, 'id' | 'filledAt' | 'createdBy'>,
+  userId: string,
+  appliedTo: ReadonlySet<string>,
+): boolean {
   return !gig.filledAt || gig.createdBy === userId || appliedTo.has(gig.id);
 }

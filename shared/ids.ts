@@ -13,12 +13,28 @@
  * running engine's own names are added below.
  */
 const BUILT_IN_NAMES = [
-  'constructor', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'toString', 'valueOf',
-  'toSource', 'watch', 'unwatch', '__proto__', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__',
+  'constructor',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'toString',
+  'valueOf',
+  'toSource',
+  'watch',
+  'unwatch',
+  '__proto__',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
 ];
 
 /** Names an id may never be: every name a plain object answers to. */
-export const RESERVED_IDS: ReadonlySet<string> = new Set([...BUILT_IN_NAMES, ...Object.getOwnPropertyNames(Object.prototype)]);
+export const RESERVED_IDS: ReadonlySet<string> = new Set([
+  ...BUILT_IN_NAMES,
+  ...Object.getOwnPropertyNames(Object.prototype),
+]);
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -66,7 +82,8 @@ export function isDocumentId(collection: string, id: unknown): id is string {
   if (typeof id !== 'string') return false;
   if (collection === 'applications') return applicationIdParts(id) !== undefined;
   // (Which two users, in which order, is the policy's to judge: it answers with its own message.)
-  if (collection === 'conversations') return id.split('_').length === 2 && id.split('_').every((p) => ID_PATTERN.test(p));
+  if (collection === 'conversations')
+    return id.split('_').length === 2 && id.split('_').every((p) => ID_PATTERN.test(p));
   return ID_PATTERN.test(id);
 }
 
@@ -87,4 +104,5 @@ export function newId(randomBytes: (n: number) => Uint8Array): string {
 }
 
 /** The refusal of a write whose document id fails `isDocumentId`. */
-export const INVALID_ID_MESSAGE = 'Invalid document id: ids are made by the app (letters, digits and dashes), never a built-in name such as "toString"';
+export const INVALID_ID_MESSAGE =
+  'Invalid document id: ids are made by the app (letters, digits and dashes), never a built-in name such as "toString"';

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTRIES, CURRENCY_CODES } from './constants';
-import { buyerCheckout, currencySymbol, formatMinorPlain, formatMoney, payoutSplit, roundMinor, splitFromTotal } from './money';
+import {
+  buyerCheckout,
+  currencySymbol,
+  formatMinorPlain,
+  formatMoney,
+  payoutSplit,
+  roundMinor,
+  splitFromTotal,
+} from './money';
 
 describe('docs/product.md §9 buyer service fee: 3% on top of the base price', () => {
   it.each([
@@ -17,7 +25,13 @@ describe('docs/product.md §9 buyer service fee: 3% on top of the base price', (
 });
 
 describe('docs/product.md §9: Base = amount / 1.03, Fee = 0.03 × amount / 1.03', () => {
-  it.each([[103, 100, 3], [46350, 45000, 1350], [1, 1, 0], [2, 2, 0], [0, 0, 0]])('amount %i → base %i + fee %i', (amount, base, fee) => {
+  it.each([
+    [103, 100, 3],
+    [46350, 45000, 1350],
+    [1, 1, 0],
+    [2, 2, 0],
+    [0, 0, 0],
+  ])('amount %i → base %i + fee %i', (amount, base, fee) => {
     expect(splitFromTotal(amount)).toEqual({ base, fee });
   });
   it('base + fee always equals the amount, and checkout then split gives back the base (0.01 to 100,000.00)', () => {
@@ -31,7 +45,13 @@ describe('docs/product.md §9: Base = amount / 1.03, Fee = 0.03 × amount / 1.03
 });
 
 describe('docs/product.md §9 platform fee: 10% retained, the freelancer receives 90%', () => {
-  it.each([[100, 90, 10], [1, 1, 0], [5, 4, 1], [45000, 40500, 4500], [99999, 89999, 10000]])('base %i → freelancer %i, platform %i', (base, freelancer, platformFee) => {
+  it.each([
+    [100, 90, 10],
+    [1, 1, 0],
+    [5, 4, 1],
+    [45000, 40500, 4500],
+    [99999, 89999, 10000],
+  ])('base %i → freelancer %i, platform %i', (base, freelancer, platformFee) => {
     expect(payoutSplit(base)).toEqual({ freelancer, platformFee });
   });
   it('the two parts always add up to the base', () => {
@@ -49,7 +69,12 @@ describe('rounding and display', () => {
     expect(roundMinor(-0.5)).toBe(-1);
     expect(() => roundMinor(Number.NaN)).toThrow();
   });
-  it.each([[0, '0.00'], [1, '0.01'], [1234, '12.34'], [100000000000, '1000000000.00']])('%i minor units show as %s', (minor, text) => {
+  it.each([
+    [0, '0.00'],
+    [1, '0.01'],
+    [1234, '12.34'],
+    [100000000000, '1000000000.00'],
+  ])('%i minor units show as %s', (minor, text) => {
     expect(formatMinorPlain(minor)).toBe(text);
   });
   it.each([
@@ -80,9 +105,14 @@ describe('rounding and display', () => {
 });
 
 describe('payments (issue 7): every supported currency, fee rounding edges, the 90/10 split in minor units', () => {
-  it.each(CURRENCY_CODES)('%s has two decimals, so minor units are hundredths (what Stripe expects for it too)', (currency) => {
-    expect(new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits).toBe(2);
-  });
+  it.each(CURRENCY_CODES)(
+    '%s has two decimals, so minor units are hundredths (what Stripe expects for it too)',
+    (currency) => {
+      expect(
+        new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits,
+      ).toBe(2);
+    },
+  );
 
   it.each([
     // base, buyer fee, total, freelancer, platform fee: the amounts the payments tests assert on the wire

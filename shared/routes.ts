@@ -47,7 +47,10 @@ export function routeFor(pathname: string): Route | undefined {
   const segments = normalize(pathname).split('/');
   return ROUTES.find((r) => {
     const pattern = r.path.split('/');
-    return pattern.length === segments.length && pattern.every((p, i) => p.startsWith(':') ? segments[i] !== '' : p === segments[i]);
+    return (
+      pattern.length === segments.length &&
+      pattern.every((p, i) => (p.startsWith(':') ? segments[i] !== '' : p === segments[i]))
+    );
   });
 }
 

@@ -27,7 +27,12 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Expres
   app.use(securityHeaders({ https: ctx.config.cookieSecure, origins }));
   // gzip for the client's files and the API's answers (pulls of thousands of gigs), over the
   // slow links our users have; never the change stream, whose events must leave at once.
-  app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res) }));
+  app.use(
+    compression({
+      filter: (req, res) =>
+        !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
+    }),
+  );
 
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true });

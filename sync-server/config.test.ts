@@ -5,7 +5,13 @@ import { readConfig } from './config';
 describe('configuration', () => {
   it('has defaults that make `npm start` work on a fresh machine', () => {
     const c = readConfig({});
-    expect(c).toMatchObject({ port: 8080, dataDir: path.resolve('data'), scryptLogN: 17, cookieSecure: false, rateLimits: true });
+    expect(c).toMatchObject({
+      port: 8080,
+      dataDir: path.resolve('data'),
+      scryptLogN: 17,
+      cookieSecure: false,
+      rateLimits: true,
+    });
     expect(c.stripeSecretKey).toBeUndefined();
   });
 
@@ -15,8 +21,22 @@ describe('configuration', () => {
   });
 
   it('reads every documented variable', () => {
-    const c = readConfig({ PORT: '9000', DATA_DIR: '/tmp/x', COOKIE_SECURE: 'true', RATE_LIMITS: 'off', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_API_BASE: 'http://127.0.0.1:12111' });
-    expect(c).toMatchObject({ port: 9000, dataDir: '/tmp/x', cookieSecure: true, rateLimits: false, stripeSecretKey: 'sk_test_1', stripeApiBase: 'http://127.0.0.1:12111' });
+    const c = readConfig({
+      PORT: '9000',
+      DATA_DIR: '/tmp/x',
+      COOKIE_SECURE: 'true',
+      RATE_LIMITS: 'off',
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111',
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      dataDir: '/tmp/x',
+      cookieSecure: true,
+      rateLimits: false,
+      stripeSecretKey: 'sk_test_1',
+      stripeApiBase: 'http://127.0.0.1:12111',
+    });
   });
 });
 
@@ -28,6 +48,8 @@ describe('Stripe Connect settings (decision 007)', () => {
   });
 
   it('refuses a platform country without self-serve cross-border payouts, saying which are possible', () => {
-    expect(() => readConfig({ STRIPE_PLATFORM_COUNTRY: 'NG' })).toThrow(/STRIPE_PLATFORM_COUNTRY: must be one of US, GB, CA, FR/);
+    expect(() => readConfig({ STRIPE_PLATFORM_COUNTRY: 'NG' })).toThrow(
+      /STRIPE_PLATFORM_COUNTRY: must be one of US, GB, CA, FR/,
+    );
   });
 });

@@ -29,7 +29,11 @@ const envSchema = z.object({
   /** The Connect webhook endpoint's own secret: events about connected accounts (decision 007). */
   STRIPE_CONNECT_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Where the platform's Stripe account is: decides each payout account's service agreement (decision 007). */
-  STRIPE_PLATFORM_COUNTRY: z.enum(PLATFORM_COUNTRIES, { error: `must be one of ${PLATFORM_COUNTRIES.join(', ')} (a country where Stripe offers self-serve cross-border payouts)` }).default('CA'),
+  STRIPE_PLATFORM_COUNTRY: z
+    .enum(PLATFORM_COUNTRIES, {
+      error: `must be one of ${PLATFORM_COUNTRIES.join(', ')} (a country where Stripe offers self-serve cross-border payouts)`,
+    })
+    .default('CA'),
   /** Where the Stripe SDK sends its requests, e.g. http://127.0.0.1:12111 in tests. */
   STRIPE_API_BASE: z.string().url().optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),

@@ -49,9 +49,6 @@ export function createContext(
       writes: createWriteQuotas(on, now, counters),
     },
     events: new EventEmitter().setMaxListeners(0),
-    log:
-      config.logLevel === 'silent'
-        ? () => {}
-        : (message, err) => console.error(`[server] ${message}`, err ?? ''),
+    log: config.logLevel === 'silent' ? () => {} : (message, err) => console.error(`[server] ${message}`, err ?? ''),
   };
 }

@@ -11,9 +11,11 @@ import { fileURLToPath } from 'node:url';
 export function projectFile(relative: string): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, relative))) return path.join(dir, relative);
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, relative)))
+      return path.join(dir, relative);
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`The project file ${relative} was not found above ${fileURLToPath(import.meta.url)}.`);
+    if (parent === dir)
+      throw new Error(`The project file ${relative} was not found above ${fileURLToPath(import.meta.url)}.`);
     dir = parent;
   }
 }

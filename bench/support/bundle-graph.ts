@@ -70,7 +70,8 @@ const gzipSize = (buf: Buffer) => zlib.gzipSync(buf).length;
 /** Static imports and re-exports of other chunks: `import{a as b}from"./x.js"`, `import"./x.js"`, `export*from"./x.js"`. */
 const STATIC_IMPORT = /(?:^|[;\s})])(?:import|export)\s*(?:[^"'`();=]*?\bfrom\s*)?["'`]\.\/([^"'`]+\.js)["'`]/g;
 /** `import(\`./x.js\`)`, optionally followed by Vite's preload list `__vite__mapDeps([0,1])`. */
-const DYNAMIC_IMPORT = /\bimport\(\s*["'`]\.\/([^"'`]+\.js)["'`]\s*\)(?:\.then\([^()]*\))?(?:\s*,\s*__vite__mapDeps\(\[([\d,\s]*)\]\))?/g;
+const DYNAMIC_IMPORT =
+  /\bimport\(\s*["'`]\.\/([^"'`]+\.js)["'`]\s*\)(?:\.then\([^()]*\))?(?:\s*,\s*__vite__mapDeps\(\[([\d,\s]*)\]\))?/g;
 /** Vite's table of preload dependencies at the top of a chunk that has dynamic imports. */
 const MAP_DEPS = /m\.f=(\[[^\]]*\])/;
 
@@ -82,7 +83,8 @@ export function readBundle(dir: string, options: { modulesOf?: (file: string) =>
   const scripts: string[] = [];
   const css: string[] = [];
   for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/g)) {
-    if (tag.startsWith('<script') && attr(tag, 'type') === 'module' && attr(tag, 'src')) scripts.push(local(attr(tag, 'src')!));
+    if (tag.startsWith('<script') && attr(tag, 'type') === 'module' && attr(tag, 'src'))
+      scripts.push(local(attr(tag, 'src')!));
     const rel = attr(tag, 'rel');
     if (rel === 'modulepreload' && attr(tag, 'href')) scripts.push(local(attr(tag, 'href')!));
     if (rel === 'stylesheet' && attr(tag, 'href')) css.push(local(attr(tag, 'href')!));
@@ -147,7 +149,8 @@ export type Route = {
 function screenTable(file: string): Map<string, string> {
   const source = fs.readFileSync(file, 'utf8');
   const modules = new Map<string, string>();
-  for (const m of source.matchAll(/^\s*(\w+)\s*:\s*screen\(\s*\(\)\s*=>\s*import\(\s*['"]([^'"]+)['"]\s*\)\s*\)/gm)) modules.set(m[1]!, m[2]!);
+  for (const m of source.matchAll(/^\s*(\w+)\s*:\s*screen\(\s*\(\)\s*=>\s*import\(\s*['"]([^'"]+)['"]\s*\)\s*\)/gm))
+    modules.set(m[1]!, m[2]!);
   if (modules.size === 0) throw new Error(`found no screen table in ${file}`);
   return modules;
 }
@@ -178,11 +181,20 @@ export function chunkOfModule(bundle: Bundle, module: string): string {
   const base = path.basename(module).replace(/\.[jt]sx?$/, '');
   const pattern = new RegExp(`^assets/${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[\\w-]{8}\\.js$`);
   const found = [...bundle.chunks.keys()].filter((f) => pattern.test(f));
-  if (found.length !== 1) throw new Error(`expected one chunk for ${module}, found ${found.length}: ${found.join(', ')}`);
+  if (found.length !== 1)
+    throw new Error(`expected one chunk for ${module}, found ${found.length}: ${found.join(', ')}`);
   return found[0]!;
 }
 
-export type RouteLoad = { route: Route; files: string[]; raw: number; gzip: number; jsGzip: number; cssGzip: number; libraries: Library[] };
+export type RouteLoad = {
+  route: Route;
+  files: string[];
+  raw: number;
+  gzip: number;
+  jsGzip: number;
+  cssGzip: number;
+  libraries: Library[];
+};
 
 /** Everything the browser downloads to show `route`: the entry, the route's pages and their graphs. */
 export function routeLoad(bundle: Bundle, route: Route, allRoutes: Route[]): RouteLoad {
@@ -204,7 +216,8 @@ export function routeLoad(bundle: Bundle, route: Route, allRoutes: Route[]): Rou
   for (const s of bundle.entry.scripts) visit(s);
   for (const page of route.pages) {
     const file = chunkOfModule(bundle, page);
-    for (const chunk of bundle.chunks.values()) for (const d of chunk.dynamicImports) if (d.file === file) for (const c of d.css) css.add(c);
+    for (const chunk of bundle.chunks.values())
+      for (const d of chunk.dynamicImports) if (d.file === file) for (const c of d.css) css.add(c);
     visit(file);
   }
   const chunks = [...js].map((f) => bundle.chunks.get(f)!);

@@ -28,27 +28,34 @@ export class LoadClient {
 
   request<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const headers: Record<string, string | number> = { cookie: this.cookie, origin: this.baseUrl, accept: 'application/json' };
+    const headers: Record<string, string | number> = {
+      cookie: this.cookie,
+      origin: this.baseUrl,
+      accept: 'application/json',
+    };
     if (payload) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = payload.length;
     }
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: this.host, port: this.port, method, path, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed as T });
-        });
-        res.on('error', reject);
-      });
+      const req = http.request(
+        { host: this.host, port: this.port, method, path, headers, agent: this.agent },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let parsed: unknown = text;
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              // not JSON
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed as T });
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -63,7 +70,9 @@ export type { PushAnswer } from '../../shared/sync/protocol';
 
 /** Pushes one new document; throws unless the server accepted it. */
 export async function pushNew(client: LoadClient, collection: string, doc: Record<string, unknown>): Promise<void> {
-  const res = await client.request<PushAnswer>('POST', `/api/sync/${collection}/push`, [{ assumedMasterState: null, newDocumentState: { _deleted: false, ...doc } }]);
+  const res = await client.request<PushAnswer>('POST', `/api/sync/${collection}/push`, [
+    { assumedMasterState: null, newDocumentState: { _deleted: false, ...doc } },
+  ]);
   if (res.status !== 200) throw new Error(`push answered ${res.status}: ${JSON.stringify(res.body)}`);
   const refused = res.body.refused[0];
   if (refused) throw new Error(`push refused: ${refused.reason}`);

@@ -19,7 +19,13 @@ export class RawSseStream {
     let failed!: (err: Error) => void;
     this.opened = new Promise((resolve, reject) => ((hello = resolve), (failed = reject)));
     this.req = http.get(
-      { host: u.hostname, port: Number(u.port), path: u.pathname, agent: false, headers: { cookie: `sid=${token}`, accept: 'text/event-stream' } },
+      {
+        host: u.hostname,
+        port: Number(u.port),
+        path: u.pathname,
+        agent: false,
+        headers: { cookie: `sid=${token}`, accept: 'text/event-stream' },
+      },
       (res) => {
         if (res.statusCode !== 200) {
           failed(new Error(`stream answered ${res.statusCode}`));

@@ -22,7 +22,9 @@ export function PwaPrompts() {
             // Reload once the new worker controls the page. workbox-window reloads only when the
             // page had a controller when it registered; a first visit that stays open until the
             // next deploy would otherwise wait forever after Reload.
-            navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+            navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), {
+              once: true,
+            });
             void update(true);
           });
         },

@@ -4,7 +4,13 @@ import { api, ApiError } from '../lib/api';
 
 const CACHE_KEY = 'gigs-session-user';
 
-export type SignupInput = { name: string; email: string; password: string; confirmPassword: string; termsAccepted: boolean };
+export type SignupInput = {
+  name: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+  termsAccepted: boolean;
+};
 
 type SessionValue = {
   /** The signed-in user, undefined while the first check runs, null when signed out. */

@@ -29,16 +29,26 @@ export async function api<T>(method: 'GET' | 'POST', path: string, body?: unknow
     res = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
     const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-    throw new NetworkError(offline ? 'You appear to be offline. Please check your connection and try again.' : 'The server could not be reached. Please try again.');
+    throw new NetworkError(
+      offline
+        ? 'You appear to be offline. Please check your connection and try again.'
+        : 'The server could not be reached. Please try again.',
+    );
   }
   const data: unknown = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const { error, fields } = (typeof data === 'object' && data !== null ? data : {}) as { error?: unknown; fields?: Record<string, string> };
+    const { error, fields } = (typeof data === 'object' && data !== null ? data : {}) as {
+      error?: unknown;
+      fields?: Record<string, string>;
+    };
     throw new ApiError(res.status, typeof error === 'string' ? error : `Request failed (${res.status})`, fields);
   }
   return data as T;

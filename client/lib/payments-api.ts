@@ -28,14 +28,23 @@ const httpUrl = z.string().refine((text) => {
 });
 const minor = z.number().int().nonnegative();
 
-async function answer<S extends z.ZodType>(schema: S, method: 'GET' | 'POST', path: string, body?: unknown): Promise<z.infer<S>> {
+async function answer<S extends z.ZodType>(
+  schema: S,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<z.infer<S>> {
   const parsed = schema.safeParse(await api<unknown>(method, path, body));
   if (!parsed.success) throw new MalformedAnswer(path);
   return parsed.data;
 }
 
 const connectAnswer = z.object({ accountId: z.string().min(1), accountLink: httpUrl });
-const statusAnswer = z.object({ state: z.enum(['none', 'details_due', 'connected']), accountId: z.string().nullable(), released: z.number().int().nonnegative() });
+const statusAnswer = z.object({
+  state: z.enum(['none', 'details_due', 'connected']),
+  accountId: z.string().nullable(),
+  released: z.number().int().nonnegative(),
+});
 const checkoutAnswer = z.object({ url: httpUrl, sessionId: z.string().min(1) });
 const confirmAnswer = z.looseObject({
   confirmed: z.literal(true),
@@ -51,7 +60,12 @@ const confirmAnswer = z.looseObject({
   paymentConfirmedAt: z.number(),
 });
 const completionAnswer = z.union([
-  z.looseObject({ success: z.literal(true), payout: z.enum(['sent', 'held', 'none']), amount: minor, alreadyCompleted: z.literal(true).optional() }),
+  z.looseObject({
+    success: z.literal(true),
+    payout: z.enum(['sent', 'held', 'none']),
+    amount: minor,
+    alreadyCompleted: z.literal(true).optional(),
+  }),
   z.looseObject({ success: z.literal(false), error: z.string().optional() }),
 ]);
 
@@ -101,7 +115,11 @@ export function confirmPayment(applicationId: string, sessionId: string): Promis
 }
 
 /** Mark as Complete (docs/product.md §7): a non-OK answer or success=false is an error. */
-export async function completeGig(input: { gigId: string; applicationId: string; userId: string }): Promise<CompletionResult> {
+export async function completeGig(input: {
+  gigId: string;
+  applicationId: string;
+  userId: string;
+}): Promise<CompletionResult> {
   const result = await answer(completionAnswer, 'POST', '/api/gigs/complete-gig', { ...input, userType: 'buyer' });
   if (!result.success) throw new ApiError(500, result.error ?? 'Failed to complete gig');
   return result as CompletionResult;
@@ -124,5 +142,12 @@ export function readPaymentSuccessQuery(search: string): PaymentSuccessQuery | n
   const applicationId = q.get('applicationId');
   const sessionId = q.get('session_id');
   if (!gigId || !applicationId || !sessionId) return null;
-  return { gigId, applicationId, sessionId, amount: q.get('amount') ?? '', title: q.get('title') ?? '', currency: q.get('currency') ?? '' };
+  return {
+    gigId,
+    applicationId,
+    sessionId,
+    amount: q.get('amount') ?? '',
+    title: q.get('title') ?? '',
+    currency: q.get('currency') ?? '',
+  };
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * An accessible modal on the native <dialog>: focus moves into it and stays there (Tab wraps from
@@ -8,7 +9,17 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
  * Escape and the close button call onClose, the page behind is inert, and focus returns to the
  * control that opened it.
  */
-export function Modal({ title, onClose, children, wide = false }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  wide = false,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -28,7 +39,9 @@ export function Modal({ title, onClose, children, wide = false }: { title: strin
       onKeyDown={(e) => {
         // Only this dialog's own controls: a dialog opened inside it handles its own.
         if (e.key !== 'Tab' || !ref.current || (e.target as Element).closest('dialog') !== ref.current) return;
-        const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+        const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+          (el) => el.offsetParent !== null || el === document.activeElement,
+        );
         if (items.length === 0) return;
         const first = items[0]!;
         const last = items[items.length - 1]!;

@@ -21,7 +21,15 @@ export function Tabs<T extends string>({
       {tabs.map((tab) => {
         const [value, text] = typeof tab === 'string' ? [tab, tab] : tab;
         return (
-          <button key={value} type="button" role="tab" className="tab" aria-selected={selected === value} onClick={() => onSelect(value)} disabled={disabled}>
+          <button
+            key={value}
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={selected === value}
+            onClick={() => onSelect(value)}
+            disabled={disabled}
+          >
             {text}
           </button>
         );

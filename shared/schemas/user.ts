@@ -40,6 +40,8 @@ export const portfolioSchema = z.object({
 export type Portfolio = z.infer<typeof portfolioSchema>;
 
 /** A profile is complete once setup has given it a username (setup is one-time, docs/product.md §2). */
-export function isProfileComplete(user: Pick<User, 'username' | 'location' | 'creativeNiche' | 'subcategory' | 'portfolioLink'> | undefined | null): boolean {
+export function isProfileComplete(
+  user: Pick<User, 'username' | 'location' | 'creativeNiche' | 'subcategory' | 'portfolioLink'> | undefined | null,
+): boolean {
   return Boolean(user?.username && user.location && user.creativeNiche && user.subcategory && user.portfolioLink);
 }

@@ -51,7 +51,11 @@ describe("docs/product.md §3 Gig 'budget (text: a range such as 500-1000, or a 
       skills: 'x',
       projectDeadline: '2030-01-01',
     };
-    expect(validateGigForm({ ...values, budget: 'abc' }, { today: '2026-01-01', variant: 'page' })).toEqual({ budget: B.format });
-    expect(validateGigForm({ ...values, budget: '1000-500' }, { today: '2026-01-01', variant: 'modal' })).toEqual({ budget: B.reversed });
+    expect(validateGigForm({ ...values, budget: 'abc' }, { today: '2026-01-01', variant: 'page' })).toEqual({
+      budget: B.format,
+    });
+    expect(validateGigForm({ ...values, budget: '1000-500' }, { today: '2026-01-01', variant: 'modal' })).toEqual({
+      budget: B.reversed,
+    });
   });
 });

@@ -9,15 +9,31 @@ const CAROL = 'carol-0003';
 describe('docs/product.md §5 Chat access: starting a conversation', () => {
   it.each<[string, Parameters<typeof checkConversationStart>[0], ReturnType<typeof checkConversationStart>]>([
     ['linked by an application: allowed', { actorId: ALICE, otherId: BOB, linkedByApplication: true }, { ok: true }],
-    ["§8 logged out: 'Please log in to start a conversation'", { actorId: null, otherId: BOB, linkedByApplication: true }, { ok: false, error: 'Please log in to start a conversation' }],
-    ["'A user cannot converse with themselves': 'You cannot converse with yourself'", { actorId: ALICE, otherId: ALICE, linkedByApplication: true }, { ok: false, error: 'You cannot converse with yourself' }],
+    [
+      "§8 logged out: 'Please log in to start a conversation'",
+      { actorId: null, otherId: BOB, linkedByApplication: true },
+      { ok: false, error: 'Please log in to start a conversation' },
+    ],
+    [
+      "'A user cannot converse with themselves': 'You cannot converse with yourself'",
+      { actorId: ALICE, otherId: ALICE, linkedByApplication: true },
+      { ok: false, error: 'You cannot converse with yourself' },
+    ],
     [
       "'only if an application links the two users. Otherwise the user is redirected to /applications.'",
       { actorId: ALICE, otherId: BOB, linkedByApplication: false },
       { ok: false, redirectTo: '/applications' },
     ],
-    ['[decision] no other user named: redirected too', { actorId: ALICE, otherId: '', linkedByApplication: true }, { ok: false, redirectTo: '/applications' }],
-    ['[decision] with oneself is refused even when unlinked', { actorId: ALICE, otherId: ALICE, linkedByApplication: false }, { ok: false, error: 'You cannot converse with yourself' }],
+    [
+      '[decision] no other user named: redirected too',
+      { actorId: ALICE, otherId: '', linkedByApplication: true },
+      { ok: false, redirectTo: '/applications' },
+    ],
+    [
+      '[decision] with oneself is refused even when unlinked',
+      { actorId: ALICE, otherId: ALICE, linkedByApplication: false },
+      { ok: false, error: 'You cannot converse with yourself' },
+    ],
   ])('%s', (_rule, input, result) => {
     expect(checkConversationStart(input)).toEqual(result);
   });

@@ -28,7 +28,11 @@ export type ConversationStartCheck =
  * themselves." The screens add one of NO_LINK_NOTICES to the redirect. An empty otherId links
  * nobody, so it redirects too.
  */
-export function checkConversationStart(v: { actorId: string | null; otherId: string; linkedByApplication: boolean }): ConversationStartCheck {
+export function checkConversationStart(v: {
+  actorId: string | null;
+  otherId: string;
+  linkedByApplication: boolean;
+}): ConversationStartCheck {
   if (!v.actorId) return { ok: false, error: CHAT_MESSAGES.loggedOut };
   if (v.actorId === v.otherId) return { ok: false, error: CHAT_MESSAGES.withSelf };
   if (!v.otherId || !v.linkedByApplication) return { ok: false, redirectTo: PATHS.applications };
@@ -43,7 +47,12 @@ export type ConversationLink = { gigTitle: string; gigId: string; creatorId: str
  * after the application that links them (the most recent one), read and without messages yet.
  * Written by the device that starts it and by the server when it creates one, so both agree.
  */
-export function newConversation(input: { starterId: string; otherId: string; link: ConversationLink | undefined; now: number }): Conversation {
+export function newConversation(input: {
+  starterId: string;
+  otherId: string;
+  link: ConversationLink | undefined;
+  now: number;
+}): Conversation {
   const { starterId, otherId, link, now } = input;
   return {
     id: conversationIdFor(starterId, otherId),

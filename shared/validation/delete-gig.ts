@@ -22,7 +22,9 @@ export function checkDeleteGig(
   applications: readonly { status: string }[],
 ): { ok: true } | { ok: false; error: (typeof DELETE_GIG_MESSAGES)[keyof typeof DELETE_GIG_MESSAGES] } {
   if (!gig) return { ok: false, error: DELETE_GIG_MESSAGES.notFound };
-  if (!actorId || !gig.createdBy || gig.createdBy !== actorId) return { ok: false, error: DELETE_GIG_MESSAGES.notOwner };
-  if (applications.some((a) => UNDER_WAY.includes(a.status))) return { ok: false, error: DELETE_GIG_MESSAGES.workUnderWay };
+  if (!actorId || !gig.createdBy || gig.createdBy !== actorId)
+    return { ok: false, error: DELETE_GIG_MESSAGES.notOwner };
+  if (applications.some((a) => UNDER_WAY.includes(a.status)))
+    return { ok: false, error: DELETE_GIG_MESSAGES.workUnderWay };
   return { ok: true };
 }

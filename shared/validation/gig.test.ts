@@ -53,17 +53,49 @@ describe('docs/product.md §5 Create gig: the required fields', () => {
 
   it.each<[string, GigFormValues, Record<string, string>]>([
     ["'Title is required'", { ...remote, title: '' }, { title: 'Title is required' }],
-    ["'Title is required' (whitespace only: text fields are trimmed)", { ...remote, title: '   ' }, { title: 'Title is required' }],
+    [
+      "'Title is required' (whitespace only: text fields are trimmed)",
+      { ...remote, title: '   ' },
+      { title: 'Title is required' },
+    ],
     ["'Description is required'", { ...remote, description: ' \n ' }, { description: 'Description is required' }],
     ["'Category is required'", { ...remote, category: '' }, { category: 'Category is required' }],
-    ["'Location type is required'", { ...remote, locationType: '', projectDeadline: '' }, { locationType: 'Location type is required' }],
-    ["page: 'Budget is required for non-passion-driven projects'", { ...remote, budget: '' }, { budget: 'Budget is required for non-passion-driven projects' }],
+    [
+      "'Location type is required'",
+      { ...remote, locationType: '', projectDeadline: '' },
+      { locationType: 'Location type is required' },
+    ],
+    [
+      "page: 'Budget is required for non-passion-driven projects'",
+      { ...remote, budget: '' },
+      { budget: 'Budget is required for non-passion-driven projects' },
+    ],
     ["'Skills are required'", { ...remote, skills: '' }, { skills: 'Skills are required' }],
-    ["'Skills are required' (only commas and spaces: empties removed)", { ...remote, skills: ' , ,' }, { skills: 'Skills are required' }],
-    ["Remote: 'Project deadline is required for remote gigs'", { ...remote, projectDeadline: '' }, { projectDeadline: 'Project deadline is required for remote gigs' }],
-    ["In-person: 'Project date is required for in-person gigs'", { ...inPerson, projectDate: '' }, { projectDate: 'Project date is required for in-person gigs' }],
-    ["In-person: 'Country is required for in-person gigs'", { ...inPerson, country: '' }, { country: 'Country is required for in-person gigs' }],
-    ["In-person: 'City is required for in-person gigs'", { ...inPerson, city: ' ' }, { city: 'City is required for in-person gigs' }],
+    [
+      "'Skills are required' (only commas and spaces: empties removed)",
+      { ...remote, skills: ' , ,' },
+      { skills: 'Skills are required' },
+    ],
+    [
+      "Remote: 'Project deadline is required for remote gigs'",
+      { ...remote, projectDeadline: '' },
+      { projectDeadline: 'Project deadline is required for remote gigs' },
+    ],
+    [
+      "In-person: 'Project date is required for in-person gigs'",
+      { ...inPerson, projectDate: '' },
+      { projectDate: 'Project date is required for in-person gigs' },
+    ],
+    [
+      "In-person: 'Country is required for in-person gigs'",
+      { ...inPerson, country: '' },
+      { country: 'Country is required for in-person gigs' },
+    ],
+    [
+      "In-person: 'City is required for in-person gigs'",
+      { ...inPerson, city: ' ' },
+      { city: 'City is required for in-person gigs' },
+    ],
   ])('%s', (_rule, values, errors) => {
     expect(validateGigForm(values, page)).toEqual(errors);
   });
@@ -119,7 +151,11 @@ describe('docs/product.md §3/§9 limits: title max 100, description max 500', (
     ['title of 101 characters is refused', { title: 't'.repeat(101) }, { title: X.titleTooLong }],
     ['title of 100 characters plus surrounding spaces is accepted (trimmed)', { title: ` ${'t'.repeat(100)} ` }, {}],
     ['description of 500 characters is accepted', { description: 'd'.repeat(500) }, {}],
-    ['description of 501 characters is refused', { description: 'd'.repeat(501) }, { description: X.descriptionTooLong }],
+    [
+      'description of 501 characters is refused',
+      { description: 'd'.repeat(501) },
+      { description: X.descriptionTooLong },
+    ],
     ['[decision] skills over 500 characters are refused', { skills: 's'.repeat(501) }, { skills: X.skillsTooLong }],
     ['[decision] a city over 100 characters is refused', { city: 'c'.repeat(101) }, { city: X.cityTooLong }],
   ])('%s', (_case, overrides, errors) => {
@@ -137,22 +173,53 @@ describe("docs/product.md §3 'category (the niche display name)'", () => {
     expect(validateGigForm({ ...remote, category: name }, page)).toEqual({});
   });
 
-  it.each([['visual_art'], ['craft_diy'], ['visual art'], ['Sculpture']])('%s (an id, another case, or unknown) is refused', (category) => {
-    expect(validateGigForm({ ...remote, category }, page)).toEqual({ category: X.categoryUnknown });
-  });
+  it.each([['visual_art'], ['craft_diy'], ['visual art'], ['Sculpture']])(
+    '%s (an id, another case, or unknown) is refused',
+    (category) => {
+      expect(validateGigForm({ ...remote, category }, page)).toEqual({ category: X.categoryUnknown });
+    },
+  );
 });
 
 describe("docs/product.md §5 'Date inputs have a minimum of today.'", () => {
   it.each<[string, GigFormValues, Record<string, string>]>([
     ['remote deadline today is accepted', { ...remote, projectDeadline: TODAY }, {}],
-    ['remote deadline yesterday is refused', { ...remote, projectDeadline: YESTERDAY }, { projectDeadline: 'Project deadline cannot be in the past' }],
+    [
+      'remote deadline yesterday is refused',
+      { ...remote, projectDeadline: YESTERDAY },
+      { projectDeadline: 'Project deadline cannot be in the past' },
+    ],
     ['in-person date today is accepted', { ...inPerson, projectDate: TODAY }, {}],
-    ['in-person date yesterday is refused', { ...inPerson, projectDate: YESTERDAY }, { projectDate: 'Project date cannot be in the past' }],
-    ['[decision] a hybrid gig carrying a past date is refused too', { ...hybrid, projectDate: YESTERDAY }, { projectDate: X.datePast }],
-    ['a deadline that is not a date is refused', { ...remote, projectDeadline: 'next week' }, { projectDeadline: 'Project deadline must be a valid date' }],
-    ['a date that does not exist is refused', { ...inPerson, projectDate: '2026-02-30' }, { projectDate: 'Project date must be a valid date' }],
-    ['[decision] a stale date on a remote gig is ignored (it is not stored)', { ...remote, projectDate: YESTERDAY }, {}],
-    ['[decision] a stale deadline on an in-person gig is ignored (it is not stored)', { ...inPerson, projectDeadline: YESTERDAY }, {}],
+    [
+      'in-person date yesterday is refused',
+      { ...inPerson, projectDate: YESTERDAY },
+      { projectDate: 'Project date cannot be in the past' },
+    ],
+    [
+      '[decision] a hybrid gig carrying a past date is refused too',
+      { ...hybrid, projectDate: YESTERDAY },
+      { projectDate: X.datePast },
+    ],
+    [
+      'a deadline that is not a date is refused',
+      { ...remote, projectDeadline: 'next week' },
+      { projectDeadline: 'Project deadline must be a valid date' },
+    ],
+    [
+      'a date that does not exist is refused',
+      { ...inPerson, projectDate: '2026-02-30' },
+      { projectDate: 'Project date must be a valid date' },
+    ],
+    [
+      '[decision] a stale date on a remote gig is ignored (it is not stored)',
+      { ...remote, projectDate: YESTERDAY },
+      {},
+    ],
+    [
+      '[decision] a stale deadline on an in-person gig is ignored (it is not stored)',
+      { ...inPerson, projectDeadline: YESTERDAY },
+      {},
+    ],
   ])('%s', (_case, values, errors) => {
     expect(validateGigForm(values, page)).toEqual(errors);
   });
@@ -175,7 +242,11 @@ describe("docs/product.md §5 'Date inputs have a minimum of today.'", () => {
 
 describe('[decision] country and currency checks', () => {
   it.each<[string, GigFormValues, Record<string, string>]>([
-    ['an unsupported country is refused for in-person gigs', { ...inPerson, country: 'DE' }, { country: X.countryUnknown }],
+    [
+      'an unsupported country is refused for in-person gigs',
+      { ...inPerson, country: 'DE' },
+      { country: X.countryUnknown },
+    ],
     ['an unsupported country is refused on a hybrid gig', { ...hybrid, country: 'DE' }, { country: X.countryUnknown }],
     ['a hybrid gig may carry a supported country and city', { ...hybrid, country: 'NG', city: 'Lagos' }, {}],
     ['an unsupported currency is refused', { ...remote, currency: 'JPY' }, { currency: X.currencyUnknown }],
@@ -236,7 +307,9 @@ describe('[decision 014] openings: a whole number from 1 to 50', () => {
     expect(validateGigForm({ ...remote, openings }, page)).toEqual({});
   });
   it.each([[''], ['0'], ['51'], ['1.5'], ['-1'], ['two'], ['1e1']])('%j is refused', (openings) => {
-    expect(validateGigForm({ ...remote, openings }, page)).toEqual({ openings: 'Openings must be a whole number from 1 to 50' });
+    expect(validateGigForm({ ...remote, openings }, page)).toEqual({
+      openings: 'Openings must be a whole number from 1 to 50',
+    });
   });
 });
 
@@ -272,7 +345,11 @@ describe("docs/product.md §5 'Choosing a country sets the currency.'", () => {
     ['remote is CAD whatever the country', { locationType: 'remote', country: 'NG', currency: 'NGN' }, 'CAD'],
     ['in-person follows its country', { locationType: 'in-person', country: 'GB', currency: 'CAD' }, 'GBP'],
     ['hybrid with a country follows it', { locationType: 'hybrid', country: 'US', currency: 'CAD' }, 'USD'],
-    ['hybrid without a country keeps a supported choice', { locationType: 'hybrid', country: '', currency: 'EUR' }, 'EUR'],
+    [
+      'hybrid without a country keeps a supported choice',
+      { locationType: 'hybrid', country: '', currency: 'EUR' },
+      'EUR',
+    ],
     ['otherwise the default CAD', { locationType: 'hybrid', country: '', currency: 'XXX' }, 'CAD'],
   ])('currencyFor: %s', (_case, values, currency) => {
     expect(currencyFor(values)).toBe(currency);

@@ -1,4 +1,12 @@
-import { countryByCode, CURRENCY_CODES, DEFAULT_CURRENCY, LIMITS, LOCATION_TYPES, nicheByName, type LocationType } from '../constants';
+import {
+  countryByCode,
+  CURRENCY_CODES,
+  DEFAULT_CURRENCY,
+  LIMITS,
+  LOCATION_TYPES,
+  nicheByName,
+  type LocationType,
+} from '../constants';
 import { OPENINGS, openingsError } from '../hiring';
 import { budgetTextError } from './budget-text';
 import { LOGGED_OUT_MESSAGES } from './logged-out';
@@ -123,7 +131,13 @@ export function localIsoDay(date: Date): string {
 }
 
 /** "Date inputs have a minimum of today": ISO days compare correctly as text. */
-function dayError(day: string, today: string, required: string | undefined, invalid: string, past: string): string | undefined {
+function dayError(
+  day: string,
+  today: string,
+  required: string | undefined,
+  invalid: string,
+  past: string,
+): string | undefined {
   if (!day) return required;
   if (!isIsoDay(day)) return invalid;
   return day < today ? past : undefined;
@@ -143,7 +157,10 @@ function lengthError(value: string, max: number, message: string): string | unde
  * hybrid gig requires none of them; requiring any would make hybrid impossible to submit. What a
  * hybrid gig does carry is still checked (a supported country, a valid date not in the past).
  */
-export function validateGigForm(values: GigFormValues, options: { today: string; variant: GigFormVariant }): FieldErrors<GigField> {
+export function validateGigForm(
+  values: GigFormValues,
+  options: { today: string; variant: GigFormVariant },
+): FieldErrors<GigField> {
   const v = normalizeGigForm(values);
   const { today } = options;
   const type = v.locationType;
@@ -152,16 +169,24 @@ export function validateGigForm(values: GigFormValues, options: { today: string;
   const budgetRequired = options.variant === 'page' ? m.budgetRequiredPage : m.budgetRequiredModal;
   return collectErrors<GigField>([
     ['title', !v.title ? m.titleRequired : lengthError(v.title, LIMITS.titleMax, x.titleTooLong)],
-    ['description', !v.description ? m.descriptionRequired : lengthError(v.description, LIMITS.descriptionMax, x.descriptionTooLong)],
+    [
+      'description',
+      !v.description ? m.descriptionRequired : lengthError(v.description, LIMITS.descriptionMax, x.descriptionTooLong),
+    ],
     ['category', !v.category ? m.categoryRequired : !nicheByName(v.category) && x.categoryUnknown],
     ['locationType', !type ? m.locationTypeRequired : !LOCATION_TYPES.includes(type) && x.locationTypeUnknown],
     // "Budget is not required when the gig is passion driven": its text is then ignored (cleared).
     ['budget', !v.isPassionDriven && (!v.budget ? budgetRequired : budgetTextError(v.budget))],
     ['skills', !v.skills ? m.skillsRequired : lengthError(v.skills, LIMITS.skillsMax, x.skillsTooLong)],
-    ['projectDeadline', type === 'remote' && dayError(v.projectDeadline, today, m.deadlineRequired, x.deadlineInvalid, x.deadlinePast)],
+    [
+      'projectDeadline',
+      type === 'remote' && dayError(v.projectDeadline, today, m.deadlineRequired, x.deadlineInvalid, x.deadlinePast),
+    ],
     [
       'projectDate',
-      type !== 'remote' && type !== '' && dayError(v.projectDate, today, type === 'in-person' ? m.dateRequired : undefined, x.dateInvalid, x.datePast),
+      type !== 'remote' &&
+        type !== '' &&
+        dayError(v.projectDate, today, type === 'in-person' ? m.dateRequired : undefined, x.dateInvalid, x.datePast),
     ],
     // A country or city given with any location type is kept, so it is checked whatever the type.
     ['country', !v.country ? type === 'in-person' && m.countryRequired : !countryByCode(v.country) && x.countryUnknown],

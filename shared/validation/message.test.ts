@@ -11,9 +11,17 @@ describe("docs/product.md §5 Messages: 'An empty or whitespace-only message is 
     ['text', 'Hello', { ok: true, content: 'Hello' }],
     ['text with surrounding whitespace is sent trimmed', '  Hello there \n', { ok: true, content: 'Hello there' }],
     ['inner line breaks are kept', 'line 1\nline 2', { ok: true, content: 'line 1\nline 2' }],
-    ['[decision] exactly the limit', 'm'.repeat(LIMITS.messageMax), { ok: true, content: 'm'.repeat(LIMITS.messageMax) }],
+    [
+      '[decision] exactly the limit',
+      'm'.repeat(LIMITS.messageMax),
+      { ok: true, content: 'm'.repeat(LIMITS.messageMax) },
+    ],
     ['[decision] one over the limit', 'm'.repeat(LIMITS.messageMax + 1), { ok: false, error: MESSAGE_TOO_LONG }],
-    ['[decision] the limit counts the trimmed text', ` ${'m'.repeat(LIMITS.messageMax)} `, { ok: true, content: 'm'.repeat(LIMITS.messageMax) }],
+    [
+      '[decision] the limit counts the trimmed text',
+      ` ${'m'.repeat(LIMITS.messageMax)} `,
+      { ok: true, content: 'm'.repeat(LIMITS.messageMax) },
+    ],
   ])('%s', (_case, text, result) => {
     expect(checkMessage(text)).toEqual(result);
     expect(isSendableMessage(text)).toBe(result.ok);

@@ -9,7 +9,9 @@ export const MESSAGE_TOO_LONG = `Message must be at most ${LIMITS.messageMax} ch
  * What is sent is the sanitised (decision 013), trimmed text; its length (UTF-16 units, as the
  * textarea's maxLength counts) must be within LIMITS.messageMax.
  */
-export function checkMessage(text: string): { ok: true; content: string } | { ok: false; error?: typeof MESSAGE_TOO_LONG } {
+export function checkMessage(
+  text: string,
+): { ok: true; content: string } | { ok: false; error?: typeof MESSAGE_TOO_LONG } {
   const content = sanitizeText(text).trim();
   if (!content) return { ok: false };
   if (content.length > LIMITS.messageMax) return { ok: false, error: MESSAGE_TOO_LONG };

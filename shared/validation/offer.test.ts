@@ -22,7 +22,10 @@ describe("docs/product.md §5 Final budget offer: 'Every selected applicant need
     ['not a number', sel('lots')],
     ['[decision] above 1,000,000,000', sel('1000000001')],
   ])("refuses %s: 'Please set final budgets for all selected applicants'", (_case, selected) => {
-    expect(validateFinalBudgets(selected)).toEqual({ ok: false, error: 'Please set final budgets for all selected applicants' });
+    expect(validateFinalBudgets(selected)).toEqual({
+      ok: false,
+      error: 'Please set final budgets for all selected applicants',
+    });
   });
 
   it('the alert text is SPEC word for word', () => {

@@ -18,7 +18,9 @@ export type FinalBudgetsResult =
  * An empty selection is refused with NO_APPLICANT_SELECTED rather than accepted as vacuously
  * complete, so the caller never reports "Offers sent successfully!" for zero offers.
  */
-export function validateFinalBudgets(selected: readonly { applicationId: string; finalBudget: string }[]): FinalBudgetsResult {
+export function validateFinalBudgets(
+  selected: readonly { applicationId: string; finalBudget: string }[],
+): FinalBudgetsResult {
   if (selected.length === 0) return { ok: false, error: NO_APPLICANT_SELECTED };
   // Keyed by id: no inherited members to answer for an id that names one.
   const budgets: Record<string, number> = Object.create(null) as Record<string, number>;

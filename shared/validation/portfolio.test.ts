@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { NICHES } from '../constants';
-import { changeNiche, isHttpUrl, isSubcategoryOf, URL_TOO_LONG, USERNAME_TOO_LONG, validatePortfolioSetup, type PortfolioSetupValues } from './portfolio';
+import {
+  changeNiche,
+  isHttpUrl,
+  isSubcategoryOf,
+  URL_TOO_LONG,
+  USERNAME_TOO_LONG,
+  validatePortfolioSetup,
+  type PortfolioSetupValues,
+} from './portfolio';
 import { firstError } from './types';
 
 const valid: PortfolioSetupValues = {
@@ -18,25 +26,98 @@ describe('docs/product.md §5 Portfolio setup', () => {
 
   it.each<[string, Partial<PortfolioSetupValues>, keyof PortfolioSetupValues, string]>([
     ["Username required ('Username is required')", { username: '' }, 'username', 'Username is required'],
-    ["Username required ('Username is required'): whitespace only", { username: '   ' }, 'username', 'Username is required'],
-    ["at least 3 characters ('Username must be at least 3 characters long'): 2", { username: 'ab' }, 'username', 'Username must be at least 3 characters long'],
-    ["at least 3 characters: ' ab ' is 2 once trimmed", { username: ' ab ' }, 'username', 'Username must be at least 3 characters long'],
-    ['[decision] at most 64 characters (the stored limit)', { username: 'a'.repeat(65) }, 'username', USERNAME_TOO_LONG],
+    [
+      "Username required ('Username is required'): whitespace only",
+      { username: '   ' },
+      'username',
+      'Username is required',
+    ],
+    [
+      "at least 3 characters ('Username must be at least 3 characters long'): 2",
+      { username: 'ab' },
+      'username',
+      'Username must be at least 3 characters long',
+    ],
+    [
+      "at least 3 characters: ' ab ' is 2 once trimmed",
+      { username: ' ab ' },
+      'username',
+      'Username must be at least 3 characters long',
+    ],
+    [
+      '[decision] at most 64 characters (the stored limit)',
+      { username: 'a'.repeat(65) },
+      'username',
+      USERNAME_TOO_LONG,
+    ],
     ["Location: 'Please select your location'", { location: '' }, 'location', 'Please select your location'],
-    ["Location: 'Please select your location' (not a supported country)", { location: 'DE' }, 'location', 'Please select your location'],
-    ["Niche: 'Please select your creative niche'", { creativeNiche: '', subcategory: '' }, 'creativeNiche', 'Please select your creative niche'],
-    ["Subcategory: 'Please select your specific focus area'", { subcategory: '' }, 'subcategory', 'Please select your specific focus area'],
-    ["Subcategory: 'Please select your specific focus area' (not of the chosen niche)", { subcategory: 'Poetry' }, 'subcategory', 'Please select your specific focus area'],
-    ["Portfolio link required ('Portfolio link is required')", { portfolioLink: '' }, 'portfolioLink', 'Portfolio link is required'],
-    ["Portfolio link required ('Portfolio link is required'): whitespace only", { portfolioLink: '  ' }, 'portfolioLink', 'Portfolio link is required'],
-    ["must start with http:// or https:// ('Please enter a valid URL'): bare domain", { portfolioLink: 'example.com' }, 'portfolioLink', 'Please enter a valid URL'],
-    ["must start with http:// or https:// ('Please enter a valid URL'): ftp", { portfolioLink: 'ftp://example.com' }, 'portfolioLink', 'Please enter a valid URL'],
-    ["must start with http:// or https:// ('Please enter a valid URL'): nothing after it", { portfolioLink: 'https://' }, 'portfolioLink', 'Please enter a valid URL'],
-    ['[decision] a link over 2048 characters is refused', { portfolioLink: `https://example.com/${'a'.repeat(2030)}` }, 'portfolioLink', URL_TOO_LONG],
+    [
+      "Location: 'Please select your location' (not a supported country)",
+      { location: 'DE' },
+      'location',
+      'Please select your location',
+    ],
+    [
+      "Niche: 'Please select your creative niche'",
+      { creativeNiche: '', subcategory: '' },
+      'creativeNiche',
+      'Please select your creative niche',
+    ],
+    [
+      "Subcategory: 'Please select your specific focus area'",
+      { subcategory: '' },
+      'subcategory',
+      'Please select your specific focus area',
+    ],
+    [
+      "Subcategory: 'Please select your specific focus area' (not of the chosen niche)",
+      { subcategory: 'Poetry' },
+      'subcategory',
+      'Please select your specific focus area',
+    ],
+    [
+      "Portfolio link required ('Portfolio link is required')",
+      { portfolioLink: '' },
+      'portfolioLink',
+      'Portfolio link is required',
+    ],
+    [
+      "Portfolio link required ('Portfolio link is required'): whitespace only",
+      { portfolioLink: '  ' },
+      'portfolioLink',
+      'Portfolio link is required',
+    ],
+    [
+      "must start with http:// or https:// ('Please enter a valid URL'): bare domain",
+      { portfolioLink: 'example.com' },
+      'portfolioLink',
+      'Please enter a valid URL',
+    ],
+    [
+      "must start with http:// or https:// ('Please enter a valid URL'): ftp",
+      { portfolioLink: 'ftp://example.com' },
+      'portfolioLink',
+      'Please enter a valid URL',
+    ],
+    [
+      "must start with http:// or https:// ('Please enter a valid URL'): nothing after it",
+      { portfolioLink: 'https://' },
+      'portfolioLink',
+      'Please enter a valid URL',
+    ],
+    [
+      '[decision] a link over 2048 characters is refused',
+      { portfolioLink: `https://example.com/${'a'.repeat(2030)}` },
+      'portfolioLink',
+      URL_TOO_LONG,
+    ],
   ])('%s', (_rule, overrides, field, message) => {
     const errors = validatePortfolioSetup({ ...valid, ...overrides });
     // An empty niche leaves the subcategory without a niche to belong to.
-    const expected = overrides.creativeNiche === '' ? { [field]: message, subcategory: 'Please select your specific focus area' } : { [field]: message };
+    const expected =
+      overrides.creativeNiche === ''
+        ? { [field]: message, subcategory: 'Please select your specific focus area' }
+        : { [field]: message };
     expect(errors).toEqual(expected);
   });
 
@@ -61,7 +142,13 @@ describe('docs/product.md §5 Portfolio setup', () => {
   });
 
   it('gives the first message in SPEC order', () => {
-    const errors = validatePortfolioSetup({ username: '', location: '', creativeNiche: '', subcategory: '', portfolioLink: '' });
+    const errors = validatePortfolioSetup({
+      username: '',
+      location: '',
+      creativeNiche: '',
+      subcategory: '',
+      portfolioLink: '',
+    });
     expect(Object.values(errors)).toEqual([
       'Username is required',
       'Please select your location',
@@ -74,10 +161,13 @@ describe('docs/product.md §5 Portfolio setup', () => {
 });
 
 describe('niches and subcategories (docs/product.md §3)', () => {
-  it.each(NICHES.flatMap((n) => n.subcategories.map((s) => [n.id, s] as const)))('%s accepts its own subcategory %s', (niche, sub) => {
-    expect(isSubcategoryOf(niche, sub)).toBe(true);
-    expect(validatePortfolioSetup({ ...valid, creativeNiche: niche, subcategory: sub })).toEqual({});
-  });
+  it.each(NICHES.flatMap((n) => n.subcategories.map((s) => [n.id, s] as const)))(
+    '%s accepts its own subcategory %s',
+    (niche, sub) => {
+      expect(isSubcategoryOf(niche, sub)).toBe(true);
+      expect(validatePortfolioSetup({ ...valid, creativeNiche: niche, subcategory: sub })).toEqual({});
+    },
+  );
 
   it.each([
     ['writing', 'Illustration'],

@@ -71,8 +71,14 @@ export function validatePortfolioSetup(v: PortfolioSetupValues): FieldErrors<Por
     // An unknown code is treated as no selection: the form only offers the supported countries.
     ['location', !countryByCode(v.location.trim()) && PORTFOLIO_MESSAGES.locationRequired],
     ['creativeNiche', !nicheById(v.creativeNiche.trim()) && PORTFOLIO_MESSAGES.nicheRequired],
-    ['subcategory', !isSubcategoryOf(v.creativeNiche.trim(), v.subcategory.trim()) && PORTFOLIO_MESSAGES.subcategoryRequired],
-    ['portfolioLink', !v.portfolioLink.trim() ? PORTFOLIO_MESSAGES.portfolioLinkRequired : linkFormatError(v.portfolioLink)],
+    [
+      'subcategory',
+      !isSubcategoryOf(v.creativeNiche.trim(), v.subcategory.trim()) && PORTFOLIO_MESSAGES.subcategoryRequired,
+    ],
+    [
+      'portfolioLink',
+      !v.portfolioLink.trim() ? PORTFOLIO_MESSAGES.portfolioLinkRequired : linkFormatError(v.portfolioLink),
+    ],
   ]);
 }
 

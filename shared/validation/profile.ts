@@ -42,6 +42,10 @@ export function validateProfile(v: ProfileValues): FieldErrors<ProfileField> {
  * One field's message for autosave: the form's values with this field's new value. The
  * subcategory is judged against the niche in `allValues`, since it depends on it.
  */
-export function validateProfileField<F extends ProfileField>(field: F, value: ProfileValues[F], allValues: ProfileValues): string | undefined {
+export function validateProfileField<F extends ProfileField>(
+  field: F,
+  value: ProfileValues[F],
+  allValues: ProfileValues,
+): string | undefined {
   return validateProfile({ ...allValues, [field]: value })[field];
 }

@@ -6,5 +6,6 @@ export const QUOTA_MESSAGES = {
   /** Documents pushed per minute. */
   tooManyChanges: 'Too many changes at once. Please wait a minute and try again.',
   /** Documents of one kind created per day. */
-  tooManyCreated: 'You have reached the most new items allowed in one day. Your changes are kept and will sync tomorrow.',
+  tooManyCreated:
+    'You have reached the most new items allowed in one day. Your changes are kept and will sync tomorrow.',
 } as const;

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { EMAIL_PATTERN, NAME_TOO_LONG, normalizeEmail, validateSignup, type SignupValues } from './signup';
 import { firstError } from './types';
 
-const valid: SignupValues = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'Secret123', confirmPassword: 'Secret123', termsAccepted: true };
+const valid: SignupValues = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  password: 'Secret123',
+  confirmPassword: 'Secret123',
+  termsAccepted: true,
+};
 const pw = (password: string) => ({ password, confirmPassword: password });
 
 describe('docs/product.md §5 Signup', () => {
@@ -15,40 +21,88 @@ describe('docs/product.md §5 Signup', () => {
     ["Name required: 'Name is required' (whitespace only)", { name: '   ' }, 'name', 'Name is required'],
     ["Email required ('Email is required')", { email: '' }, 'email', 'Email is required'],
     ["Email required ('Email is required') (whitespace only)", { email: '  ' }, 'email', 'Email is required'],
-    ["must match a simple address pattern ('Email is invalid'): no @", { email: 'ada.example.com' }, 'email', 'Email is invalid'],
-    ["must match a simple address pattern ('Email is invalid'): no dot in domain", { email: 'ada@example' }, 'email', 'Email is invalid'],
-    ["must match a simple address pattern ('Email is invalid'): inner space", { email: 'ada lovelace@example.com' }, 'email', 'Email is invalid'],
-    ["must match a simple address pattern ('Email is invalid'): two @", { email: 'a@b@example.com' }, 'email', 'Email is invalid'],
-    ["Password required ('Password is required')", pw(''), 'password', 'Password is required'],
-    ["at least 8 characters ('Password must be at least 8 characters long'): 7", pw('Secret1'), 'password', 'Password must be at least 8 characters long'],
     [
-      "must contain a lowercase letter, an uppercase letter and a digit: no uppercase",
+      "must match a simple address pattern ('Email is invalid'): no @",
+      { email: 'ada.example.com' },
+      'email',
+      'Email is invalid',
+    ],
+    [
+      "must match a simple address pattern ('Email is invalid'): no dot in domain",
+      { email: 'ada@example' },
+      'email',
+      'Email is invalid',
+    ],
+    [
+      "must match a simple address pattern ('Email is invalid'): inner space",
+      { email: 'ada lovelace@example.com' },
+      'email',
+      'Email is invalid',
+    ],
+    [
+      "must match a simple address pattern ('Email is invalid'): two @",
+      { email: 'a@b@example.com' },
+      'email',
+      'Email is invalid',
+    ],
+    ["Password required ('Password is required')", pw(''), 'password', 'Password is required'],
+    [
+      "at least 8 characters ('Password must be at least 8 characters long'): 7",
+      pw('Secret1'),
+      'password',
+      'Password must be at least 8 characters long',
+    ],
+    [
+      'must contain a lowercase letter, an uppercase letter and a digit: no uppercase',
       pw('secret123'),
       'password',
       'Password must contain at least one uppercase letter, one lowercase letter, and one number',
     ],
     [
-      "must contain a lowercase letter, an uppercase letter and a digit: no lowercase",
+      'must contain a lowercase letter, an uppercase letter and a digit: no lowercase',
       pw('SECRET123'),
       'password',
       'Password must contain at least one uppercase letter, one lowercase letter, and one number',
     ],
     [
-      "must contain a lowercase letter, an uppercase letter and a digit: no digit",
+      'must contain a lowercase letter, an uppercase letter and a digit: no digit',
       pw('SecretPass'),
       'password',
       'Password must contain at least one uppercase letter, one lowercase letter, and one number',
     ],
-    ["Confirmation required ('Please confirm your password')", { confirmPassword: '' }, 'confirmPassword', 'Please confirm your password'],
-    ["must equal the password ('Passwords do not match')", { confirmPassword: 'Secret124' }, 'confirmPassword', 'Passwords do not match'],
-    ["Terms must be accepted: 'You must accept the terms and conditions'", { termsAccepted: false }, 'termsAccepted', 'You must accept the terms and conditions'],
+    [
+      "Confirmation required ('Please confirm your password')",
+      { confirmPassword: '' },
+      'confirmPassword',
+      'Please confirm your password',
+    ],
+    [
+      "must equal the password ('Passwords do not match')",
+      { confirmPassword: 'Secret124' },
+      'confirmPassword',
+      'Passwords do not match',
+    ],
+    [
+      "Terms must be accepted: 'You must accept the terms and conditions'",
+      { termsAccepted: false },
+      'termsAccepted',
+      'You must accept the terms and conditions',
+    ],
     ['[decision] a name over 100 characters is refused', { name: 'x'.repeat(101) }, 'name', NAME_TOO_LONG],
-    ['[decision] an email over 254 characters is invalid', { email: `${'a'.repeat(250)}@example.com` }, 'email', 'Email is invalid'],
+    [
+      '[decision] an email over 254 characters is invalid',
+      { email: `${'a'.repeat(250)}@example.com` },
+      'email',
+      'Email is invalid',
+    ],
   ])('%s', (_rule, overrides, field, message) => {
     const errors = validateSignup({ ...valid, ...overrides });
     // The rule's own message, and no other field's, except that an empty password leaves the
     // (equally empty) confirmation unconfirmed too.
-    const expected = overrides.password === '' ? { password: message, confirmPassword: 'Please confirm your password' } : { [field]: message };
+    const expected =
+      overrides.password === ''
+        ? { password: message, confirmPassword: 'Please confirm your password' }
+        : { [field]: message };
     expect(errors).toEqual(expected);
   });
 
@@ -68,7 +122,13 @@ describe('docs/product.md §5 Signup', () => {
   });
 
   it('reports every failing field, first message in SPEC order', () => {
-    const errors = validateSignup({ name: '', email: 'x', password: 'short', confirmPassword: '', termsAccepted: false });
+    const errors = validateSignup({
+      name: '',
+      email: 'x',
+      password: 'short',
+      confirmPassword: '',
+      termsAccepted: false,
+    });
     expect(Object.keys(errors)).toEqual(['name', 'email', 'password', 'confirmPassword', 'termsAccepted']);
     expect(firstError(errors)).toBe('Name is required');
     expect(firstError(validateSignup({ ...valid, ...pw('') }))).toBe('Password is required');

@@ -45,7 +45,8 @@ export function emailError(email: string): string | undefined {
 export function passwordError(password: string): string | undefined {
   if (!password) return SIGNUP_MESSAGES.passwordRequired;
   if ([...password].length < LIMITS.passwordMin) return SIGNUP_MESSAGES.passwordTooShort;
-  if (!/\p{Lu}/u.test(password) || !/\p{Ll}/u.test(password) || !/[0-9]/.test(password)) return SIGNUP_MESSAGES.passwordWeak;
+  if (!/\p{Lu}/u.test(password) || !/\p{Ll}/u.test(password) || !/[0-9]/.test(password))
+    return SIGNUP_MESSAGES.passwordWeak;
   return undefined;
 }
 
@@ -56,7 +57,13 @@ export function nameError(name: string): string | undefined {
   return undefined;
 }
 
-export type SignupValues = { name: string; email: string; password: string; confirmPassword: string; termsAccepted: boolean };
+export type SignupValues = {
+  name: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+  termsAccepted: boolean;
+};
 export type SignupField = keyof SignupValues;
 
 export function validateSignup(v: SignupValues): FieldErrors<SignupField> {
@@ -64,7 +71,12 @@ export function validateSignup(v: SignupValues): FieldErrors<SignupField> {
     ['name', nameError(v.name)],
     ['email', emailError(v.email)],
     ['password', passwordError(v.password)],
-    ['confirmPassword', !v.confirmPassword ? SIGNUP_MESSAGES.confirmRequired : v.confirmPassword !== v.password && SIGNUP_MESSAGES.passwordsDiffer],
+    [
+      'confirmPassword',
+      !v.confirmPassword
+        ? SIGNUP_MESSAGES.confirmRequired
+        : v.confirmPassword !== v.password && SIGNUP_MESSAGES.passwordsDiffer,
+    ],
     ['termsAccepted', v.termsAccepted !== true && SIGNUP_MESSAGES.termsRequired],
   ]);
 }

@@ -25,7 +25,9 @@ export function hasErrors<K extends string>(errors: FieldErrors<K>): boolean {
  * Builds a FieldErrors from checks listed in SPEC order; the first failing check of a field
  * gives its message and later ones for the same field are ignored.
  */
-export function collectErrors<K extends string>(checks: readonly (readonly [K, string | false | undefined])[]): FieldErrors<K> {
+export function collectErrors<K extends string>(
+  checks: readonly (readonly [K, string | false | undefined])[],
+): FieldErrors<K> {
   const errors: FieldErrors<K> = {};
   for (const [field, message] of checks) {
     if (message && errors[field] === undefined) errors[field] = message;

@@ -34,7 +34,15 @@ export function validateWaitlist(v: WaitlistValues): FieldErrors<WaitlistField> 
   return collectErrors<WaitlistField>([
     ['name', nameError(v.name)],
     ['email', emailError(v.email)],
-    ['city', !city ? WAITLIST_MESSAGES.cityRequired : city.length > LIMITS.cityMax && WAITLIST_EXTRA_MESSAGES.cityTooLong],
-    ['location', !location ? WAITLIST_MESSAGES.countryRequired : !countryByCode(location) && WAITLIST_EXTRA_MESSAGES.countryUnknown],
+    [
+      'city',
+      !city ? WAITLIST_MESSAGES.cityRequired : city.length > LIMITS.cityMax && WAITLIST_EXTRA_MESSAGES.cityTooLong,
+    ],
+    [
+      'location',
+      !location
+        ? WAITLIST_MESSAGES.countryRequired
+        : !countryByCode(location) && WAITLIST_EXTRA_MESSAGES.countryUnknown,
+    ],
   ]);
 }

@@ -6,10 +6,15 @@ import { LOGIN_GUARD, LOGIN_MESSAGES, LoginGuard, type LoginAttempt } from './lo
 function guard() {
   let t = 1_000_000;
   const slept: number[] = [];
-  const g = new LoginGuard(true, LOGIN_GUARD, () => t, async (ms) => {
-    slept.push(ms);
-    await Promise.resolve();
-  });
+  const g = new LoginGuard(
+    true,
+    LOGIN_GUARD,
+    () => t,
+    async (ms) => {
+      slept.push(ms);
+      await Promise.resolve();
+    },
+  );
   return { g, slept, advance: (ms: number) => (t += ms) };
 }
 
@@ -67,11 +72,15 @@ describe('the login guard', () => {
   it('a concurrent burst from 40 addresses: 10 at once, 3 in the lane one after the other, the rest refused', async () => {
     const { g } = guard();
     // Each admitted guess fails once admitted, which lets the next one in the lane through.
-    const settled = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => g.admit('victim@x.co', `10.0.0.${i}`).then((a) => (a.failed(), a))));
+    const settled = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => g.admit('victim@x.co', `10.0.0.${i}`).then((a) => (a.failed(), a))),
+    );
     const admitted = settled.filter((s): s is PromiseFulfilledResult<LoginAttempt> => s.status === 'fulfilled');
     expect(admitted).toHaveLength(10 + LOGIN_GUARD.laneSize);
     const refused = settled.filter((s) => s.status === 'rejected');
-    expect(refused.map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(Array(27).fill(LOGIN_MESSAGES.laneFull));
+    expect(refused.map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(
+      Array(27).fill(LOGIN_MESSAGES.laneFull),
+    );
   });
 
   it('the lane lets one attempt check its password at a time', async () => {

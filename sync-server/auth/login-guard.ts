@@ -77,7 +77,11 @@ export class LoginGuard {
     const o = this.options;
     const now = this.now();
     const window = { now, windowMs: o.windowMs };
-    const keys = { pair: `login-pair\n${email}\n${address}`, email: `login-email\n${email}`, lane: `login-lane\n${email}` };
+    const keys = {
+      pair: `login-pair\n${email}\n${address}`,
+      email: `login-email\n${email}`,
+      lane: `login-lane\n${email}`,
+    };
     // Reserved before the password is checked; a refusal below gives the reservations back.
     const pair = await this.counters.add(keys.pair, 1, { ...window, limit: o.pairLimit });
     const retryAfter = Math.ceil((pair.start + o.windowMs - now) / 1000);

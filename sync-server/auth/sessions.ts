@@ -13,7 +13,11 @@ export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('base64url');
 }
 
-export async function createSession(store: Store, userId: string, now: number): Promise<{ token: string; session: Session }> {
+export async function createSession(
+  store: Store,
+  userId: string,
+  now: number,
+): Promise<{ token: string; session: Session }> {
   const token = crypto.randomBytes(32).toString('base64url');
   const session: Session = { id: hashToken(token), userId, createdAt: now, expiresAt: now + SESSION_TTL_MS };
   await store.commit([{ collection: 'sessions', doc: { ...session, _deleted: false } }]);
@@ -24,7 +28,11 @@ export async function createSession(store: Store, userId: string, now: number): 
  * The live session for a cookie token, or undefined. Extends the expiry (sliding) now and then;
  * `renewed` says it did, so the cookie's own lifetime can be extended with it.
  */
-export async function lookupSession(store: Store, token: string | undefined, now: number): Promise<(Session & { renewed: boolean }) | undefined> {
+export async function lookupSession(
+  store: Store,
+  token: string | undefined,
+  now: number,
+): Promise<(Session & { renewed: boolean }) | undefined> {
   if (!token || token.length > 100) return undefined;
   const doc = store.get('sessions', hashToken(token));
   if (!doc || doc._deleted || (doc.expiresAt as number) <= now) return undefined;
@@ -44,7 +52,12 @@ export async function revokeSession(store: Store, sessionId: string): Promise<vo
 }
 
 function toSession(doc: StoredDoc): Session {
-  return { id: doc.id, userId: doc.userId as string, createdAt: doc.createdAt as number, expiresAt: doc.expiresAt as number };
+  return {
+    id: doc.id,
+    userId: doc.userId as string,
+    createdAt: doc.createdAt as number,
+    expiresAt: doc.expiresAt as number,
+  };
 }
 
 export function sessionCookieOptions(secure: boolean) {

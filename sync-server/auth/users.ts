@@ -1,8 +1,25 @@
 import type { StoredDoc } from '../store/store';
 
 /** Fields of the user record that only its owner sees. */
-const PRIVATE_FIELDS = ['email', 'termsAccepted', 'termsAcceptedAt', 'createdAt', 'stripeAccountId', 'payoutStatus'] as const;
-const PUBLIC_FIELDS = ['id', 'name', 'username', 'location', 'creativeNiche', 'subcategory', 'portfolioLink', 'bio', 'updatedAt'] as const;
+const PRIVATE_FIELDS = [
+  'email',
+  'termsAccepted',
+  'termsAcceptedAt',
+  'createdAt',
+  'stripeAccountId',
+  'payoutStatus',
+] as const;
+const PUBLIC_FIELDS = [
+  'id',
+  'name',
+  'username',
+  'location',
+  'creativeNiche',
+  'subcategory',
+  'portfolioLink',
+  'bio',
+  'updatedAt',
+] as const;
 
 /** The user's own record, as replicated to them and answered by the auth routes. */
 export function ownUserView(doc: StoredDoc): Record<string, unknown> {

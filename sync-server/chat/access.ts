@@ -35,10 +35,15 @@ export function chatRoomOf(url: string | undefined): string | undefined {
  */
 function expectedOrigin(ctx: AppContext, req: IncomingMessage): string | undefined {
   if (ctx.config.publicOrigin) return ctx.config.publicOrigin;
-  if (!originPolicy(undefined, ctx.config.host).knownHostHeader(req.headers.host, req.socket.localPort)) return undefined;
+  if (!originPolicy(undefined, ctx.config.host).knownHostHeader(req.headers.host, req.socket.localPort))
+    return undefined;
   const remote = req.socket.remoteAddress ?? '';
   const fromLoopback = remote === '127.0.0.1' || remote === '::1' || remote === '::ffff:127.0.0.1';
-  const forwarded = fromLoopback ? String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim() : '';
+  const forwarded = fromLoopback
+    ? String(req.headers['x-forwarded-proto'] ?? '')
+        .split(',')[0]!
+        .trim()
+    : '';
   const proto = forwarded === 'https' || forwarded === 'http' ? forwarded : 'http';
   return `${proto}://${req.headers.host ?? ''}`;
 }
@@ -52,14 +57,17 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  */
 function handshakeProblem(req: IncomingMessage): { status: number; error: string } | undefined {
   if (req.method !== 'GET') return { status: 405, error: 'A chat socket is opened with GET' };
-  if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return { status: 400, error: 'Invalid Upgrade header' };
-  if (!WS_KEY.test(String(req.headers['sec-websocket-key'] ?? ''))) return { status: 400, error: 'Missing or invalid Sec-WebSocket-Key header' };
+  if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
+    return { status: 400, error: 'Invalid Upgrade header' };
+  if (!WS_KEY.test(String(req.headers['sec-websocket-key'] ?? '')))
+    return { status: 400, error: 'Missing or invalid Sec-WebSocket-Key header' };
   const version = Number(req.headers['sec-websocket-version']);
   if (version !== 13 && version !== 8) return { status: 400, error: 'Missing or invalid Sec-WebSocket-Version header' };
   const protocols = req.headers['sec-websocket-protocol'];
   if (protocols !== undefined) {
     const list = protocols.split(',').map((p) => p.trim());
-    if (!list.every((p) => TOKEN.test(p)) || new Set(list).size !== list.length) return { status: 400, error: 'Invalid Sec-WebSocket-Protocol header' };
+    if (!list.every((p) => TOKEN.test(p)) || new Set(list).size !== list.length)
+      return { status: 400, error: 'Invalid Sec-WebSocket-Protocol header' };
   }
   return undefined;
 }
@@ -91,10 +99,18 @@ export async function authorizeChatUpgrade(ctx: AppContext, req: IncomingMessage
       : { ok: false, status: 403, body: { error: NOT_PARTICIPANT_MESSAGE, redirectTo: '/applications' } };
   }
   if (a > b) return { ok: false, status: 400, body: { error: 'Invalid conversation id' } };
-  if (a !== user.id && b !== user.id) return { ok: false, status: 403, body: { error: NOT_PARTICIPANT_MESSAGE, redirectTo: '/applications' } };
+  if (a !== user.id && b !== user.id)
+    return { ok: false, status: 403, body: { error: NOT_PARTICIPANT_MESSAGE, redirectTo: '/applications' } };
   const otherId = a === user.id ? b : a;
   if (!linkedByApplication(ctx.store, user.id, otherId)) {
     return { ok: false, status: 403, body: { error: NO_LINK_MESSAGE, redirectTo: '/applications' } };
   }
-  return { ok: true, room, userId: user.id, userName: typeof user.name === 'string' ? user.name : '', otherId, sessionId: session.id };
+  return {
+    ok: true,
+    room,
+    userId: user.id,
+    userName: typeof user.name === 'string' ? user.name : '',
+    otherId,
+    sessionId: session.id,
+  };
 }

@@ -37,7 +37,13 @@ describe('awareness a client may send: only its own presence', () => {
     ['[decision 013] a name with a right-to-left override', [[7, { user: { id: ALICE, name: 'Al\u202Eice' } }]]],
     ['a state that is not an object', [[7, 'hello']]],
     ["another client's id", [[8, { typing: true }]]],
-    ['one good entry beside a bad one', [[7, { typing: true }], [8, { typing: true }]]],
+    [
+      'one good entry beside a bad one',
+      [
+        [7, { typing: true }],
+        [8, { typing: true }],
+      ],
+    ],
   ])('drops %s', (_case, entries) => {
     expect(readOwnAwareness(awareness(entries), ALICE, mine)).toBeUndefined();
   });

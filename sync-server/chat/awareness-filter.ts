@@ -53,7 +53,11 @@ function isOwnPresence(state: unknown, userId: string): state is Record<string, 
       if (keys.some((k) => k !== 'id' && k !== 'name')) return false;
       if (value.id !== userId) return false;
       // A name with direction overrides or controls is not relayed (decision 013).
-      if (value.name !== undefined && (typeof value.name !== 'string' || value.name.length > LIMITS.nameMax || !isSanitized(value.name))) return false;
+      if (
+        value.name !== undefined &&
+        (typeof value.name !== 'string' || value.name.length > LIMITS.nameMax || !isSanitized(value.name))
+      )
+        return false;
     } else {
       return false;
     }

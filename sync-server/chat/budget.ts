@@ -43,7 +43,10 @@ export class SendBudget {
   private readonly frames: TokenBucket;
   private readonly bytes: TokenBucket;
 
-  constructor(limits: { framesPerSecond: number; frameBurst: number; bytesPerSecond: number; byteBurst: number }, now: () => number) {
+  constructor(
+    limits: { framesPerSecond: number; frameBurst: number; bytesPerSecond: number; byteBurst: number },
+    now: () => number,
+  ) {
     this.frames = new TokenBucket(limits.framesPerSecond, limits.frameBurst, now);
     this.bytes = new TokenBucket(limits.bytesPerSecond, limits.byteBurst, now);
   }

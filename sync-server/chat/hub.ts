@@ -53,7 +53,8 @@ class SocketPeer implements ChatPeer {
   }
 
   close(code: number, reason: string): void {
-    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close(code, closeReason(reason));
+    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)
+      this.ws.close(code, closeReason(reason));
   }
 }
 
@@ -61,7 +62,12 @@ class SocketPeer implements ChatPeer {
  * Answers an upgrade request with a plain HTTP response instead of a socket, carrying the same
  * security headers (content security policy and the rest) as every other answer of the server.
  */
-function refuseUpgrade(socket: Duplex, status: number, body: object, securityHeaders: readonly [string, string][]): void {
+function refuseUpgrade(
+  socket: Duplex,
+  status: number,
+  body: object,
+  securityHeaders: readonly [string, string][],
+): void {
   const text = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\n` +
@@ -130,7 +136,8 @@ export class ChatHub {
 
   private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, access: ChatAccess): void {
     if (!access.ok) return refuseUpgrade(socket, access.status, access.body, this.refusalHeaders);
-    if (this.closed) return refuseUpgrade(socket, 503, { error: 'The server is restarting. Please try again.' }, this.refusalHeaders);
+    if (this.closed)
+      return refuseUpgrade(socket, 503, { error: 'The server is restarting. Please try again.' }, this.refusalHeaders);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const peer = new SocketPeer(ws, access.room, access.userId, access.otherId, access.sessionId);
       if (this.closed) return peer.close(CLOSE_CODES.goingAway, 'Server shutting down');
@@ -140,7 +147,9 @@ export class ChatHub {
       if (refusal) return peer.close(CLOSE_CODES.tooMany, refusal);
       const room = this.roomFor(access.room);
       ws.binaryType = 'nodebuffer';
-      ws.on('message', (data: Buffer) => this.arrive(peer, room, new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+      ws.on('message', (data: Buffer) =>
+        this.arrive(peer, room, new Uint8Array(data.buffer, data.byteOffset, data.byteLength)),
+      );
       ws.on('pong', () => (peer.alive = true));
       ws.on('close', () => {
         clearTimeout(peer.waiting);
@@ -157,20 +166,28 @@ export class ChatHub {
     // Like the HTTP rate limits, the pace of new sockets follows RATE_LIMITS (off in most tests).
     if (this.ctx.config.rateLimits) {
       let joins = this.joins.get(userId);
-      if (!joins) this.joins.set(userId, (joins = new TokenBucket(CHAT_LIMITS.joinsPerSecond, CHAT_LIMITS.joinBurst, this.ctx.now)));
+      if (!joins)
+        this.joins.set(
+          userId,
+          (joins = new TokenBucket(CHAT_LIMITS.joinsPerSecond, CHAT_LIMITS.joinBurst, this.ctx.now)),
+        );
       if (joins.wait() > 0) return CLOSE_REASONS.tooFast;
       joins.take(1);
     }
     const inRoom = this.byRoom.get(room) ?? new Set();
     const mine = [...inRoom].filter((p) => p.userId === userId).length;
-    if (mine >= CHAT_LIMITS.socketsPerUserInRoom || inRoom.size >= CHAT_LIMITS.socketsPerRoom) return CLOSE_REASONS.tooManySockets;
+    if (mine >= CHAT_LIMITS.socketsPerUserInRoom || inRoom.size >= CHAT_LIMITS.socketsPerRoom)
+      return CLOSE_REASONS.tooManySockets;
     if ((this.byUser.get(userId)?.size ?? 0) >= CHAT_LIMITS.socketsPerUser) return CLOSE_REASONS.tooManySockets;
     return undefined;
   }
 
   private remember(peer: SocketPeer): void {
     this.sockets.add(peer);
-    for (const [map, key] of [[this.byUser, peer.userId], [this.byRoom, peer.room]] as const) {
+    for (const [map, key] of [
+      [this.byUser, peer.userId],
+      [this.byRoom, peer.room],
+    ] as const) {
       let set = map.get(key);
       if (!set) map.set(key, (set = new Set()));
       set.add(peer);
@@ -179,7 +196,10 @@ export class ChatHub {
 
   private forget(peer: SocketPeer): void {
     this.sockets.delete(peer);
-    for (const [map, key] of [[this.byUser, peer.userId], [this.byRoom, peer.room]] as const) {
+    for (const [map, key] of [
+      [this.byUser, peer.userId],
+      [this.byRoom, peer.room],
+    ] as const) {
       const set = map.get(key);
       set?.delete(peer);
       if (set?.size === 0) map.delete(key);

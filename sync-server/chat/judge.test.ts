@@ -75,11 +75,23 @@ describe('the chat server judges each update before the room sees it', () => {
   });
 
   it.each<[string, (s: ReturnType<typeof scene>) => Uint8Array, string]>([
-    ['a message in the name of the other user', (s) => (s.messages.push([msg('x', { senderId: BOB, receiverId: ALICE })]), s.diff()), 'signed-in user'],
+    [
+      'a message in the name of the other user',
+      (s) => (s.messages.push([msg('x', { senderId: BOB, receiverId: ALICE })]), s.diff()),
+      'signed-in user',
+    ],
     ['an empty message', (s) => (s.messages.push([msg('x', { content: '' })]), s.diff()), 'empty'],
     ['a whitespace-only message', (s) => (s.messages.push([msg('x', { content: ' \n ' })]), s.diff()), 'empty'],
-    ['a message over 5000 characters', (s) => (s.messages.push([msg('x', { content: 'a'.repeat(5001) })]), s.diff()), '5000'],
-    ['a valid message next to an invalid one', (s) => (s.messages.push([msg('ok'), msg('x', { receiverId: 'carol-0003' })]), s.diff()), 'other participant'],
+    [
+      'a message over 5000 characters',
+      (s) => (s.messages.push([msg('x', { content: 'a'.repeat(5001) })]), s.diff()),
+      '5000',
+    ],
+    [
+      'a valid message next to an invalid one',
+      (s) => (s.messages.push([msg('ok'), msg('x', { receiverId: 'carol-0003' })]), s.diff()),
+      'other participant',
+    ],
     ['a write to stamps', (s) => (s.client.getMap(CHAT_STAMPS_MAP).set('m1', 1), s.diff()), 'server writes stamps'],
     ['a write to another shared type', (s) => (s.client.getText('notes').insert(0, 'hi'), s.diff()), 'Only messages'],
     ['a nested Y.Map as a message', (s) => (s.messages.push([new Y.Map()]), s.diff()), 'plain object'],
@@ -121,7 +133,10 @@ describe('the chat server judges each update before the room sees it', () => {
   it('refuses an id the room already has', () => {
     const { diff, judge, messages } = scene();
     messages.push([msg('m1')]);
-    expect(judge(diff(), { knownIds: new Set(['m1']) })).toMatchObject({ ok: false, reason: 'Each message needs its own id' });
+    expect(judge(diff(), { knownIds: new Set(['m1']) })).toMatchObject({
+      ok: false,
+      reason: 'Each message needs its own id',
+    });
   });
 
   it('refuses writing under a Yjs client id another user (or the server) writes with', () => {
@@ -163,7 +178,10 @@ describe('the chat server judges each update before the room sees it', () => {
     // Without client 5's part, client 2**30's item leans on something the room lacks.
     const room2 = scene();
     const onlySecond = Y.encodeStateAsUpdate(second, Y.encodeStateVector(first));
-    expect(room2.judge(onlySecond)).toEqual({ ok: false, reason: 'The update depends on changes the server does not have' });
+    expect(room2.judge(onlySecond)).toEqual({
+      ok: false,
+      reason: 'The update depends on changes the server does not have',
+    });
   });
 
   it('judges only the part of an item the room lacks when an update starts inside what it has', () => {
@@ -174,7 +192,11 @@ describe('the chat server judges each update before the room sees it', () => {
     messages.push([msg('m2')]);
     // The client's whole state (m1 and m2 merged into one item), as a client re-sending everything would.
     const everything = Y.encodeStateAsUpdate(client);
-    expect(judge(everything, { knownIds: new Set(['m1']) })).toEqual({ ok: true, messages: [msg('m2')], clients: [client.clientID] });
+    expect(judge(everything, { knownIds: new Set(['m1']) })).toEqual({
+      ok: true,
+      messages: [msg('m2')],
+      clients: [client.clientID],
+    });
     expect(Y.encodeStateVector(room)).toEqual(roomHad);
   });
 

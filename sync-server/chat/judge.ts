@@ -56,7 +56,9 @@ export function judgeUpdate(doc: Y.Doc, update: Uint8Array, rules: JudgeRules): 
   /** Refusal reason if the room's item holding `id` is not a message of `messages`. */
   const roomItemProblem = (id: ID): string | undefined => {
     const struct = Y.getItem(doc.store, id as Y.ID) as Struct;
-    return struct instanceof Y.Item && struct.parent === messages && struct.parentSub === null ? undefined : ONLY_MESSAGES;
+    return struct instanceof Y.Item && struct.parent === messages && struct.parentSub === null
+      ? undefined
+      : ONLY_MESSAGES;
   };
   const stamps = () => doc.getMap(CHAT_STAMPS_MAP);
 
@@ -85,7 +87,10 @@ export function judgeUpdate(doc: Y.Doc, update: Uint8Array, rules: JudgeRules): 
         if (dep.client === client && dep.clock >= item.id.clock) return refuse(UNREADABLE);
         if (dep.clock < known(dep.client)) {
           const problem = roomItemProblem(dep);
-          if (problem) return refuse(problem === ONLY_MESSAGES && stampsHold(doc, dep, stamps()) ? 'Only the server writes stamps' : problem);
+          if (problem)
+            return refuse(
+              problem === ONLY_MESSAGES && stampsHold(doc, dep, stamps()) ? 'Only the server writes stamps' : problem,
+            );
         }
         // Otherwise the update brings it: checked as a part of its own, and ordered below.
       }
@@ -93,7 +98,8 @@ export function judgeUpdate(doc: Y.Doc, update: Uint8Array, rules: JudgeRules): 
       for (const value of item.content.getContent().slice(offset)) {
         const check = checkChatDocMessage(value, { senderId: rules.userId, receiverId: rules.otherId });
         if (!check.ok) return refuse(check.reason);
-        if (rules.knownIds.has(check.message.id) || ids.has(check.message.id)) return refuse('Each message needs its own id');
+        if (rules.knownIds.has(check.message.id) || ids.has(check.message.id))
+          return refuse('Each message needs its own id');
         ids.add(check.message.id);
         found.push(check.message);
       }

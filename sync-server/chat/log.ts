@@ -31,7 +31,11 @@ export function valuesBehind(doc: Y.Doc, stateVector: Uint8Array, upTo: number):
  * never drops an append made meanwhile or by anyone else. Returns the durable write, or
  * undefined when nothing was due.
  */
-export function compactLogTail(store: Store, room: string, { compactAfter, force }: { compactAfter: number; force: boolean }): Promise<void> | undefined {
+export function compactLogTail(
+  store: Store,
+  room: string,
+  { compactAfter, force }: { compactAfter: number; force: boolean },
+): Promise<void> | undefined {
   const log = store.chatUpdates(room);
   let from = log.length;
   let bytes = 0;

@@ -97,4 +97,5 @@ export const syncStep2Message = (update: Uint8Array) =>
 
 export const updateMessage = (update: Uint8Array) => frame(MESSAGE_SYNC, (e) => syncProtocol.writeUpdate(e, update));
 
-export const awarenessMessage = (update: Uint8Array) => frame(MESSAGE_AWARENESS, (e) => encoding.writeVarUint8Array(e, update));
+export const awarenessMessage = (update: Uint8Array) =>
+  frame(MESSAGE_AWARENESS, (e) => encoding.writeVarUint8Array(e, update));

@@ -8,7 +8,13 @@ import type { DocWrite, Store, StoredDoc } from '../store/store';
 export type StampedMessage = ChatDocMessage & { timestamp: number };
 
 /** The conversation record for a room that has none yet, as the conversation policy creates it. */
-function firstConversation(store: Store, firstSenderId: string, receiverId: string, gigId: string | undefined, now: number): Omit<StoredDoc, '_seq'> {
+function firstConversation(
+  store: Store,
+  firstSenderId: string,
+  receiverId: string,
+  gigId: string | undefined,
+  now: number,
+): Omit<StoredDoc, '_seq'> {
   const link = conversationLink(store, firstSenderId, receiverId, gigId);
   return { ...newConversation({ starterId: firstSenderId, otherId: receiverId, link, now }), _deleted: false };
 }
@@ -39,7 +45,8 @@ export function messageRecordWrites(store: Store, room: string, messages: Stampe
   const gig = gigOfMessage(store, last);
 
   const current = store.get('conversations', room);
-  const base = current && !current._deleted ? current : firstConversation(store, last.senderId, last.receiverId, gig?.gigId, now);
+  const base =
+    current && !current._deleted ? current : firstConversation(store, last.senderId, last.receiverId, gig?.gigId, now);
   const previousStamp = typeof base.lastMessageTimestamp === 'number' ? base.lastMessageTimestamp : -1;
   if (last.timestamp >= previousStamp) {
     writes.push({
@@ -69,12 +76,30 @@ export function messageRecordWrites(store: Store, room: string, messages: Stampe
   if (unread) {
     writes.push({
       collection: 'notifications',
-      doc: { ...unread, message, senderId: last.senderId, senderName, ...about, createdAt: now, updatedAt: stamp(now, unread) },
+      doc: {
+        ...unread,
+        message,
+        senderId: last.senderId,
+        senderName,
+        ...about,
+        createdAt: now,
+        updatedAt: stamp(now, unread),
+      },
     });
   } else {
     writes.push(
       ...notificationWrites(
-        [{ userId: last.receiverId, type: 'new_message', message, senderId: last.senderId, senderName, conversationId: room, ...about }],
+        [
+          {
+            userId: last.receiverId,
+            type: 'new_message',
+            message,
+            senderId: last.senderId,
+            senderName,
+            conversationId: room,
+            ...about,
+          },
+        ],
         now,
       ),
     );

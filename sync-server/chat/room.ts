@@ -126,7 +126,8 @@ export class ChatRoom {
     this.peers.set(peer, new Set());
     peer.send(syncStep1Message(Y.encodeStateVector(this.doc)));
     const present = [...this.awareness.getStates().keys()];
-    if (present.length > 0) peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, present)));
+    if (present.length > 0)
+      peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, present)));
   }
 
   /** Forgets a peer and its presence. Safe to call more than once. */
@@ -181,7 +182,8 @@ export class ChatRoom {
     });
     if (!verdict.ok) return this.refuse(peer, CLOSE_CODES.refused, verdict.reason);
     if (verdict.clients.length === 0) return; // nothing the room did not have
-    if (this.logBytes + update.byteLength > CHAT_LIMITS.roomMaxBytes) return this.refuse(peer, CLOSE_CODES.full, CLOSE_REASONS.full);
+    if (this.logBytes + update.byteLength > CHAT_LIMITS.roomMaxBytes)
+      return this.refuse(peer, CLOSE_CODES.full, CLOSE_REASONS.full);
     Y.applyUpdate(this.doc, update, peer);
     if (this.doc.store.pendingStructs !== null || this.doc.store.pendingDs !== null) {
       // The judge found everything it leans on, so this cannot happen; if it ever does, what is
@@ -202,7 +204,10 @@ export class ChatRoom {
 
   /** Queues messages whose append is the latest one for stamping (an update's own messages by their sender's clock). */
   private queueStamp(messages: ChatDocMessage[]): void {
-    this.unstamped.push({ messages: [...messages].sort((a, b) => a.clientTime - b.clientTime), appended: this.appended });
+    this.unstamped.push({
+      messages: [...messages].sort((a, b) => a.clientTime - b.clientTime),
+      appended: this.appended,
+    });
     if (this.stamping) return;
     this.stamping = true;
     this.track(this.stampQueued());
@@ -261,7 +266,8 @@ export class ChatRoom {
     if (client === this.doc.clientID) return false;
     const owner = this.owners.get(client);
     if (owner !== undefined && owner !== peer.userId) return false;
-    for (const [other, ids] of this.peers) if (other !== peer && other.userId !== peer.userId && ids.has(client)) return false;
+    for (const [other, ids] of this.peers)
+      if (other !== peer && other.userId !== peer.userId && ids.has(client)) return false;
     return true;
   }
 
@@ -288,7 +294,8 @@ export class ChatRoom {
     this.presenceTimer = undefined;
     for (const [peer, clients] of this.presenceOut) {
       const known = [...clients].filter((c) => this.awareness.meta.has(c));
-      if (known.length > 0 && this.peers.has(peer)) peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, known)));
+      if (known.length > 0 && this.peers.has(peer))
+        peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, known)));
     }
     this.presenceOut.clear();
   };
@@ -314,7 +321,7 @@ export class ChatRoom {
 
   /** Answers a sync request once everything the document holds is durable (appends become durable in order). */
   private async answerWhenDurable(peer: ChatPeer, stateVector: Uint8Array): Promise<void> {
-    for (let last: Promise<void> | undefined; last !== this.appended; ) {
+    for (let last: Promise<void> | undefined; last !== this.appended;) {
       last = this.appended;
       await last.catch(() => undefined);
     }

@@ -26,7 +26,8 @@ export function conversationLink(store: Store, a: string, b: string, gigId?: str
     ...store.byIndex('applications', 'applicantId', a).filter((x) => x.creatorId === b),
     ...store.byIndex('applications', 'applicantId', b).filter((x) => x.creatorId === a),
   ];
-  const rank = (x: (typeof candidates)[number]) => (x._deleted || x.gigDeleted === true ? 2 : gigId && x.gigId === gigId ? 0 : 1);
+  const rank = (x: (typeof candidates)[number]) =>
+    x._deleted || x.gigDeleted === true ? 2 : gigId && x.gigId === gigId ? 0 : 1;
   const app = candidates.sort((x, y) => rank(x) - rank(y) || Number(y.appliedAt) - Number(x.appliedAt))[0];
   return app && { gigTitle: str(app.gigTitle), gigId: str(app.gigId), creatorId: str(app.creatorId) };
 }

@@ -10,8 +10,15 @@ import type { DocWrite } from '../store/store';
  */
 export function notificationWrites(drafts: NotificationDraft[], now: number): DocWrite[] {
   return drafts.map((draft) => {
-    const doc: Record<string, unknown> = { id: newId((n) => crypto.randomBytes(n)), read: false, createdAt: now, updatedAt: now, _deleted: false };
-    for (const [k, v] of Object.entries(draft)) if (v !== undefined) doc[k] = typeof v === 'string' ? sanitizeText(v) : v;
+    const doc: Record<string, unknown> = {
+      id: newId((n) => crypto.randomBytes(n)),
+      read: false,
+      createdAt: now,
+      updatedAt: now,
+      _deleted: false,
+    };
+    for (const [k, v] of Object.entries(draft))
+      if (v !== undefined) doc[k] = typeof v === 'string' ? sanitizeText(v) : v;
     return { collection: 'notifications', doc: doc as DocWrite['doc'] };
   });
 }

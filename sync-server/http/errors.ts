@@ -34,7 +34,8 @@ export function errorHandler(log: (msg: string, err: unknown) => void): ErrorReq
       res.status(err.status).json({ error: err.message, ...extra });
       return;
     }
-    const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
+    const status =
+      typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {
       const message =
         err?.type === 'entity.too.large'

@@ -29,7 +29,8 @@ export function refuseForbiddenKeys(): RequestHandler {
         continue;
       }
       for (const key of Object.keys(value)) {
-        if (FORBIDDEN.has(key)) return next(badRequest('Request body must not contain __proto__, constructor or prototype keys'));
+        if (FORBIDDEN.has(key))
+          return next(badRequest('Request body must not contain __proto__, constructor or prototype keys'));
         stack.push([(value as Record<string, unknown>)[key], depth + 1]);
       }
     }

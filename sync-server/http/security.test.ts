@@ -4,7 +4,12 @@ import { originPolicy } from './security';
 
 /** A request as the policy reads it: its Host header and the port it came in on. */
 const request = (host: string | undefined, localPort = 8080) =>
-  ({ get: (name: string) => (name === 'host' ? host : undefined), headers: { host }, socket: { localPort }, protocol: 'http' }) as unknown as Request;
+  ({
+    get: (name: string) => (name === 'host' ? host : undefined),
+    headers: { host },
+    socket: { localPort },
+    protocol: 'http',
+  }) as unknown as Request;
 
 describe('the origin policy without PUBLIC_ORIGIN', () => {
   it('is this machine on the listening port, and HOST when it names one', () => {

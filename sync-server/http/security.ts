@@ -60,7 +60,8 @@ const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 /** Host names the app answers on when PUBLIC_ORIGIN is not set: this machine, and HOST when it names one. */
 function localHostNames(listenHost: string | undefined): Set<string> {
   const names = new Set(['localhost', '127.0.0.1', '[::1]']);
-  if (listenHost && listenHost !== '0.0.0.0' && listenHost !== '::') names.add(listenHost.includes(':') ? `[${listenHost}]` : listenHost.toLowerCase());
+  if (listenHost && listenHost !== '0.0.0.0' && listenHost !== '::')
+    names.add(listenHost.includes(':') ? `[${listenHost}]` : listenHost.toLowerCase());
   return names;
 }
 
@@ -85,14 +86,23 @@ export function originPolicy(publicOrigin: string | undefined, listenHost: strin
   if (publicOrigin) {
     const url = new URL(publicOrigin);
     const socket = `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}`;
-    return { knownHost: () => true, knownHostHeader: () => true, allowsOrigin: (origin) => origin === url.origin, socketSources: () => socket };
+    return {
+      knownHost: () => true,
+      knownHostHeader: () => true,
+      allowsOrigin: (origin) => origin === url.origin,
+      socketSources: () => socket,
+    };
   }
   const names = localHostNames(listenHost);
   const hostOk = (host: string | undefined, port: number | undefined) => {
     if (!host || port === undefined) return false;
     const m = /^(\[[0-9a-f:.]+\]|[^:]+)(?::(\d+))?$/i.exec(host);
     // No port named: the scheme's own (80 or 443).
-    return !!m && names.has(m[1]!.toLowerCase()) && (m[2] === undefined ? port === 80 || port === 443 : Number(m[2]) === port);
+    return (
+      !!m &&
+      names.has(m[1]!.toLowerCase()) &&
+      (m[2] === undefined ? port === 80 || port === 443 : Number(m[2]) === port)
+    );
   };
   return {
     knownHost: (req) => hostOk(req.get('host'), req.socket.localPort),
@@ -125,7 +135,8 @@ export function sameOriginJsonOnly(policy: OriginPolicy, exempt: (path: string) 
     if (origin !== undefined && origin !== 'null') {
       if (!policy.allowsOrigin(origin, req)) return next(forbidden('Cross-origin requests are not allowed'));
     } else if (fetchSite !== undefined) {
-      if (fetchSite !== 'same-origin' && fetchSite !== 'none') return next(forbidden('Cross-origin requests are not allowed'));
+      if (fetchSite !== 'same-origin' && fetchSite !== 'none')
+        return next(forbidden('Cross-origin requests are not allowed'));
     } else {
       return next(forbidden('Cross-origin requests are not allowed'));
     }

@@ -44,7 +44,11 @@ function serviceAgreementFor(p: Payments, country: string | undefined): ServiceA
  * its id on the user record (the server is the only writer of stripeAccountId), and answers an
  * onboarding link. One at a time per user, so a double click cannot create two accounts.
  */
-export async function connectAccount(p: Payments, userId: string, origin: string): Promise<{ accountId: string; accountLink: string }> {
+export async function connectAccount(
+  p: Payments,
+  userId: string,
+  origin: string,
+): Promise<{ accountId: string; accountLink: string }> {
   const { store } = p.ctx;
   const accountId = await p.lock.run(lockKey.user(userId), async () => {
     const user = store.get('users', userId)!;
@@ -54,13 +58,26 @@ export async function connectAccount(p: Payments, userId: string, origin: string
     const serviceAgreement = serviceAgreementFor(p, country);
     const account = await viaProvider(p, PAYMENT_MESSAGES.accountCreateFailed, () =>
       p.provider.createConnectAccount(
-        { email: str(user.email), userId, ...(country ? { country } : {}), ...(serviceAgreement ? { serviceAgreement } : {}) },
+        {
+          email: str(user.email),
+          userId,
+          ...(country ? { country } : {}),
+          ...(serviceAgreement ? { serviceAgreement } : {}),
+        },
         idempotencyKeys.connectAccount(userId),
       ),
     );
     const fresh = store.get('users', userId)!;
     await store.commit([
-      { collection: 'users', doc: { ...fresh, stripeAccountId: account.id, payoutStatus: recordedStatus(account.state), updatedAt: stamp(p.ctx.now(), fresh) } },
+      {
+        collection: 'users',
+        doc: {
+          ...fresh,
+          stripeAccountId: account.id,
+          payoutStatus: recordedStatus(account.state),
+          updatedAt: stamp(p.ctx.now(), fresh),
+        },
+      },
     ]);
     return account.id;
   });
@@ -71,7 +88,9 @@ export async function connectAccount(p: Payments, userId: string, origin: string
 async function recordPayoutState(p: Payments, userId: string, accountId: string, state: PayoutState): Promise<void> {
   const user = p.ctx.store.get('users', userId);
   if (!user || user.stripeAccountId !== accountId || user.payoutStatus === recordedStatus(state)) return;
-  await p.ctx.store.commit([{ collection: 'users', doc: { ...user, payoutStatus: recordedStatus(state), updatedAt: stamp(p.ctx.now(), user) } }]);
+  await p.ctx.store.commit([
+    { collection: 'users', doc: { ...user, payoutStatus: recordedStatus(state), updatedAt: stamp(p.ctx.now(), user) } },
+  ]);
 }
 
 /**

@@ -18,7 +18,13 @@ export type Confirmation = PaymentConfirmation;
 
 /** The success page's display-only query (docs/product.md §2); Stripe fills in {CHECKOUT_SESSION_ID}. */
 export function successUrl(origin: string, app: Application, total: number): string {
-  const query = new URLSearchParams({ gigId: app.gigId, applicationId: app.id, amount: formatMinorPlain(total), title: app.gigTitle, currency: app.currency });
+  const query = new URLSearchParams({
+    gigId: app.gigId,
+    applicationId: app.id,
+    amount: formatMinorPlain(total),
+    title: app.gigTitle,
+    currency: app.currency,
+  });
   return `${origin}/payment/success?${query.toString()}&session_id={CHECKOUT_SESSION_ID}`;
 }
 
@@ -28,7 +34,12 @@ export function successUrl(origin: string, app: Application, total: number): str
  * session is reused; one already paid is confirmed instead of charging again; an expired one is
  * replaced under the next attempt's idempotency key.
  */
-export async function startCheckout(p: Payments, buyer: StoredDoc, applicationId: string, origin: string): Promise<{ url: string; sessionId: string }> {
+export async function startCheckout(
+  p: Payments,
+  buyer: StoredDoc,
+  applicationId: string,
+  origin: string,
+): Promise<{ url: string; sessionId: string }> {
   return p.lock.run(lockKey.application(applicationId), async () => {
     const { store } = p.ctx;
     const app = asApplication(buyersApplication(p, applicationId, buyer.id));
@@ -46,7 +57,8 @@ export async function startCheckout(p: Payments, buyer: StoredDoc, applicationId
         await confirmLocked(p, app.id, session.id, 'confirm');
         return { url: success.replace('{CHECKOUT_SESSION_ID}', session.id), sessionId: session.id };
       }
-      if (session && session.status === 'open' && session.amountTotal === amounts.total) return { url: session.url || last.url, sessionId: session.id };
+      if (session && session.status === 'open' && session.amountTotal === amounts.total)
+        return { url: session.url || last.url, sessionId: session.id };
       await store.commit([ledgerWrite({ ...last, status: 'expired', updatedAt: stamp(p.ctx.now(), last) })]);
     }
 
@@ -54,7 +66,8 @@ export async function startCheckout(p: Payments, buyer: StoredDoc, applicationId
     const idempotencyKey = idempotencyKeys.checkout(app.id, attempt);
     const lineItems = [{ name: app.gigTitle || 'Gig', amount: amounts.base }];
     // A fee that rounds to zero (a budget under 0.17) gets no line: providers refuse zero-amount lines.
-    if (amounts.fee > 0) lineItems.push({ name: `Service fee (${FEES.buyerServiceFeeRate * 100}%)`, amount: amounts.fee });
+    if (amounts.fee > 0)
+      lineItems.push({ name: `Service fee (${FEES.buyerServiceFeeRate * 100}%)`, amount: amounts.fee });
     const session = await viaProvider(p, M.checkoutFailed, () =>
       p.provider.createCheckoutSession(
         {
@@ -135,14 +148,25 @@ function matches(session: CheckoutSession, entry: CheckoutEntry, app: Applicatio
  * Confirming the same session again answers the same confirmation, whichever path came first.
  * `buyerId` is the signed-in user on the /confirm route; undefined for the webhook.
  */
-export async function confirmPayment(p: Payments, applicationId: string, sessionId: string, by: ChargeEntry['confirmedBy'], buyerId?: string): Promise<Confirmation> {
+export async function confirmPayment(
+  p: Payments,
+  applicationId: string,
+  sessionId: string,
+  by: ChargeEntry['confirmedBy'],
+  buyerId?: string,
+): Promise<Confirmation> {
   return p.lock.run(lockKey.application(applicationId), async () => {
     buyersApplication(p, applicationId, buyerId);
     return confirmLocked(p, applicationId, sessionId, by);
   });
 }
 
-async function confirmLocked(p: Payments, applicationId: string, sessionId: string, by: ChargeEntry['confirmedBy']): Promise<Confirmation> {
+async function confirmLocked(
+  p: Payments,
+  applicationId: string,
+  sessionId: string,
+  by: ChargeEntry['confirmedBy'],
+): Promise<Confirmation> {
   const { store } = p.ctx;
   const app = buyersApplication(p, applicationId);
   const charge = ledger.charge(store, applicationId);
@@ -192,7 +216,15 @@ async function confirmLocked(p: Payments, applicationId: string, sessionId: stri
     ...notificationWrites(result.notifications, now),
     ledgerWrite({ ...entry, status: 'paid', updatedAt: stamp(now, entry) }),
     ledgerWrite(confirmed),
-    ledgerWrite({ id: ledgerId.buyerFee(applicationId), kind: 'buyer_fee', applicationId, amount: entry.fee, currency: entry.currency, createdAt: now, updatedAt: now }),
+    ledgerWrite({
+      id: ledgerId.buyerFee(applicationId),
+      kind: 'buyer_fee',
+      applicationId,
+      amount: entry.fee,
+      currency: entry.currency,
+      createdAt: now,
+      updatedAt: now,
+    }),
   ];
   await store.commit(writes);
   return confirmationOf(updated as StoredDoc, confirmed);

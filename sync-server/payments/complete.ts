@@ -26,7 +26,12 @@ export type CompletionResult = {
  * Without an account able to receive it the work completes anyway and the payout is held.
  * One at a time per application, and a second call answers the first one's outcome.
  */
-export async function completeGig(p: Payments, actor: StoredDoc, gigId: string, applicationId: string): Promise<CompletionResult> {
+export async function completeGig(
+  p: Payments,
+  actor: StoredDoc,
+  gigId: string,
+  applicationId: string,
+): Promise<CompletionResult> {
   return p.lock.run(lockKey.application(applicationId), async () => {
     const { store } = p.ctx;
     const app = buyersApplication(p, applicationId, actor.id, M.onlyBuyerCompletes);
@@ -36,10 +41,22 @@ export async function completeGig(p: Payments, actor: StoredDoc, gigId: string, 
     const split = payoutSplit(base);
     if (normalizeStatus(str(app.status)) === 'COMPLETED') {
       const held = ledger.transfer(store, applicationId);
-      return { success: true, payout: base > 0 ? (held?.status === 'sent' ? 'sent' : 'held') : 'none', amount: split.freelancer, alreadyCompleted: true };
+      return {
+        success: true,
+        payout: base > 0 ? (held?.status === 'sent' ? 'sent' : 'held') : 'none',
+        amount: split.freelancer,
+        alreadyCompleted: true,
+      };
     }
 
-    const plan = (now: number) => transition({ actor: { id: actor.id, name: str(actor.name) }, application: asApplication(store.get('applications', applicationId)!), gig, event: { type: 'COMPLETE' }, now });
+    const plan = (now: number) =>
+      transition({
+        actor: { id: actor.id, name: str(actor.name) },
+        application: asApplication(store.get('applications', applicationId)!),
+        gig,
+        event: { type: 'COMPLETE' },
+        now,
+      });
     const check = plan(p.ctx.now());
     if (!check.ok) throw check.code === 'forbidden' ? forbidden(check.error) : conflict(check.error);
     const charge = ledger.charge(store, applicationId);
@@ -70,7 +87,9 @@ export async function completeGig(p: Payments, actor: StoredDoc, gigId: string, 
     if (base > 0) {
       const freelancer = store.get('users', str(app.applicantId));
       const destination = usableAccountId(p, freelancer?.stripeAccountId);
-      const account = destination ? await viaProvider(p, M.transferFailed, () => p.provider.retrieveAccount(destination)) : undefined;
+      const account = destination
+        ? await viaProvider(p, M.transferFailed, () => p.provider.retrieveAccount(destination))
+        : undefined;
       if (destination && account?.state === 'connected') {
         const outcome = await sendTransfer(p, transfer, destination);
         if (!outcome.ok) {
@@ -94,13 +113,24 @@ export async function completeGig(p: Payments, actor: StoredDoc, gigId: string, 
     );
     const current = store.get('applications', applicationId)!;
     const writes: DocWrite[] = [
-      { collection: 'applications', doc: { ...current, ...result.changes, updatedAt: stamp(now, current) } as DocWrite['doc'] },
+      {
+        collection: 'applications',
+        doc: { ...current, ...result.changes, updatedAt: stamp(now, current) } as DocWrite['doc'],
+      },
       ...notificationWrites(notifications, now),
     ];
     if (base > 0) {
       writes.push(
         ledgerWrite({ ...transfer, updatedAt: stamp(now, previous) }),
-        ledgerWrite({ id: ledgerId.platformFee(applicationId), kind: 'platform_fee', applicationId, amount: split.platformFee, currency, createdAt: now, updatedAt: now }),
+        ledgerWrite({
+          id: ledgerId.platformFee(applicationId),
+          kind: 'platform_fee',
+          applicationId,
+          amount: split.platformFee,
+          currency,
+          createdAt: now,
+          updatedAt: now,
+        }),
       );
     }
     await store.commit(writes);

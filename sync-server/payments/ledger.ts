@@ -59,7 +59,14 @@ export type TransferEntry = Entry & {
   sentAt: number | null;
 };
 
-export type WebhookEventEntry = { id: string; kind: 'webhook_event'; eventId: string; type: string; createdAt: number; updatedAt: number };
+export type WebhookEventEntry = {
+  id: string;
+  kind: 'webhook_event';
+  eventId: string;
+  type: string;
+  createdAt: number;
+  updatedAt: number;
+};
 
 export type LedgerEntry = CheckoutEntry | ChargeEntry | FeeEntry | TransferEntry | WebhookEventEntry;
 
@@ -85,8 +92,10 @@ function entry<T extends LedgerEntry>(store: Store, id: string, kind: T['kind'])
 export const ledger = {
   checkout: (store: Store, sessionId: string) => entry<CheckoutEntry>(store, ledgerId.checkout(sessionId), 'checkout'),
   charge: (store: Store, applicationId: string) => entry<ChargeEntry>(store, ledgerId.charge(applicationId), 'charge'),
-  transfer: (store: Store, applicationId: string) => entry<TransferEntry>(store, ledgerId.transfer(applicationId), 'transfer'),
-  webhookEvent: (store: Store, eventId: string) => entry<WebhookEventEntry>(store, ledgerId.webhookEvent(eventId), 'webhook_event'),
+  transfer: (store: Store, applicationId: string) =>
+    entry<TransferEntry>(store, ledgerId.transfer(applicationId), 'transfer'),
+  webhookEvent: (store: Store, eventId: string) =>
+    entry<WebhookEventEntry>(store, ledgerId.webhookEvent(eventId), 'webhook_event'),
 
   /** Every checkout session made for an application, oldest first. */
   checkoutsOf(store: Store, applicationId: string): CheckoutEntry[] {

@@ -1,4 +1,9 @@
-import { COMPLETION_MESSAGES, PAYMENT_START_FAILED, PAYMENT_SUCCESS_MESSAGES, PAYOUT_SETUP_MESSAGES } from '../../shared/payment-messages';
+import {
+  COMPLETION_MESSAGES,
+  PAYMENT_START_FAILED,
+  PAYMENT_SUCCESS_MESSAGES,
+  PAYOUT_SETUP_MESSAGES,
+} from '../../shared/payment-messages';
 
 /**
  * What the payment routes answer: the texts the screens show word for word (shared/payment-messages.ts,

@@ -24,7 +24,12 @@ export function createPayments(ctx: AppContext): Payments {
   if (stripeSecretKey) {
     return {
       ctx,
-      provider: createStripeProvider({ secretKey: stripeSecretKey, webhookSecret: stripeWebhookSecret, connectWebhookSecret: stripeConnectWebhookSecret, apiBase: stripeApiBase }),
+      provider: createStripeProvider({
+        secretKey: stripeSecretKey,
+        webhookSecret: stripeWebhookSecret,
+        connectWebhookSecret: stripeConnectWebhookSecret,
+        apiBase: stripeApiBase,
+      }),
       simulated: undefined,
       lock: new KeyedLock(),
     };
@@ -49,7 +54,12 @@ export function usableAccountId(p: Payments, id: unknown): string | undefined {
  * The application, if `buyerId` is its gig's creator: 404 for users who cannot see it, 403 with
  * `notBuyer` (by default the Pay step's) for its freelancer. With no `buyerId` (a webhook) only its existence is checked.
  */
-export function buyersApplication(p: Payments, applicationId: string, buyerId?: string, notBuyer: string = M.onlyBuyerPays): StoredDoc {
+export function buyersApplication(
+  p: Payments,
+  applicationId: string,
+  buyerId?: string,
+  notBuyer: string = M.onlyBuyerPays,
+): StoredDoc {
   const app = p.ctx.store.get('applications', applicationId);
   if (!app || app._deleted) throw notFound(M.applicationNotFound);
   if (buyerId === undefined) return app;
@@ -65,7 +75,10 @@ export async function viaProvider<T>(p: Payments, message: string, fn: () => Pro
     return await fn();
   } catch (err) {
     if (err instanceof HttpError) throw err;
-    p.ctx.log(`Payment provider call failed: ${message}`, err instanceof ProviderError ? `${err.status ?? 'no status'} ${err.message}` : err);
+    p.ctx.log(
+      `Payment provider call failed: ${message}`,
+      err instanceof ProviderError ? `${err.status ?? 'no status'} ${err.message}` : err,
+    );
     throw new HttpError(502, message);
   }
 }

@@ -3,17 +3,24 @@ import { COUNTRY_CODES } from '../../shared/constants';
 import { PLATFORM_COUNTRIES, payoutTerms } from './payout-countries';
 
 describe('payout terms by platform and freelancer country (decision 007)', () => {
-  it.each(PLATFORM_COUNTRIES)('platform %s: full agreement at home and without a country, recipient elsewhere it can pay, refused in Nigeria', (platform) => {
-    expect(payoutTerms(platform, platform)).toEqual({ ok: true, serviceAgreement: 'full' });
-    expect(payoutTerms(platform, undefined)).toEqual({ ok: true, serviceAgreement: 'full' });
-    for (const other of PLATFORM_COUNTRIES.filter((c) => c !== platform)) {
-      expect(payoutTerms(platform, other), `${platform} → ${other}`).toEqual({ ok: true, serviceAgreement: 'recipient' });
-    }
-    expect(payoutTerms(platform, 'NG')).toEqual({
-      ok: false,
-      error: 'Payouts to accounts in Nigeria are not available yet: our payment provider cannot send payouts there from this platform. Please contact support.',
-    });
-  });
+  it.each(PLATFORM_COUNTRIES)(
+    'platform %s: full agreement at home and without a country, recipient elsewhere it can pay, refused in Nigeria',
+    (platform) => {
+      expect(payoutTerms(platform, platform)).toEqual({ ok: true, serviceAgreement: 'full' });
+      expect(payoutTerms(platform, undefined)).toEqual({ ok: true, serviceAgreement: 'full' });
+      for (const other of PLATFORM_COUNTRIES.filter((c) => c !== platform)) {
+        expect(payoutTerms(platform, other), `${platform} → ${other}`).toEqual({
+          ok: true,
+          serviceAgreement: 'recipient',
+        });
+      }
+      expect(payoutTerms(platform, 'NG')).toEqual({
+        ok: false,
+        error:
+          'Payouts to accounts in Nigeria are not available yet: our payment provider cannot send payouts there from this platform. Please contact support.',
+      });
+    },
+  );
 
   it('never makes a recipient account in the platform’s own country', () => {
     for (const platform of PLATFORM_COUNTRIES) {
@@ -25,6 +32,9 @@ describe('payout terms by platform and freelancer country (decision 007)', () =>
   });
 
   it('an unknown country code is refused, named by its code', () => {
-    expect(payoutTerms('CA', 'ZZ')).toMatchObject({ ok: false, error: expect.stringContaining('in ZZ are not available') });
+    expect(payoutTerms('CA', 'ZZ')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('in ZZ are not available'),
+    });
   });
 });

@@ -26,6 +26,7 @@ export type PayoutTerms = { ok: true; serviceAgreement: ServiceAgreement } | { o
 /** `freelancer` is the profile's country code; without one Stripe opens the account in the platform's country. */
 export function payoutTerms(platform: PlatformCountry, freelancer: string | undefined): PayoutTerms {
   if (!freelancer || freelancer === platform) return { ok: true, serviceAgreement: 'full' };
-  if (!PAYOUT_COUNTRIES.has(freelancer)) return { ok: false, error: payoutsUnavailable(countryByCode(freelancer)?.name ?? freelancer) };
+  if (!PAYOUT_COUNTRIES.has(freelancer))
+    return { ok: false, error: payoutsUnavailable(countryByCode(freelancer)?.name ?? freelancer) };
   return { ok: true, serviceAgreement: 'recipient' };
 }

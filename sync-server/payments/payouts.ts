@@ -9,7 +9,12 @@ import { idempotencyKeys, ProviderError } from './provider';
 export type TransferOutcome = { ok: true; transferId: string } | { ok: false; definitive: boolean; error: string };
 
 /** The transfer entry after a failed attempt: a refusal moves the next try to a new idempotency key. */
-export function failedTransferWrite(entry: TransferEntry, outcome: { definitive: boolean; error: string }, now: number, previous: TransferEntry | undefined = entry): DocWrite {
+export function failedTransferWrite(
+  entry: TransferEntry,
+  outcome: { definitive: boolean; error: string },
+  now: number,
+  previous: TransferEntry | undefined = entry,
+): DocWrite {
   return ledgerWrite({
     ...entry,
     refusedAttempts: entry.refusedAttempts + (outcome.definitive ? 1 : 0),
@@ -25,7 +30,10 @@ export function failedTransferWrite(entry: TransferEntry, outcome: { definitive:
  */
 export async function sendTransfer(
   p: Payments,
-  t: Pick<TransferEntry, 'applicationId' | 'freelancerId' | 'amount' | 'currency' | 'transferGroup' | 'sourceTransaction' | 'refusedAttempts'>,
+  t: Pick<
+    TransferEntry,
+    'applicationId' | 'freelancerId' | 'amount' | 'currency' | 'transferGroup' | 'sourceTransaction' | 'refusedAttempts'
+  >,
   destination: string,
 ): Promise<TransferOutcome> {
   try {
@@ -43,7 +51,11 @@ export async function sendTransfer(
     return { ok: true, transferId: id };
   } catch (err) {
     p.ctx.log(`Transfer for application ${t.applicationId} failed`, err instanceof Error ? err.message : err);
-    return { ok: false, definitive: err instanceof ProviderError && err.definitive, error: err instanceof Error ? err.message : String(err) };
+    return {
+      ok: false,
+      definitive: err instanceof ProviderError && err.definitive,
+      error: err instanceof Error ? err.message : String(err),
+    };
   }
 }
 
@@ -78,7 +90,15 @@ export async function releaseHeldPayouts(p: Payments, freelancerId: string, dest
         currency: latest.currency,
       };
       await p.ctx.store.commit([
-        ledgerWrite({ ...latest, status: 'sent', destination, transferId: outcome.transferId, sentAt: now, lastError: null, updatedAt: stamp(now, latest) }),
+        ledgerWrite({
+          ...latest,
+          status: 'sent',
+          destination,
+          transferId: outcome.transferId,
+          sentAt: now,
+          lastError: null,
+          updatedAt: stamp(now, latest),
+        }),
         ...notificationWrites([note], now),
       ]);
       return true;

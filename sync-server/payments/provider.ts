@@ -60,7 +60,11 @@ export type TransferInput = {
  * happened on a connected account (Stripe's `account` field): they come to the Connect endpoint.
  */
 export type ProviderEvent = { id: string; connectedAccount?: string } & (
-  | { type: 'checkout.session.completed' | 'checkout.session.async_payment_succeeded'; sessionId: string; applicationId: string | undefined }
+  | {
+      type: 'checkout.session.completed' | 'checkout.session.async_payment_succeeded';
+      sessionId: string;
+      applicationId: string | undefined;
+    }
   | { type: 'account.updated'; accountId: string }
   | { type: 'other'; providerType: string }
 );
@@ -76,7 +80,10 @@ export interface PaymentsProvider {
     idempotencyKey: string,
   ): Promise<ProviderAccount>;
   /** A one-time onboarding link; it expires, so each call makes a new one. */
-  accountLink(input: { accountId: string; refreshUrl: string; returnUrl: string }, idempotencyKey: string): Promise<{ url: string }>;
+  accountLink(
+    input: { accountId: string; refreshUrl: string; returnUrl: string },
+    idempotencyKey: string,
+  ): Promise<{ url: string }>;
   retrieveAccount(accountId: string): Promise<ProviderAccount>;
   createCheckoutSession(input: CheckoutInput, idempotencyKey: string): Promise<CheckoutSession>;
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession | undefined>;
@@ -114,5 +121,6 @@ export const idempotencyKeys = {
   /** `attempt` counts earlier sessions of this application that expired unpaid. */
   checkout: (applicationId: string, attempt: number) => `application:${applicationId}:checkout:${attempt}`,
   /** `attempt` counts earlier transfers the provider refused outright (a definitive error). */
-  transfer: (applicationId: string, attempt: number) => `application:${applicationId}:transfer${attempt ? `:retry-${attempt}` : ''}`,
+  transfer: (applicationId: string, attempt: number) =>
+    `application:${applicationId}:transfer${attempt ? `:retry-${attempt}` : ''}`,
 };

@@ -21,7 +21,10 @@ const connectBody = z.strictObject({
   hostname: z.string().max(255).optional(),
 });
 const checkoutBody = z.strictObject({ applicationId: id });
-const confirmBody = z.strictObject({ applicationId: z.string().max(200).optional(), sessionId: z.string().max(255).optional() });
+const confirmBody = z.strictObject({
+  applicationId: z.string().max(200).optional(),
+  sessionId: z.string().max(255).optional(),
+});
 const completeBody = z.strictObject({ gigId: id, applicationId: id, userId: id, userType: z.literal('buyer') });
 
 /** The origin payment redirects return to: PUBLIC_ORIGIN when configured, else the request's own. */

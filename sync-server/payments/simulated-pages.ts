@@ -50,21 +50,24 @@ export function simulatedPages(p: Payments): Router {
     const account = link && sim.account(link.accountId);
     if (!link || !account || account.userId !== auth.user.id) return notValid(res);
     if (link.expiresAt <= p.ctx.now()) return res.redirect(303, link.refreshUrl);
-    res.type('html').send(
-      page('Simulated payout setup', [
-        '<h1>Set up payouts</h1>',
-        `<p>This stands in for the payment provider's onboarding of payout account <code>${escapeHtml(account.accountId)}</code>${account.email ? ` (${escapeHtml(account.email)})` : ''}.</p>`,
-        account.enabled ? '<p>This account can already receive payouts.</p>' : '',
-        `<button type="button" class="button" data-action="${SIMULATED_BASE_PATH}/onboarding/${escapeHtml(link.linkId)}">Complete onboarding</button>`,
-      ]),
-    );
+    res
+      .type('html')
+      .send(
+        page('Simulated payout setup', [
+          '<h1>Set up payouts</h1>',
+          `<p>This stands in for the payment provider's onboarding of payout account <code>${escapeHtml(account.accountId)}</code>${account.email ? ` (${escapeHtml(account.email)})` : ''}.</p>`,
+          account.enabled ? '<p>This account can already receive payouts.</p>' : '',
+          `<button type="button" class="button" data-action="${SIMULATED_BASE_PATH}/onboarding/${escapeHtml(link.linkId)}">Complete onboarding</button>`,
+        ]),
+      );
   });
 
   router.post('/onboarding/:linkId', async (req, res) => {
     const { user } = requireAuth(res);
     const link = sim.link(req.params.linkId);
     const account = link && sim.account(link.accountId);
-    if (!link || !account || account.userId !== user.id || user.stripeAccountId !== account.accountId) throw notFound('This onboarding link is not valid.');
+    if (!link || !account || account.userId !== user.id || user.stripeAccountId !== account.accountId)
+      throw notFound('This onboarding link is not valid.');
     await viaProvider(p, M.connectFailed, () => sim.completeOnboarding(account.accountId));
     await refreshPayoutState(p, p.ctx.store.get('users', user.id)!);
     res.json({ next: link.returnUrl });
@@ -75,17 +78,22 @@ export function simulatedPages(p: Payments): Router {
     if (!auth) return res.redirect(303, '/login');
     const session = buyersSession(sim, req.params.sessionId, auth.user.id);
     if (!session) return notValid(res);
-    const lines = session.lineItems.map((l) => `<tr><td>${escapeHtml(l.name)}</td><td class="amount">${escapeHtml(formatMoney(l.amount, session.currency))}</td></tr>`);
-    res.type('html').send(
-      page('Simulated checkout', [
-        '<h1>Checkout</h1>',
-        `<table><tbody>${lines.join('')}</tbody><tfoot><tr><th scope="row">Total</th><td class="amount">${escapeHtml(formatMoney(session.amountTotal, session.currency))}</td></tr></tfoot></table>`,
-        session.paid
-          ? '<p>This checkout is already paid.</p>'
-          : `<button type="button" class="button" data-action="${SIMULATED_BASE_PATH}/checkout/${escapeHtml(session.sessionId)}/pay">Pay ${escapeHtml(formatMoney(session.amountTotal, session.currency))}</button>`,
-        `<p><a class="button button--quiet" href="${escapeHtml(session.cancelUrl)}">Cancel and go back</a></p>`,
-      ]),
+    const lines = session.lineItems.map(
+      (l) =>
+        `<tr><td>${escapeHtml(l.name)}</td><td class="amount">${escapeHtml(formatMoney(l.amount, session.currency))}</td></tr>`,
     );
+    res
+      .type('html')
+      .send(
+        page('Simulated checkout', [
+          '<h1>Checkout</h1>',
+          `<table><tbody>${lines.join('')}</tbody><tfoot><tr><th scope="row">Total</th><td class="amount">${escapeHtml(formatMoney(session.amountTotal, session.currency))}</td></tr></tfoot></table>`,
+          session.paid
+            ? '<p>This checkout is already paid.</p>'
+            : `<button type="button" class="button" data-action="${SIMULATED_BASE_PATH}/checkout/${escapeHtml(session.sessionId)}/pay">Pay ${escapeHtml(formatMoney(session.amountTotal, session.currency))}</button>`,
+          `<p><a class="button button--quiet" href="${escapeHtml(session.cancelUrl)}">Cancel and go back</a></p>`,
+        ]),
+      );
   });
 
   router.post('/checkout/:sessionId/pay', async (req, res) => {
@@ -110,7 +118,15 @@ function buyersSession(sim: SimulatedProvider, sessionId: string, userId: string
 }
 
 function notValid(res: Response): void {
-  res.status(404).type('html').send(page('Not found', ['<h1>This payment link is not valid</h1>', '<p><a class="button button--quiet" href="/basket">Back to My Gigs</a></p>']));
+  res
+    .status(404)
+    .type('html')
+    .send(
+      page('Not found', [
+        '<h1>This payment link is not valid</h1>',
+        '<p><a class="button button--quiet" href="/basket">Back to My Gigs</a></p>',
+      ]),
+    );
 }
 
 export function escapeHtml(text: string): string {

@@ -1,7 +1,14 @@
 import crypto from 'node:crypto';
 import { stamp } from '../domain/documents';
 import type { DocWrite, Store } from '../store/store';
-import { ProviderError, type CheckoutInput, type CheckoutSession, type PaymentsProvider, type ProviderAccount, type TransferInput } from './provider';
+import {
+  ProviderError,
+  type CheckoutInput,
+  type CheckoutSession,
+  type PaymentsProvider,
+  type ProviderAccount,
+  type TransferInput,
+} from './provider';
 
 /**
  * The default provider when STRIPE_SECRET_KEY is unset: it behaves like Stripe for the server
@@ -14,8 +21,23 @@ export const SIMULATED_BASE_PATH = '/api/payments/simulated';
 const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 const LINK_TTL_MS = 30 * 60 * 1000;
 
-export type SimAccount = { id: string; kind: 'sim_account'; accountId: string; userId: string; email: string; enabled: boolean };
-export type SimLink = { id: string; kind: 'sim_link'; linkId: string; accountId: string; returnUrl: string; refreshUrl: string; expiresAt: number };
+export type SimAccount = {
+  id: string;
+  kind: 'sim_account';
+  accountId: string;
+  userId: string;
+  email: string;
+  enabled: boolean;
+};
+export type SimLink = {
+  id: string;
+  kind: 'sim_link';
+  linkId: string;
+  accountId: string;
+  returnUrl: string;
+  refreshUrl: string;
+  expiresAt: number;
+};
 export type SimSession = {
   id: string;
   kind: 'sim_session';
@@ -42,7 +64,10 @@ const simId = {
 };
 
 const random = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString('hex')}`;
-const write = (doc: Record<string, unknown>): DocWrite => ({ collection: 'ledger', doc: { ...doc, _deleted: false } as DocWrite['doc'] });
+const write = (doc: Record<string, unknown>): DocWrite => ({
+  collection: 'ledger',
+  doc: { ...doc, _deleted: false } as DocWrite['doc'],
+});
 
 export type SimulatedProvider = PaymentsProvider & {
   readonly mode: 'simulated';
@@ -62,9 +87,13 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
   };
   /** What an idempotency key produced the first time, if it was used before. */
   const replayed = (key: string) => get<{ resultId: string }>(simId.idempotency(key))?.resultId;
-  const remember = (key: string, resultId: string) => write({ id: simId.idempotency(key), kind: 'sim_idempotency', resultId, createdAt: now() });
+  const remember = (key: string, resultId: string) =>
+    write({ id: simId.idempotency(key), kind: 'sim_idempotency', resultId, createdAt: now() });
 
-  const accountOf = (a: SimAccount): ProviderAccount => ({ id: a.accountId, state: a.enabled ? 'connected' : 'details_due' });
+  const accountOf = (a: SimAccount): ProviderAccount => ({
+    id: a.accountId,
+    state: a.enabled ? 'connected' : 'details_due',
+  });
   const sessionOf = (s: SimSession): CheckoutSession => ({
     id: s.sessionId,
     url: `${new URL(s.successUrl).origin}${SIMULATED_BASE_PATH}/checkout/${s.sessionId}`,
@@ -86,7 +115,14 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
       const previous = replayed(key);
       if (previous) return accountOf(account(previous)!);
       const accountId = random('acct_sim');
-      const doc: SimAccount = { id: simId.account(accountId), kind: 'sim_account', accountId, userId, email, enabled: false };
+      const doc: SimAccount = {
+        id: simId.account(accountId),
+        kind: 'sim_account',
+        accountId,
+        userId,
+        email,
+        enabled: false,
+      };
       await store.commit([write({ ...doc, createdAt: now(), updatedAt: now() }), remember(key, accountId)]);
       return accountOf(doc);
     },
@@ -94,7 +130,15 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     async accountLink({ accountId, refreshUrl, returnUrl }) {
       if (!account(accountId)) throw new ProviderError(`No such account: ${accountId}`, 404, true);
       const linkId = random('link_sim');
-      const doc: SimLink = { id: simId.link(linkId), kind: 'sim_link', linkId, accountId, returnUrl, refreshUrl, expiresAt: now() + LINK_TTL_MS };
+      const doc: SimLink = {
+        id: simId.link(linkId),
+        kind: 'sim_link',
+        linkId,
+        accountId,
+        returnUrl,
+        refreshUrl,
+        expiresAt: now() + LINK_TTL_MS,
+      };
       await store.commit([write({ ...doc, createdAt: now() })]);
       return { url: `${new URL(returnUrl).origin}${SIMULATED_BASE_PATH}/onboarding/${linkId}` };
     },
@@ -138,9 +182,13 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
       const previous = replayed(key);
       if (previous) return { id: previous };
       const destination = account(input.destination);
-      if (!destination?.enabled) throw new ProviderError('The destination account cannot receive transfers yet', 400, true);
+      if (!destination?.enabled)
+        throw new ProviderError('The destination account cannot receive transfers yet', 400, true);
       const transferId = random('tr_sim');
-      await store.commit([write({ id: simId.transfer(transferId), kind: 'sim_transfer', transferId, ...input, createdAt: now() }), remember(key, transferId)]);
+      await store.commit([
+        write({ id: simId.transfer(transferId), kind: 'sim_transfer', transferId, ...input, createdAt: now() }),
+        remember(key, transferId),
+      ]);
       return { id: transferId };
     },
 

@@ -38,7 +38,13 @@ function providerError(err: unknown): ProviderError {
     const status = err.statusCode;
     // 409 (a concurrent request with the same key) and 429 are worth retrying with the same key;
     // an idempotency error means the key was reused with other parameters: a bug, not a refusal.
-    const definitive = status !== undefined && status >= 400 && status < 500 && status !== 409 && status !== 429 && err.type !== 'StripeIdempotencyError';
+    const definitive =
+      status !== undefined &&
+      status >= 400 &&
+      status < 500 &&
+      status !== 409 &&
+      status !== 429 &&
+      err.type !== 'StripeIdempotencyError';
     return new ProviderError(err.message, status, definitive);
   }
   return new ProviderError(err instanceof Error ? err.message : String(err), undefined, false);
@@ -56,7 +62,8 @@ const idOf = (v: string | { id: string } | null | undefined): string | undefined
 
 function accountOf(a: Stripe.Account): ProviderAccount {
   // Separate charges and transfers: the account must be able to take transfers and pay them out.
-  const canReceive = Boolean(a.payouts_enabled) && (a.capabilities?.transfers === 'active' || Boolean(a.charges_enabled));
+  const canReceive =
+    Boolean(a.payouts_enabled) && (a.capabilities?.transfers === 'active' || Boolean(a.charges_enabled));
   return { id: a.id, state: canReceive ? 'connected' : 'details_due' };
 }
 
@@ -108,7 +115,10 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentsPr
 
     async accountLink({ accountId, refreshUrl, returnUrl }, idempotencyKey) {
       const link = await call(() =>
-        stripe.accountLinks.create({ account: accountId, refresh_url: refreshUrl, return_url: returnUrl, type: 'account_onboarding' }, { idempotencyKey }),
+        stripe.accountLinks.create(
+          { account: accountId, refresh_url: refreshUrl, return_url: returnUrl, type: 'account_onboarding' },
+          { idempotencyKey },
+        ),
       );
       return { url: link.url };
     },
@@ -124,7 +134,11 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentsPr
             mode: 'payment',
             line_items: input.lineItems.map((item) => ({
               quantity: 1,
-              price_data: { currency: lower(input.currency), unit_amount: item.amount, product_data: { name: item.name } },
+              price_data: {
+                currency: lower(input.currency),
+                unit_amount: item.amount,
+                product_data: { name: item.name },
+              },
             })),
             metadata: input.metadata,
             client_reference_id: input.metadata.applicationId,
@@ -141,7 +155,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentsPr
 
     async retrieveCheckoutSession(sessionId) {
       try {
-        return sessionOf(await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.latest_charge'] }));
+        return sessionOf(
+          await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.latest_charge'] }),
+        );
       } catch (err) {
         const e = providerError(err);
         if (e.status === 404) return undefined;

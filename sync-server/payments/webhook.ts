@@ -23,13 +23,17 @@ import { ProviderError, type ProviderEvent, type WebhookEndpoint } from './provi
  * id is stored after the event is handled, and a repeat (Stripe retries, or a replayed request
  * within the signature's tolerance) is acknowledged only.
  */
-export const WEBHOOK_PATHS: Record<WebhookEndpoint, string> = { platform: '/stripe/webhook', connect: '/stripe/connect-webhook' };
+export const WEBHOOK_PATHS: Record<WebhookEndpoint, string> = {
+  platform: '/stripe/webhook',
+  connect: '/stripe/connect-webhook',
+};
 
 export function webhookRoutes(p: Payments): Router {
   const router = Router();
   for (const endpoint of ['platform', 'connect'] as const) {
     router.post(WEBHOOK_PATHS[endpoint], express.raw({ type: () => true, limit: '512kb' }), async (req, res) => {
-      const secret = endpoint === 'connect' ? p.ctx.config.stripeConnectWebhookSecret : p.ctx.config.stripeWebhookSecret;
+      const secret =
+        endpoint === 'connect' ? p.ctx.config.stripeConnectWebhookSecret : p.ctx.config.stripeWebhookSecret;
       if (p.provider.mode !== 'stripe' || !secret) throw notFound();
       const body: unknown = req.body;
       if (!Buffer.isBuffer(body)) throw new HttpError(400, 'Invalid webhook payload');
@@ -45,7 +49,16 @@ export function webhookRoutes(p: Payments): Router {
         const forThisEndpoint = (event.connectedAccount !== undefined) === (endpoint === 'connect');
         const ignored = forThisEndpoint ? await handle(p, event) : true;
         const now = p.ctx.now();
-        await p.ctx.store.commit([ledgerWrite({ id: ledgerId.webhookEvent(event.id), kind: 'webhook_event', eventId: event.id, type: event.type, createdAt: now, updatedAt: now })]);
+        await p.ctx.store.commit([
+          ledgerWrite({
+            id: ledgerId.webhookEvent(event.id),
+            kind: 'webhook_event',
+            eventId: event.id,
+            type: event.type,
+            createdAt: now,
+            updatedAt: now,
+          }),
+        ]);
         return ignored ? ('ignored' as const) : ('processed' as const);
       });
       res.json({ received: true, outcome });

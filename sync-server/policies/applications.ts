@@ -1,4 +1,9 @@
-import { eventFromChange, newApplication, newApplicationNotification, transition } from '../../shared/application-machine';
+import {
+  eventFromChange,
+  newApplication,
+  newApplicationNotification,
+  transition,
+} from '../../shared/application-machine';
 import { HIRING_MESSAGES, acceptedCount, isFilled, offersLeft, openingsOf } from '../../shared/hiring';
 import { applicationIdFor } from '../../shared/ids';
 import type { Application } from '../../shared/schemas/application';
@@ -30,14 +35,18 @@ export const applicationPolicy: Policy = (input): PolicyResult => {
   });
   if (!result.ok) return refuse(result.error);
   const updated = { ...current, ...result.changes, updatedAt: stamp(now, current) };
-  const writes: DocWrite[] = [{ collection: 'applications', doc: updated as DocWrite['doc'] }, ...notificationWrites(result.notifications, now)];
+  const writes: DocWrite[] = [
+    { collection: 'applications', doc: updated as DocWrite['doc'] },
+    ...notificationWrites(result.notifications, now),
+  ];
 
   // The gig's openings bound the offers out and the people hired (docs/decisions/014-…).
   const gig = ctx.store.get('gigs', str(current.gigId));
   if (!gig || gig._deleted) return { ok: true, writes };
   const others = applicationsOf(ctx.store, gig.id).filter((a) => a.id !== current.id);
   const statuses = others.map(asApplication);
-  if (inferred.event.type === 'SEND_OFFER' && offersLeft(gig as { openings?: number }, statuses) === 0) return refuse(HIRING_MESSAGES.noOpeningLeft);
+  if (inferred.event.type === 'SEND_OFFER' && offersLeft(gig as { openings?: number }, statuses) === 0)
+    return refuse(HIRING_MESSAGES.noOpeningLeft);
   if (inferred.event.type === 'ACCEPT') {
     // Offers sent before openings existed may outnumber them: the first to accept fills the gig.
     if (acceptedCount(statuses) >= openingsOf(gig as { openings?: number })) return refuse(HIRING_MESSAGES.filled);
@@ -66,12 +75,18 @@ function create({ ctx, actor, incoming, now }: Parameters<Policy>[0]): PolicyRes
   if (message) return refuse(message);
   if (str(incoming.id) !== applicationIdFor(gigId, actor.id)) return refuse('Invalid application id');
   // The server's own count, not the gig's stamp: a device offline may push after the gig filled.
-  if (isFilled(gig as { openings?: number }, applicationsOf(ctx.store, gigId).map(asApplication))) return refuse(HIRING_MESSAGES.filled);
+  if (isFilled(gig as { openings?: number }, applicationsOf(ctx.store, gigId).map(asApplication)))
+    return refuse(HIRING_MESSAGES.filled);
   const creator = ctx.store.get('users', str(gig!.createdBy));
   if (!creator) return refuse('Unable to process application: Invalid gig data (missing creator)');
 
   const application = newApplication({
-    gig: { id: gigId, title: str(gig!.title), category: str(gig!.category), currency: gig!.currency as Application['currency'] },
+    gig: {
+      id: gigId,
+      title: str(gig!.title),
+      category: str(gig!.category),
+      currency: gig!.currency as Application['currency'],
+    },
     creator: { id: creator.id, name: str(creator.name), email: str(creator.email) },
     applicant: {
       id: actor.id,

@@ -19,7 +19,12 @@ export const conversationPolicy: Policy = ({ ctx, actor, current, incoming, dele
     if (!participants.includes(actor.id)) return refuse('Only the participants of a conversation may read it.');
     if (incoming.lastMessageRead !== true || current.lastMessageRead === true) return { ok: true, writes: [] };
     if (current.lastSenderId === actor.id) return refuse('Only the receiver can mark a conversation read.');
-    return { ok: true, writes: [{ collection: 'conversations', doc: { ...current, lastMessageRead: true, updatedAt: stamp(now, current) } }] };
+    return {
+      ok: true,
+      writes: [
+        { collection: 'conversations', doc: { ...current, lastMessageRead: true, updatedAt: stamp(now, current) } },
+      ],
+    };
   }
 
   const participants = Array.isArray(incoming.participants) ? incoming.participants.map(str) : [];

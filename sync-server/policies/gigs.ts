@@ -22,7 +22,10 @@ export function serverToday(now: number): string {
 }
 
 /** Validates the pushed fields with the create-gig rules and returns the gig's content fields. */
-function content(incoming: Record<string, unknown>, now: number): { ok: true; fields: GigContent } | { ok: false; reason: string } {
+function content(
+  incoming: Record<string, unknown>,
+  now: number,
+): { ok: true; fields: GigContent } | { ok: false; reason: string } {
   const form = normalizeGigForm(gigFormFromRecord(incoming));
   const message = firstError(validateGigForm(form, { today: serverToday(now), variant: 'page' }));
   if (message) return { ok: false, reason: message };
@@ -33,11 +36,18 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
   if (deleting) {
     const live = current && !current._deleted ? current : undefined;
     const apps = live ? applicationsOf(ctx.store, live.id) : [];
-    const check = checkDeleteGig(actor.id, live ? { createdBy: str(live.createdBy) } : undefined, apps.map((a) => ({ status: str(a.status) })));
+    const check = checkDeleteGig(
+      actor.id,
+      live ? { createdBy: str(live.createdBy) } : undefined,
+      apps.map((a) => ({ status: str(a.status) })),
+    );
     if (!check.ok) return refuse(check.error);
-    const writes: DocWrite[] = [{ collection: 'gigs', doc: { ...current!, _deleted: true, updatedAt: stamp(now, current) } }];
+    const writes: DocWrite[] = [
+      { collection: 'gigs', doc: { ...current!, _deleted: true, updatedAt: stamp(now, current) } },
+    ];
     // Applications stay readable to both parties, with the gig's title (docs/architecture.md).
-    for (const app of apps) writes.push({ collection: 'applications', doc: { ...app, gigDeleted: true, updatedAt: stamp(now, app) } });
+    for (const app of apps)
+      writes.push({ collection: 'applications', doc: { ...app, gigDeleted: true, updatedAt: stamp(now, app) } });
     return { ok: true, writes };
   }
 
@@ -106,7 +116,11 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
       // An application closed in this same commit is written once, with the new title.
       const closed = settled.writes.find((w) => w.collection === 'applications' && w.doc.id === app.id);
       if (closed) Object.assign(closed.doc, { gigTitle: next.title, gigCategory: next.category });
-      else writes.push({ collection: 'applications', doc: { ...app, gigTitle: next.title, gigCategory: next.category, updatedAt: stamp(now, app) } });
+      else
+        writes.push({
+          collection: 'applications',
+          doc: { ...app, gigTitle: next.title, gigCategory: next.category, updatedAt: stamp(now, app) },
+        });
     }
   }
   return { ok: true, writes };

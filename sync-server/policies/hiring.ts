@@ -15,14 +15,21 @@ export function applicationsOf(store: Store, gigId: string): StoredDoc[] {
  * closed and told; when openings are added again it is open again. `gig` and `applications` are
  * the states after the change being judged; the writes go in the same commit.
  */
-export function hiringWrites(gig: StoredDoc, applications: StoredDoc[], now: number): { gig: StoredDoc; writes: DocWrite[] } {
+export function hiringWrites(
+  gig: StoredDoc,
+  applications: StoredDoc[],
+  now: number,
+): { gig: StoredDoc; writes: DocWrite[] } {
   const filled = isFilled(gig as { openings?: number }, applications.map(asApplication));
   if (!filled) return { gig: gig.filledAt ? { ...gig, filledAt: null } : gig, writes: [] };
   const writes: DocWrite[] = [];
   for (const app of applications) {
     const closed = closeForFilledGig(asApplication(app), str(gig.title));
     if (!closed) continue;
-    writes.push({ collection: 'applications', doc: { ...app, ...closed.changes, updatedAt: stamp(now, app) } as DocWrite['doc'] });
+    writes.push({
+      collection: 'applications',
+      doc: { ...app, ...closed.changes, updatedAt: stamp(now, app) } as DocWrite['doc'],
+    });
     writes.push(...notificationWrites([closed.notification], now));
   }
   return { gig: gig.filledAt ? gig : { ...gig, filledAt: now }, writes };

@@ -7,5 +7,8 @@ export const notificationPolicy: Policy = ({ actor, current, incoming, deleting,
   if (deleting) return refuse('Notifications cannot be deleted.');
   if (incoming.read !== true) return refuse('A notification can only be marked as read.');
   if (current.read === true) return { ok: true, writes: [] };
-  return { ok: true, writes: [{ collection: 'notifications', doc: { ...current, read: true, updatedAt: stamp(now, current) } }] };
+  return {
+    ok: true,
+    writes: [{ collection: 'notifications', doc: { ...current, read: true, updatedAt: stamp(now, current) } }],
+  };
 };

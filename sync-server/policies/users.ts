@@ -41,7 +41,10 @@ export const userPolicy: Policy = ({ actor, current, incoming, deleting, now }) 
   next.updatedAt = stamp(now, current);
   const writes: DocWrite[] = [{ collection: 'users', doc: next as DocWrite['doc'] }];
   if (values.portfolioLink && values.portfolioLink !== current.portfolioLink) {
-    writes.push({ collection: 'portfolios', doc: { id: actor.id, portfolioLink: values.portfolioLink, _deleted: false } });
+    writes.push({
+      collection: 'portfolios',
+      doc: { id: actor.id, portfolioLink: values.portfolioLink, _deleted: false },
+    });
   }
   return { ok: true, writes };
 };

@@ -8,7 +8,13 @@ import { viewFor } from './visibility';
  * the user may not see; the returned checkpoint is the last sequence scanned, so nothing is
  * scanned twice. It stops early only when the batch is full, so a short batch means "caught up".
  */
-export function pullChanges(store: Store, userId: string, collection: CollectionName, after: number, limit: number): PullAnswer {
+export function pullChanges(
+  store: Store,
+  userId: string,
+  collection: CollectionName,
+  after: number,
+  limit: number,
+): PullAnswer {
   const documents: SyncDocument[] = [];
   let cursor = after;
   const end = store.durableSeq();

@@ -49,7 +49,6 @@ const SHAPES: Record<ReplicatedCollection, z.ZodObject> = {
 const RXDB_FIELDS = new Set(['_meta', '_rev', '_attachments', '_deleted']);
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-
 /**
  * Whether the client's assumed master state is the server's. A tombstone assumed where the server
  * has no document is the same "nothing here": it is the tombstone this server answered when it
@@ -58,7 +57,11 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * as a conflict with the tombstone, which the client takes as the server's state and so drops
  * the write without a sync problem (convergence seed 848465).
  */
-function sameVersion(assumed: PushedDocument | null | undefined, master: SyncDocument | undefined, deleting: boolean): boolean {
+function sameVersion(
+  assumed: PushedDocument | null | undefined,
+  master: SyncDocument | undefined,
+  deleting: boolean,
+): boolean {
   if (!assumed) return master === undefined;
   // (Deleting what neither side has stays a conflict answered with the tombstone, as before.)
   if (!master) return assumed._deleted === true && !deleting;
@@ -86,7 +89,12 @@ class Later {
  * way and takes this answer as the server's state, so an answer older than the event would
  * undo the newer state on the device for good (convergence seed 848419).
  */
-export async function applyPush(ctx: AppContext, auth: Auth, collection: ReplicatedCollection, rows: PushRow[]): Promise<PushAnswer> {
+export async function applyPush(
+  ctx: AppContext,
+  auth: Auth,
+  collection: ReplicatedCollection,
+  rows: PushRow[],
+): Promise<PushAnswer> {
   /**
    * The answer for each row: a document id to show as it is once the commits are durable (with
    * what to show if it is then out of this user's view), or a fixed document.
@@ -103,7 +111,8 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
     // Empty text means "not filled in": the policy then answers with the SPEC message for the
     // missing field, not a schema error about an empty enum value.
     const incoming: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(pushed ?? {})) if (!RXDB_FIELDS.has(k) && !FORBIDDEN_KEYS.has(k) && v !== '') incoming[k] = v;
+    for (const [k, v] of Object.entries(pushed ?? {}))
+      if (!RXDB_FIELDS.has(k) && !FORBIDDEN_KEYS.has(k) && v !== '') incoming[k] = v;
 
     const current = id ? ctx.store.get(collection, id) : undefined;
     const master = current ? viewFor(ctx.store, userId, collection, current) : undefined;
@@ -135,11 +144,22 @@ export async function applyPush(ctx: AppContext, auth: Auth, collection: Replica
     const shape = SHAPES[collection].safeParse(incoming);
     if (!shape.success) {
       const issue = shape.error.issues[0]!;
-      refuse(issue.code === 'unrecognized_keys' ? unexpectedFieldsReason(issue.keys) : invalidFieldReason(issue.path, issue.message));
+      refuse(
+        issue.code === 'unrecognized_keys'
+          ? unexpectedFieldsReason(issue.keys)
+          : invalidFieldReason(issue.path, issue.message),
+      );
       continue;
     }
     const now = ctx.now();
-    const result = POLICIES[collection]({ ctx, actor: auth.user, current, incoming: shape.data as Record<string, unknown>, deleting, now });
+    const result = POLICIES[collection]({
+      ctx,
+      actor: auth.user,
+      current,
+      incoming: shape.data as Record<string, unknown>,
+      deleting,
+      now,
+    });
     if (!result.ok) {
       refuse(result.reason);
       continue;

@@ -25,7 +25,14 @@ export type WriteQuotas = {
 export function createWriteQuotas(enabled: boolean, now: () => number, counters?: WindowCounters): WriteQuotas {
   const created: WriteQuotas['created'] = {};
   for (const [collection, limit] of Object.entries(WRITE_QUOTAS.createdPerDay)) {
-    created[collection as ReplicatedCollection] = new RateLimiter(`created-${collection}`, limit, DAY, enabled, now, counters);
+    created[collection as ReplicatedCollection] = new RateLimiter(
+      `created-${collection}`,
+      limit,
+      DAY,
+      enabled,
+      now,
+      counters,
+    );
   }
   return { pushed: new RateLimiter('pushed', WRITE_QUOTAS.pushedPerMinute, MINUTE, enabled, now, counters), created };
 }
@@ -37,10 +44,21 @@ export function createWriteQuotas(enabled: boolean, now: () => number, counters?
  * a refusal by the daily quota gives back what the per-minute one took. A row counts as new when
  * its id is not stored yet (a refused one counts too: it cost the check).
  */
-export async function chargePush(ctx: AppContext, userId: string, collection: ReplicatedCollection, rows: PushRow[]): Promise<void> {
+export async function chargePush(
+  ctx: AppContext,
+  userId: string,
+  collection: ReplicatedCollection,
+  rows: PushRow[],
+): Promise<void> {
   if (!ctx.config.rateLimits) return;
   const daily = ctx.limits.writes.created[collection];
-  const fresh = daily ? rows.filter((r) => r.newDocumentState._deleted !== true && !(typeof r.newDocumentState.id === 'string' && ctx.store.get(collection, r.newDocumentState.id))).length : 0;
+  const fresh = daily
+    ? rows.filter(
+        (r) =>
+          r.newDocumentState._deleted !== true &&
+          !(typeof r.newDocumentState.id === 'string' && ctx.store.get(collection, r.newDocumentState.id)),
+      ).length
+    : 0;
   await daily?.check(userId, fresh, QUOTA_MESSAGES.tooManyCreated);
   await ctx.limits.writes.pushed.take(userId, rows.length, QUOTA_MESSAGES.tooManyChanges);
   try {

@@ -1,5 +1,11 @@
 import { Router } from 'express';
-import { isReplicated, pullQuerySchema, pushBodySchema, SYNC_ERRORS, type ReplicatedCollection } from '../../shared/sync/protocol';
+import {
+  isReplicated,
+  pullQuerySchema,
+  pushBodySchema,
+  SYNC_ERRORS,
+  type ReplicatedCollection,
+} from '../../shared/sync/protocol';
 import { requireAuth } from '../auth/middleware';
 import type { AppContext } from '../context';
 import { badRequest, notFound } from '../http/errors';

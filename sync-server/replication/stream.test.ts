@@ -54,7 +54,12 @@ let hub: ChangeStreamHub;
 
 beforeEach(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-stream-'));
-  store = await openJournalStore({ dataDir: dir, indexes: INDEXES, snapshotIntervalMs: 3_600_000, snapshotEveryCommits: 1_000_000 });
+  store = await openJournalStore({
+    dataDir: dir,
+    indexes: INDEXES,
+    snapshotIntervalMs: 3_600_000,
+    snapshotEveryCommits: 1_000_000,
+  });
   ctx = createContext(readConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), store);
 });
 afterEach(async () => {
@@ -64,8 +69,22 @@ afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-const user = (id: string) => ({ id, name: `User ${id}`, email: `${id}@example.com`, stripeAccountId: `acct_${id}`, updatedAt: 1, _deleted: false });
-const gig = (id: string) => ({ id, title: `Gig ${id}`, createdBy: 'ada-01', creatorEmail: 'ada-01@example.com', updatedAt: 1, _deleted: false });
+const user = (id: string) => ({
+  id,
+  name: `User ${id}`,
+  email: `${id}@example.com`,
+  stripeAccountId: `acct_${id}`,
+  updatedAt: 1,
+  _deleted: false,
+});
+const gig = (id: string) => ({
+  id,
+  title: `Gig ${id}`,
+  createdBy: 'ada-01',
+  creatorEmail: 'ada-01@example.com',
+  updatedAt: 1,
+  _deleted: false,
+});
 const open = (userId: string, sessionId = `s-${userId}`) => {
   const res = new FakeResponse();
   hub.open(res as unknown as Response, userId, sessionId);
@@ -77,7 +96,17 @@ describe('the change stream hub', () => {
     await store.commit([
       { collection: 'users', doc: user('ada-01') },
       { collection: 'users', doc: user('ben-01') },
-      { collection: 'applications', doc: { id: 'gigid-0.ben-01', gigId: 'gigid-0', creatorId: 'ada-01', applicantId: 'ben-01', updatedAt: 1, _deleted: false } },
+      {
+        collection: 'applications',
+        doc: {
+          id: 'gigid-0.ben-01',
+          gigId: 'gigid-0',
+          creatorId: 'ada-01',
+          applicantId: 'ben-01',
+          updatedAt: 1,
+          _deleted: false,
+        },
+      },
     ]);
     hub = new ChangeStreamHub(ctx);
     const ada = open('ada-01');
@@ -85,7 +114,10 @@ describe('the change stream hub', () => {
     const strangers = Array.from({ length: 100 }, (_, i) => open(`stranger-${i}`));
 
     const stringify = vi.spyOn(JSON, 'stringify');
-    await store.commit([...Array.from({ length: 10 }, (_, i) => ({ collection: 'gigs' as const, doc: gig(`gigid-${i}`) })), { collection: 'users', doc: { ...user('ada-01'), bio: 'Painter', updatedAt: 2 } }]);
+    await store.commit([
+      ...Array.from({ length: 10 }, (_, i) => ({ collection: 'gigs' as const, doc: gig(`gigid-${i}`) })),
+      { collection: 'users', doc: { ...user('ada-01'), bio: 'Painter', updatedAt: 2 } },
+    ]);
     const calls = stringify.mock.calls.map(([value]) => value as { id?: unknown; email?: unknown } | undefined);
     stringify.mockRestore();
     // Each document once per kind of reader (Ada's record as her own and as a public profile),
@@ -96,7 +128,9 @@ describe('the change stream hub', () => {
     expect(calls.filter((v) => v?.id === 'ada-01' && v.email === undefined)).toHaveLength(1);
     expect(calls.length).toBeLessThan(30);
 
-    const gigPayloads = new Set([ada, ben, ...strangers].map((r) => r.chunks.find((c) => String(c).includes('"collection":"gigs"'))));
+    const gigPayloads = new Set(
+      [ada, ben, ...strangers].map((r) => r.chunks.find((c) => String(c).includes('"collection":"gigs"'))),
+    );
     expect(gigPayloads.size).toBe(1);
     const [gigEvent] = strangers[0]!.changes();
     expect(gigEvent!.documents.map((d) => d.id)).toEqual(Array.from({ length: 10 }, (_, i) => `gigid-${i}`));
@@ -106,7 +140,14 @@ describe('the change stream hub', () => {
 
     // Each reader still gets only their own view.
     const usersFor = (r: FakeResponse) => r.changes().find((e) => e.collection === 'users')?.documents;
-    expect(usersFor(ada)).toEqual([expect.objectContaining({ id: 'ada-01', email: 'ada-01@example.com', stripeAccountId: 'acct_ada-01', bio: 'Painter' })]);
+    expect(usersFor(ada)).toEqual([
+      expect.objectContaining({
+        id: 'ada-01',
+        email: 'ada-01@example.com',
+        stripeAccountId: 'acct_ada-01',
+        bio: 'Painter',
+      }),
+    ]);
     expect(usersFor(ben)).toEqual([expect.objectContaining({ id: 'ada-01', bio: 'Painter' })]);
     expect(usersFor(ben)![0]).not.toHaveProperty('email');
     expect(usersFor(ben)![0]).not.toHaveProperty('stripeAccountId');

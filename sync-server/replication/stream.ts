@@ -102,7 +102,9 @@ export class ChangeStreamHub {
 
   private broadcast(changes: Change[]): void {
     if (this.listeners.size === 0) return;
-    const relevant: BatchDoc[] = changes.filter((c) => (REPLICATED as readonly string[]).includes(c.collection)).map((change) => ({ change, json: {} }));
+    const relevant: BatchDoc[] = changes
+      .filter((c) => (REPLICATED as readonly string[]).includes(c.collection))
+      .map((change) => ({ change, json: {} }));
     if (relevant.length === 0) return;
     const seq = changes[changes.length - 1]!.doc._seq;
     // A `ChangesEvent`, written by hand so that each document's JSON is shared (see above).
@@ -126,7 +128,9 @@ export class ChangeStreamHub {
       for (const [collection, { key, docs }] of byCollection) {
         let payload = payloads.get(key);
         if (!payload) {
-          payload = Buffer.from(`event: ${STREAM_EVENTS.changes}\ndata: {"collection":${JSON.stringify(collection)},"documents":[${docs.join(',')}${tail}`);
+          payload = Buffer.from(
+            `event: ${STREAM_EVENTS.changes}\ndata: {"collection":${JSON.stringify(collection)},"documents":[${docs.join(',')}${tail}`,
+          );
           payloads.set(key, payload);
         }
         this.send(l, payload);

@@ -27,7 +27,12 @@ function withoutServerFields(doc: StoredDoc, drop: readonly string[] = []): Sync
  */
 export type ViewKind = 'own' | 'public' | 'shared' | 'creator' | 'applicant';
 
-export function viewKindFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): ViewKind | undefined {
+export function viewKindFor(
+  store: Store,
+  userId: string,
+  collection: CollectionName,
+  doc: StoredDoc,
+): ViewKind | undefined {
   // A document whose id breaks the id rule (stored before the rule refused it) is shown to
   // nobody: a device would key it in a plain object and lose the batch it came in (decision 010).
   if (!isDocumentId(collection, doc.id)) return undefined;
@@ -65,7 +70,12 @@ export function shapeView(kind: ViewKind, collection: CollectionName, doc: Store
 }
 
 /** What `userId` may see of a stored document, shaped for them, or undefined when they may not see it at all. */
-export function viewFor(store: Store, userId: string, collection: CollectionName, doc: StoredDoc): SyncDocument | undefined {
+export function viewFor(
+  store: Store,
+  userId: string,
+  collection: CollectionName,
+  doc: StoredDoc,
+): SyncDocument | undefined {
   const kind = viewKindFor(store, userId, collection, doc);
   return kind && shapeView(kind, collection, doc);
 }

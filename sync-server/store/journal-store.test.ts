@@ -72,12 +72,16 @@ describe('journal store: reads and commits', () => {
   it('keeps indexes up to date, including multi-valued keys, and keeps tombstones', async () => {
     const store = await openStore(await tempDir());
     await store.commit([gig('g1', { createdBy: 'alice' }), gig('g2', { createdBy: 'alice' })]);
-    await store.commit([{ collection: 'conversations', doc: { id: 'c1', _deleted: false, participants: ['alice', 'bob'] } }]);
+    await store.commit([
+      { collection: 'conversations', doc: { id: 'c1', _deleted: false, participants: ['alice', 'bob'] } },
+    ]);
     expect(store.byIndex('gigs', 'createdBy', 'alice').map((d) => d.id)).toEqual(['g1', 'g2']);
     expect(store.byIndex('conversations', 'participant', 'bob').map((d) => d.id)).toEqual(['c1']);
 
     await store.commit([gig('g1', { createdBy: 'bob' })]);
-    await store.commit([{ collection: 'conversations', doc: { id: 'c1', _deleted: false, participants: ['alice', 'carol'] } }]);
+    await store.commit([
+      { collection: 'conversations', doc: { id: 'c1', _deleted: false, participants: ['alice', 'carol'] } },
+    ]);
     expect(store.byIndex('gigs', 'createdBy', 'alice').map((d) => d.id)).toEqual(['g2']);
     expect(store.byIndex('gigs', 'createdBy', 'bob').map((d) => d.id)).toEqual(['g1']);
     expect(store.byIndex('conversations', 'participant', 'bob')).toEqual([]);
@@ -97,7 +101,14 @@ describe('journal store: reads and commits', () => {
     await expect(store.commit([gig('g2'), gig('g1', { cyclic })])).rejects.toThrow();
     expect(store.get('gigs', 'g2')).toBeUndefined();
     expect(store.get('gigs', 'g1')?._seq).toBe(1);
-    const throwing: IndexDefinitions = { gigs: { bad: (d) => { if (d.explode) throw new Error('boom'); return undefined; } } };
+    const throwing: IndexDefinitions = {
+      gigs: {
+        bad: (d) => {
+          if (d.explode) throw new Error('boom');
+          return undefined;
+        },
+      },
+    };
     const other = await openStore(await tempDir(), { indexes: throwing });
     await expect(other.commit([gig('a'), gig('b', { explode: true })])).rejects.toThrow('boom');
     expect(other.get('gigs', 'a')).toBeUndefined();
@@ -109,7 +120,11 @@ describe('journal store: reads and commits', () => {
     await store.commit([gig('g1'), gig('g2'), gig('g3')]);
     await store.commit([gig('g1', { title: 'renamed' })]);
     const changes = store.changesSince(0, 10);
-    expect(changes.map((c) => [c.doc.id, c.doc._seq])).toEqual([['g2', 2], ['g3', 3], ['g1', 4]]);
+    expect(changes.map((c) => [c.doc.id, c.doc._seq])).toEqual([
+      ['g2', 2],
+      ['g3', 3],
+      ['g1', 4],
+    ]);
     expect(changes[2]!.doc.title).toBe('renamed');
     expect(store.changesSince(2, 1).map((c) => c.doc.id)).toEqual(['g3']);
     expect(store.changesSince(4, 10)).toEqual([]);
@@ -230,7 +245,10 @@ describe('journal store: restart', () => {
     expect(store.stats()).toMatchObject({ snapshotLsn: 20, snapshots: 1 });
     const files = await listJournalFiles(dir);
     expect(files.map((f) => f.firstLsn)).toEqual([21]);
-    const db = JSON.parse(await fs.readFile(path.join(dir, 'db.json'), 'utf8')) as { lsn: number; collections: { gigs: unknown[] } };
+    const db = JSON.parse(await fs.readFile(path.join(dir, 'db.json'), 'utf8')) as {
+      lsn: number;
+      collections: { gigs: unknown[] };
+    };
     expect(db.lsn).toBe(20);
     expect(db.collections.gigs).toHaveLength(20);
 
@@ -244,7 +262,12 @@ describe('journal store: restart', () => {
     const recovered = await openStore(copy);
     expect(recovered.get('gigs', 'g0')).toMatchObject({ title: 'after snapshot', _seq: 21 });
     expect(recovered.get('gigs', 'late')?._seq).toBe(22);
-    expect(recovered.changesSince(0, 100).map((c) => c.doc.id).slice(-2)).toEqual(['g0', 'late']);
+    expect(
+      recovered
+        .changesSince(0, 100)
+        .map((c) => c.doc.id)
+        .slice(-2),
+    ).toEqual(['g0', 'late']);
   });
 
   it('keeps commits made while a snapshot is being written', async () => {

@@ -47,7 +47,11 @@ export interface JournalStore extends Store {
 }
 
 /** A file's size in bytes, or `missing` when it cannot be read. */
-const fileSize = (file: string, missing = 0) => fs.stat(file).then((st) => st.size, () => missing);
+const fileSize = (file: string, missing = 0) =>
+  fs.stat(file).then(
+    (st) => st.size,
+    () => missing,
+  );
 
 /** Bytes of the snapshot and of the journal files beside it, as found at start. */
 async function fileSizes(dir: string): Promise<{ snapshot: number; journal: number }> {
@@ -110,10 +114,14 @@ class JournalStoreImpl implements JournalStore {
     const firstLsn = loaded.tail.firstLsn;
     this.journal = new JournalWriter<Durable>({ dir, file, firstLsn, onDurable: (p) => this.madeDurable(p) });
     // Node fires at once for delays past 2^31 - 1 ms, so longer ones are clamped.
-    this.timer = setInterval(() => this.journalLargeEnough() && this.snapshotInBackground(), Math.min(options.snapshotIntervalMs, 2 ** 31 - 1));
+    this.timer = setInterval(
+      () => this.journalLargeEnough() && this.snapshotInBackground(),
+      Math.min(options.snapshotIntervalMs, 2 ** 31 - 1),
+    );
     this.timer.unref();
     // Lines replayed at start count towards the next snapshot, so a crash loop cannot grow the journal forever.
-    if (this.lastLsn - this.snapshotLsn >= options.snapshotEveryCommits && this.journalLargeEnough()) this.snapshotInBackground();
+    if (this.lastLsn - this.snapshotLsn >= options.snapshotEveryCommits && this.journalLargeEnough())
+      this.snapshotInBackground();
   }
 
   get(collection: CollectionName, id: string): StoredDoc | undefined {
@@ -178,7 +186,13 @@ class JournalStoreImpl implements JournalStore {
   }
 
   compactChat(room: string, merged: Uint8Array, range?: ChatRange): Promise<void> {
-    return this.chatLine(room, merged, 'compact', () => this.memory.compactChat(room, new Uint8Array(merged), range), range);
+    return this.chatLine(
+      room,
+      merged,
+      'compact',
+      () => this.memory.compactChat(room, new Uint8Array(merged), range),
+      range,
+    );
   }
 
   snapshot(): Promise<void> {
@@ -207,7 +221,13 @@ class JournalStoreImpl implements JournalStore {
     return failed && new Error(`The store's journal could not be written (${failed.message}); restart the server.`);
   }
 
-  private chatLine(room: string, update: Uint8Array, op: 'append' | 'compact', apply: () => void, range?: ChatRange): Promise<void> {
+  private chatLine(
+    room: string,
+    update: Uint8Array,
+    op: 'append' | 'compact',
+    apply: () => void,
+    range?: ChatRange,
+  ): Promise<void> {
     const refused = this.refusal();
     if (refused) return Promise.reject(refused);
     const lsn = this.lastLsn + 1;

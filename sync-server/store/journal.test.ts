@@ -45,13 +45,21 @@ describe('journal writer', () => {
     const rest = [3, 4, 5].map((n) => writer.append(`${n}\n`, n)); // while the first sync runs
     await Promise.all([first, second, ...rest]);
     expect(writes).toEqual(['1\n2\n', '3\n4\n5\n']);
-    expect(durable).toEqual([[1, 2], [3, 4, 5]]);
+    expect(durable).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
     expect(writer.syncs).toBe(2);
   });
 
   it('rejects the failed batch and everything after it once a sync fails', async () => {
     let fail = false;
-    const writer = new JournalWriter<number>({ dir: '/nonexistent', file: fakeFile([], () => fail), firstLsn: 1, onDurable: () => undefined });
+    const writer = new JournalWriter<number>({
+      dir: '/nonexistent',
+      file: fakeFile([], () => fail),
+      firstLsn: 1,
+      onDurable: () => undefined,
+    });
     await writer.append('1\n', 1);
     fail = true;
     const broken = writer.append('2\n', 2);

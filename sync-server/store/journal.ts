@@ -130,7 +130,7 @@ export class JournalWriter<P> {
     const batch = this.queue.splice(0, end === -1 ? this.queue.length : end) as Line<P>[];
     try {
       const buffer = Buffer.from(batch.map((l) => l.text).join(''), 'utf8');
-      for (let offset = 0; offset < buffer.length; ) {
+      for (let offset = 0; offset < buffer.length;) {
         const { bytesWritten } = await this.file.write(buffer, offset, buffer.length - offset);
         offset += bytesWritten;
       }

@@ -45,7 +45,12 @@ export async function loadDataDir(dir: string, indexes: IndexDefinitions): Promi
 function applyEntry(memory: MemoryState, entry: JournalEntry): void {
   if ('writes' in entry) memory.applyWrites(entry.writes);
   else if ('append' in entry) memory.appendChat(entry.chat, fromBase64(entry.append));
-  else memory.compactChat(entry.chat, fromBase64(entry.compact), entry.from === undefined ? undefined : { from: entry.from, to: entry.to! });
+  else
+    memory.compactChat(
+      entry.chat,
+      fromBase64(entry.compact),
+      entry.from === undefined ? undefined : { from: entry.from, to: entry.to! },
+    );
 }
 
 export function toBase64(bytes: Uint8Array): string {

@@ -23,7 +23,10 @@ const options = (dataDir: string) => ({ dataDir, indexes: {}, snapshotIntervalMs
 
 /** Starts a child process that opens the store on `dir` and holds it; resolves once it has the lock. */
 async function holdInChild(dir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, 'hold', dir], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, 'hold', dir], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -35,7 +38,9 @@ async function holdInChild(dir: string): Promise<ChildProcess> {
 }
 
 const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
 
 afterEach(async () => {
   for (const child of children.splice(0)) {

@@ -2,14 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { MemoryState } from './memory';
 import type { StoredDoc } from './store';
 
-const doc = (id: string, seq: number, fields: Record<string, unknown> = {}): StoredDoc => ({ id, _seq: seq, _deleted: false, ...fields });
+const doc = (id: string, seq: number, fields: Record<string, unknown> = {}): StoredDoc => ({
+  id,
+  _seq: seq,
+  _deleted: false,
+  ...fields,
+});
 
 describe('memory state', () => {
   it('drops stale change-log entries in bulk and still answers changesSince in order', () => {
     const memory = new MemoryState({ gigs: { tag: (d) => d.tags as string[] } });
     let seq = 0;
     for (let round = 0; round < 10; round++) {
-      for (let i = 0; i < 500; i++) memory.applyWrites([{ collection: 'gigs', doc: doc(`g${i}`, ++seq, { round, tags: ['t', 't', `r${round}`] }) }]);
+      for (let i = 0; i < 500; i++)
+        memory.applyWrites([
+          { collection: 'gigs', doc: doc(`g${i}`, ++seq, { round, tags: ['t', 't', `r${round}`] }) },
+        ]);
     }
     const changes = memory.changesSince(0, Infinity, seq);
     expect(changes).toHaveLength(500);

@@ -123,7 +123,8 @@ export class MemoryState {
     for (const w of writes) {
       const key = `${w.collection}\u0000${w.doc.id}`;
       const seen = newest.get(key);
-      if ((seen?.doc._seq ?? -1) < w.doc._seq && (this.get(w.collection, w.doc.id)?._seq ?? -1) < w.doc._seq) newest.set(key, w);
+      if ((seen?.doc._seq ?? -1) < w.doc._seq && (this.get(w.collection, w.doc.id)?._seq ?? -1) < w.doc._seq)
+        newest.set(key, w);
     }
     const applied = [...newest.values()].sort((a, b) => a.doc._seq - b.doc._seq);
     if (applied.length === 0) return applied;

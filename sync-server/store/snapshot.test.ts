@@ -10,7 +10,13 @@ describe('snapshot file', () => {
       format: 1,
       skipped: undefined,
       when: new Date(0),
-      collections: { gigs: [{ id: 'a', n: 1, nested: { x: [1, 'two', null] } }, { id: 'b', s: 'q"uote\n' }], empty: [] },
+      collections: {
+        gigs: [
+          { id: 'a', n: 1, nested: { x: [1, 'two', null] } },
+          { id: 'b', s: 'q"uote\n' },
+        ],
+        empty: [],
+      },
       chat: { 'room "1"': ['AAE='] },
       list: [1, undefined, 'x'],
     };

@@ -35,11 +35,17 @@ beforeAll(async () => {
     const user = profile ? await signUpWithProfile(http, { name }) : await signUp(http, { name });
     return { http, user };
   };
-  [buyer, applicant, newcomer] = await Promise.all([make('Ada Buyer'), make('Ben Applicant'), make('Nia Newcomer', false)]);
+  [buyer, applicant, newcomer] = await Promise.all([
+    make('Ada Buyer'),
+    make('Ben Applicant'),
+    make('Nia Newcomer', false),
+  ]);
   const gig = gigDoc({ title: 'Accessible poster' });
   gigId = String(gig.id);
   expect((await write(buyer.http, 'gigs', gig)).refusal).toBeUndefined();
-  expect((await write(applicant.http, 'applications', applicationDoc(gigId, applicant.user.id))).refusal).toBeUndefined();
+  expect(
+    (await write(applicant.http, 'applications', applicationDoc(gigId, applicant.user.id))).refusal,
+  ).toBeUndefined();
 });
 afterAll(async () => {
   console.log(`axe: ${totals.pages} screen checks, ${totals.violations} serious or critical violations`);
@@ -52,13 +58,20 @@ async function audit(page: Page, label: string): Promise<void> {
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   totals.pages += 1;
   totals.violations += bad.length;
-  const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  const summary = bad.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(', ')}`,
+  );
   expect(summary, label).toEqual([]);
 }
 
 type Screen = { path: string; ready: (page: Page) => Promise<unknown>; then?: (page: Page) => Promise<unknown> };
 
-const heading = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { name }).first().waitFor({ timeout: 20_000 });
+const heading = (name: string | RegExp) => (page: Page) =>
+  page.getByRole('heading', { name }).first().waitFor({ timeout: 20_000 });
 
 const PUBLIC: Screen[] = [
   { path: '/', ready: (p) => p.getByRole('heading', { level: 1 }).waitFor() },
@@ -96,10 +109,16 @@ for (const viewport of VIEWPORTS) {
         ['/applications', (p) => p.getByRole('button', { name: 'View Profile' }).waitFor({ timeout: 20_000 })],
         ['/notifications', (p) => p.getByRole('list', { name: 'Notifications' }).waitFor({ timeout: 20_000 })],
         ['/basket', heading('Accessible poster')],
-        ['/settings', (p) => p.getByTestId('payout-state').or(p.getByRole('alert')).first().waitFor({ timeout: 20_000 })],
+        [
+          '/settings',
+          (p) => p.getByTestId('payout-state').or(p.getByRole('alert')).first().waitFor({ timeout: 20_000 }),
+        ],
         ['/profile', (p) => p.getByLabel('Bio').waitFor()],
         [`/gig/${gigId}`, (p) => p.getByText('This is your gig posting').waitFor({ timeout: 20_000 })],
-        [`/exchange/${applicant.user.id}`, (p) => p.getByLabel('Message', { exact: true }).waitFor({ timeout: 20_000 })],
+        [
+          `/exchange/${applicant.user.id}`,
+          (p) => p.getByLabel('Message', { exact: true }).waitFor({ timeout: 20_000 }),
+        ],
         ['/payment/success', (p) => p.getByText('Missing required payment information').waitFor()],
         ['/no-such-page', heading('Page not found')],
       ];
@@ -168,7 +187,8 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
-const signedIn = (http: TestClient, viewport: { width: number; height: number }) => signedInContext(browser, server.url, http, { viewport });
+const signedIn = (http: TestClient, viewport: { width: number; height: number }) =>
+  signedInContext(browser, server.url, http, { viewport });
 
 /** Opens the gig's modal from the board with the keyboard alone: focus on its card, then Enter. */
 async function openGigWithKeyboard(page: Page) {
@@ -202,7 +222,8 @@ describe('the keyboard alone', () => {
     const { dialog } = await openGigWithKeyboard(page);
     const rate = dialog.getByLabel(/Your rate/);
     // Tab until the rate field has focus, as a keyboard user would.
-    for (let i = 0; i < 20 && !(await rate.evaluate((el) => el === document.activeElement)); i += 1) await page.keyboard.press('Tab');
+    for (let i = 0; i < 20 && !(await rate.evaluate((el) => el === document.activeElement)); i += 1)
+      await page.keyboard.press('Tab');
     expect(await rate.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('250');
     await page.keyboard.press('Enter');

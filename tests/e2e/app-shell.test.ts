@@ -19,7 +19,7 @@ describe('the served app in Chromium', () => {
     await page.close();
   });
 
-  it("a screen whose code cannot be loaded says so with a Reload action, and the rest of the app stays", async () => {
+  it('a screen whose code cannot be loaded says so with a Reload action, and the rest of the app stays', async () => {
     // No service worker here: the page's own requests decide, and the teaser's chunk is cut off.
     const context = await browser.newContext({ serviceWorkers: 'block' });
     const page = await context.newPage();
@@ -90,11 +90,18 @@ describe('a new version of the app', () => {
     await toast.waitFor({ timeout: 20_000 });
     // Nothing reloaded behind the user's back.
     expect(await page.getByLabel('Name').inputValue()).toBe('Typed before the update');
-    expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(true);
+    expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(
+      true,
+    );
 
-    await Promise.all([page.waitForEvent('load', { timeout: 20_000 }), toast.getByRole('button', { name: 'Reload' }).click()]);
+    await Promise.all([
+      page.waitForEvent('load', { timeout: 20_000 }),
+      toast.getByRole('button', { name: 'Reload' }).click(),
+    ]);
     await page.getByLabel('Name').waitFor();
-    await expect.poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(false);
+    await expect
+      .poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting)))
+      .toBe(false);
     expect(await page.getByText('A new version is available').count()).toBe(0);
     await page.close();
   });

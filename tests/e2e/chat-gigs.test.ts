@@ -18,7 +18,8 @@ let browser: Browser;
 useServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 const messages = (page: Page) => page.getByRole('list', { name: 'Messages' }).getByRole('listitem');
-const texts = async (page: Page) => (await messages(page).locator('.message__text').allTextContents()).map((t) => t.trim());
+const texts = async (page: Page) =>
+  (await messages(page).locator('.message__text').allTextContents()).map((t) => t.trim());
 
 async function send(page: Page, text: string) {
   await page.getByLabel('Message', { exact: true }).fill(text);
@@ -44,7 +45,10 @@ async function converseFrom(page: Page, gigId: string, creatorId: string) {
 
 describe('a chat between two users linked by two gigs', () => {
   it('lists both gigs with their statuses; a message sent from the second gig is marked "about:" and its notification names that gig; a deleted gig shows as deleted', async () => {
-    const [ada, ben] = await Promise.all([signedInActor(browser, server.url, { name: 'Ada Creator' }), signedInActor(browser, server.url, { name: 'Ben Applicant' })]);
+    const [ada, ben] = await Promise.all([
+      signedInActor(browser, server.url, { name: 'Ada Creator' }),
+      signedInActor(browser, server.url, { name: 'Ben Applicant' }),
+    ]);
     const muralDoc = await postGigDoc(ada, 'Community mural (passion project)');
     const mural = String(muralDoc.id);
     const album = await postGig(ada, 'Album cover illustration');
@@ -53,31 +57,57 @@ describe('a chat between two users linked by two gigs', () => {
 
     await converseFrom(ben.page, mural, ada.user.id);
     const gigs = ben.page.getByRole('list', { name: 'Gigs between you' }).getByRole('listitem');
-    await gigs.filter({ hasText: 'Album cover illustration' }).getByText('Waiting for freelancer to accept').waitFor({ timeout: 20_000 });
+    await gigs
+      .filter({ hasText: 'Album cover illustration' })
+      .getByText('Waiting for freelancer to accept')
+      .waitFor({ timeout: 20_000 });
     await gigs.filter({ hasText: 'Community mural (passion project)' }).getByText('New applicant').waitFor();
     expect(await gigs.count()).toBe(2);
     await send(ben.page, 'Happy to start the mural.');
-    await messages(ben.page).filter({ hasText: 'Happy to start the mural.' }).getByText('about: Community mural (passion project)').waitFor({ timeout: 20_000 });
+    await messages(ben.page)
+      .filter({ hasText: 'Happy to start the mural.' })
+      .getByText('about: Community mural (passion project)')
+      .waitFor({ timeout: 20_000 });
 
     await converseFrom(ben.page, album, ada.user.id);
     await send(ben.page, 'Album sketches attached.');
     const second = messages(ben.page).filter({ hasText: 'Album sketches attached.' });
     await second.getByText('about: Album cover illustration').waitFor({ timeout: 20_000 });
-    await expect.poll(() => second.locator('.message__meta span').textContent(), { timeout: 20_000 }).not.toMatch(/Sending|Waiting/);
+    await expect
+      .poll(() => second.locator('.message__meta span').textContent(), { timeout: 20_000 })
+      .not.toMatch(/Sending|Waiting/);
 
     // The buyer's one unread message notification names the gig of the newest message.
     await ada.page.goto(server.url + '/notifications');
-    await ada.page.getByRole('button', { name: /^Unread: New message from “Ben Applicant” about “Album cover illustration”: Album sketches attached\./ }).click({ timeout: 20_000 });
+    await ada.page
+      .getByRole('button', {
+        name: /^Unread: New message from “Ben Applicant” about “Album cover illustration”: Album sketches attached\./,
+      })
+      .click({ timeout: 20_000 });
     await ada.page.waitForURL(`**/exchange/${ben.user.id}`);
-    await expect.poll(() => texts(ada.page), { timeout: 20_000 }).toEqual(['Happy to start the mural.', 'Album sketches attached.']);
-    await messages(ada.page).filter({ hasText: 'Album sketches attached.' }).getByText('about: Album cover illustration').waitFor();
-    await messages(ada.page).filter({ hasText: 'Happy to start the mural.' }).getByText('about: Community mural (passion project)').waitFor();
+    await expect
+      .poll(() => texts(ada.page), { timeout: 20_000 })
+      .toEqual(['Happy to start the mural.', 'Album sketches attached.']);
+    await messages(ada.page)
+      .filter({ hasText: 'Album sketches attached.' })
+      .getByText('about: Album cover illustration')
+      .waitFor();
+    await messages(ada.page)
+      .filter({ hasText: 'Happy to start the mural.' })
+      .getByText('about: Community mural (passion project)')
+      .waitFor();
     expect(await ada.page.getByText(/^about:/).count()).toBe(2);
 
     // The buyer deletes the mural: the header and the marker say so, and new messages stay about the album.
     expect((await write(ada.http, 'gigs', { ...muralDoc, _deleted: true }, muralDoc)).refusal).toBeUndefined();
-    await gigs.filter({ hasText: 'Community mural (passion project)' }).getByText('Gig deleted').waitFor({ timeout: 20_000 });
-    await messages(ben.page).filter({ hasText: 'Happy to start the mural.' }).getByText('about: Community mural (passion project) (gig deleted)').waitFor();
+    await gigs
+      .filter({ hasText: 'Community mural (passion project)' })
+      .getByText('Gig deleted')
+      .waitFor({ timeout: 20_000 });
+    await messages(ben.page)
+      .filter({ hasText: 'Happy to start the mural.' })
+      .getByText('about: Community mural (passion project) (gig deleted)')
+      .waitFor();
     await ben.page.getByText('About: Album cover illustration', { exact: true }).waitFor();
   });
 });
@@ -85,7 +115,10 @@ describe('a chat between two users linked by two gigs', () => {
 describe('chat history on a device that never opened the conversation', () => {
   it('after the background download the messages are there offline; a conversation not downloaded says so', async () => {
     const cat = await signedInActor(browser, server.url, { name: 'Cat Freelancer' });
-    const [dan, eve] = await Promise.all([person(server.url, { name: 'Dan Buyer' }), person(server.url, { name: 'Eve Buyer' })]);
+    const [dan, eve] = await Promise.all([
+      person(server.url, { name: 'Dan Buyer' }),
+      person(server.url, { name: 'Eve Buyer' }),
+    ]);
     const history = ['Hi Cat, thanks for applying.', 'Can you send a few references?'];
     for (const [buyer, title] of [
       [dan, 'Poster for a jazz night'],
@@ -113,14 +146,18 @@ describe('chat history on a device that never opened the conversation', () => {
     await waitForServiceWorker(cat.page);
     await waitUpToDate(cat.page);
     // The background download records each room it stored.
-    await cat.page.waitForFunction((key) => localStorage.getItem(key) !== null, syncedStampKey(cat.user.id, danRoom), { timeout: 30_000 });
+    await cat.page.waitForFunction((key) => localStorage.getItem(key) !== null, syncedStampKey(cat.user.id, danRoom), {
+      timeout: 30_000,
+    });
 
     await cat.context.setOffline(true);
     await cat.page.goto(`${server.url}/exchange/${dan.user.id}`);
     await expect.poll(() => texts(cat.page), { timeout: 20_000 }).toEqual(history);
 
     await cat.page.goto(`${server.url}/exchange/${eve.user.id}`);
-    await cat.page.getByText("This conversation hasn't been downloaded to this device yet. It will appear when you're back online.").waitFor({ timeout: 20_000 });
+    await cat.page
+      .getByText("This conversation hasn't been downloaded to this device yet. It will appear when you're back online.")
+      .waitFor({ timeout: 20_000 });
     expect(await cat.page.getByText('No messages yet. Say hello!').count()).toBe(0);
   });
 });

@@ -15,7 +15,10 @@ let gigId: string;
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  [ada, ben] = await Promise.all([signedInActor(browser, server.url, { name: 'Ada Creator' }), signedInActor(browser, server.url, { name: 'Ben Applicant' })]);
+  [ada, ben] = await Promise.all([
+    signedInActor(browser, server.url, { name: 'Ada Creator' }),
+    signedInActor(browser, server.url, { name: 'Ben Applicant' }),
+  ]);
   const gig = gigDoc({ title: 'Mural for a bike shop' });
   gigId = String(gig.id);
   expect((await write(ada.http, 'gigs', gig)).refusal).toBeUndefined();
@@ -27,7 +30,8 @@ afterAll(async () => {
 });
 
 const messages = (page: Page) => page.getByRole('list', { name: 'Messages' }).getByRole('listitem');
-const texts = async (page: Page) => (await messages(page).locator('.message__text').allTextContents()).map((t) => t.trim());
+const texts = async (page: Page) =>
+  (await messages(page).locator('.message__text').allTextContents()).map((t) => t.trim());
 
 async function send(page: Page, text: string) {
   await page.getByLabel('Message', { exact: true }).fill(text);
@@ -37,7 +41,11 @@ async function send(page: Page, text: string) {
 describe('chat between two users in two browsers', () => {
   it('opens from Converse on the applications screen; a message that is only spaces is not sent', async () => {
     await ada.page.goto(server.url + '/applications');
-    await ada.page.getByRole('listitem').filter({ hasText: 'Ben Applicant' }).getByRole('button', { name: 'Converse' }).click({ timeout: 20_000 });
+    await ada.page
+      .getByRole('listitem')
+      .filter({ hasText: 'Ben Applicant' })
+      .getByRole('button', { name: 'Converse' })
+      .click({ timeout: 20_000 });
     await ada.page.waitForURL(`**/exchange/${ben.user.id}?gig=${gigId}`);
     await ada.page.getByRole('heading', { name: 'Ben Applicant' }).waitFor({ timeout: 20_000 });
     await ada.page.getByLabel('Message', { exact: true }).fill('   ');
@@ -48,10 +56,16 @@ describe('chat between two users in two browsers', () => {
   it('messages appear live both ways, in order, with the sender and time; typing shows on the other side', async () => {
     await ben.page.goto(server.url + `/exchange/${ada.user.id}`);
     await ben.page.getByRole('heading', { name: 'Ada Creator' }).waitFor({ timeout: 20_000 });
-    await ada.page.getByTestId('presence').getByText(/^Online/).waitFor({ timeout: 20_000 });
+    await ada.page
+      .getByTestId('presence')
+      .getByText(/^Online/)
+      .waitFor({ timeout: 20_000 });
 
     await ben.page.getByLabel('Message', { exact: true }).fill('Hello Ada, I');
-    await ada.page.getByTestId('presence').getByText(/Ben Applicant is typing…/).waitFor({ timeout: 20_000 });
+    await ada.page
+      .getByTestId('presence')
+      .getByText(/Ben Applicant is typing…/)
+      .waitFor({ timeout: 20_000 });
     await send(ben.page, 'Hello Ada, I love the mural idea.');
     await send(ada.page, 'Great! When can you start?');
     await send(ben.page, 'Next Monday.');
@@ -72,21 +86,43 @@ describe('chat between two users in two browsers', () => {
     await expect.poll(() => messages(ben.page).filter({ hasText: 'Waiting to send' }).count()).toBe(2);
     await ben.page.getByLabel('Message', { exact: true }).fill('a draft that survives');
     await ben.page.reload();
-    await expect.poll(() => texts(ben.page), { timeout: 20_000 }).toEqual(expect.arrayContaining(['Offline one.', 'Offline two.']));
+    await expect
+      .poll(() => texts(ben.page), { timeout: 20_000 })
+      .toEqual(expect.arrayContaining(['Offline one.', 'Offline two.']));
     expect(await ben.page.getByLabel('Message', { exact: true }).inputValue()).toBe('a draft that survives');
     expect(await texts(ada.page)).not.toContain('Offline one.');
 
     await ben.context.setOffline(false);
-    const expected = ['Hello Ada, I love the mural idea.', 'Great! When can you start?', 'Next Monday.', 'Offline one.', 'Offline two.'];
+    const expected = [
+      'Hello Ada, I love the mural idea.',
+      'Great! When can you start?',
+      'Next Monday.',
+      'Offline one.',
+      'Offline two.',
+    ];
     await expect.poll(() => texts(ada.page), { timeout: 30_000 }).toEqual(expected);
-    await expect.poll(() => messages(ben.page).filter({ hasText: /Waiting to send|Sending/ }).count(), { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(
+        () =>
+          messages(ben.page)
+            .filter({ hasText: /Waiting to send|Sending/ })
+            .count(),
+        { timeout: 30_000 },
+      )
+      .toBe(0);
     expect(await texts(ben.page)).toEqual(expected);
   });
 
   it('the unread badge appears for A when B writes, and clears when A opens the conversation', async () => {
     // With the conversation open, the notification of B's last message is marked read for A.
     await expect
-      .poll(async () => (await pullAll(ada.http, 'notifications')).documents.filter((n) => n.type === 'new_message' && String(n.message).includes('Offline two.')).map((n) => n.read), { timeout: 20_000 })
+      .poll(
+        async () =>
+          (await pullAll(ada.http, 'notifications')).documents
+            .filter((n) => n.type === 'new_message' && String(n.message).includes('Offline two.'))
+            .map((n) => n.read),
+        { timeout: 20_000 },
+      )
       .toEqual([true]);
     // Read the rest (the application's notification).
     await ada.page.goto(server.url + '/notifications');

@@ -23,9 +23,18 @@ const DESKTOP = { width: 1280, height: 800 };
  * A person signed in to a browser context. The service worker is blocked where a test stands in
  * for the server's answer (page.route does not see requests a service worker handles).
  */
-async function actor(name: string, options: { viewport?: typeof PHONE; blockServiceWorker?: boolean } = {}): Promise<Actor> {
+async function actor(
+  name: string,
+  options: { viewport?: typeof PHONE; blockServiceWorker?: boolean } = {},
+): Promise<Actor> {
   const p = await person(server.url, { name });
-  return { ...p, ...(await signedInContext(browser, server.url, p.http, { viewport: options.viewport ?? DESKTOP, serviceWorkers: options.blockServiceWorker ? 'block' : 'allow' })) };
+  return {
+    ...p,
+    ...(await signedInContext(browser, server.url, p.http, {
+      viewport: options.viewport ?? DESKTOP,
+      serviceWorkers: options.blockServiceWorker ? 'block' : 'allow',
+    })),
+  };
 }
 
 async function postGig(owner: Person, overrides: Record<string, unknown>): Promise<string> {
@@ -40,19 +49,40 @@ async function paidWork(buyer: Person, seller: Person, gigId: string, finalBudge
   const applicationId = String(accepted.id);
   const checkout = await buyer.http.post<{ sessionId: string }>('/api/payments/checkout', { applicationId });
   expect(checkout.status).toBe(200);
-  expect((await buyer.http.post(`/api/payments/simulated/checkout/${checkout.body.sessionId}/pay`, {})).status).toBe(200);
+  expect((await buyer.http.post(`/api/payments/simulated/checkout/${checkout.body.sessionId}/pay`, {})).status).toBe(
+    200,
+  );
   return applicationId;
 }
 
-const card = (page: Page, title: string) => page.getByRole('listitem').filter({ has: page.getByRole('button', { name: title, exact: true }) });
+const card = (page: Page, title: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('button', { name: title, exact: true }) });
 
 describe('one money format', () => {
   it("the board, the applications page and the basket show 'C$250.00' style amounts, ₦ for naira and 'Passion Driven' for passion gigs", async () => {
     const ada = await actor('Ada Money');
-    const [ben, cleo] = await Promise.all([person(server.url, { name: 'Ben Money' }), person(server.url, { name: 'Cleo Money' })]);
+    const [ben, cleo] = await Promise.all([
+      person(server.url, { name: 'Ben Money' }),
+      person(server.url, { name: 'Cleo Money' }),
+    ]);
     const paid = await postGig(ada, { title: 'Money poster', budget: '250', currency: 'CAD' });
-    await postGig(ada, { title: 'Money mural', budget: '5000-12500.5', locationType: 'in-person', country: 'NG', city: 'Lagos', projectDate: isoDay(20) });
-    const passion = await postGig(ada, { title: 'Money zine', budget: '', isPassionDriven: true, locationType: 'in-person', country: 'NG', city: 'Lagos', projectDate: isoDay(20) });
+    await postGig(ada, {
+      title: 'Money mural',
+      budget: '5000-12500.5',
+      locationType: 'in-person',
+      country: 'NG',
+      city: 'Lagos',
+      projectDate: isoDay(20),
+    });
+    const passion = await postGig(ada, {
+      title: 'Money zine',
+      budget: '',
+      isPassionDriven: true,
+      locationType: 'in-person',
+      country: 'NG',
+      city: 'Lagos',
+      projectDate: isoDay(20),
+    });
     await applyTo(ben, paid, { budget: 1235 });
     await applyTo(cleo, passion, { budget: 0, currency: 'NGN' });
 
@@ -63,12 +93,22 @@ describe('one money format', () => {
 
     await ada.page.goto(server.url + '/applications');
     const applications = ada.page.getByRole('list', { name: 'Applications received' });
-    await applications.getByRole('listitem').filter({ hasText: 'Ben Money' }).getByText('C$12.35', { exact: true }).waitFor({ timeout: 20_000 });
-    await applications.getByRole('listitem').filter({ hasText: 'Cleo Money' }).getByText('Passion Driven', { exact: true }).waitFor();
+    await applications
+      .getByRole('listitem')
+      .filter({ hasText: 'Ben Money' })
+      .getByText('C$12.35', { exact: true })
+      .waitFor({ timeout: 20_000 });
+    await applications
+      .getByRole('listitem')
+      .filter({ hasText: 'Cleo Money' })
+      .getByText('Passion Driven', { exact: true })
+      .waitFor();
     expect(await ada.page.getByText(/CA\$|NGN|₦0\.00/).count()).toBe(0);
 
     await ada.page.goto(server.url + '/basket?view=buyer');
-    const poster = ada.page.getByRole('listitem').filter({ has: ada.page.getByRole('heading', { name: 'Money poster' }) });
+    const poster = ada.page
+      .getByRole('listitem')
+      .filter({ has: ada.page.getByRole('heading', { name: 'Money poster' }) });
     await poster.getByText('C$250.00', { exact: false }).waitFor({ timeout: 20_000 });
     await poster.getByRole('button', { name: 'View applicants' }).click();
     await poster.getByText('offered C$12.35', { exact: false }).waitFor();
@@ -90,9 +130,15 @@ describe('payment failures say what happened', () => {
     expect(await ben.page.evaluate(() => navigator.onLine)).toBe(true);
     expect(await ben.page.getByText(/offline/i).count()).toBe(0);
 
-    for (const body of [{ accountId: 'acct_x' }, { accountId: 'acct_x', accountLink: 'javascript:alert(1)' }, { accountId: 'acct_x', accountLink: '/relative' }]) {
+    for (const body of [
+      { accountId: 'acct_x' },
+      { accountId: 'acct_x', accountLink: 'javascript:alert(1)' },
+      { accountId: 'acct_x', accountLink: '/relative' },
+    ]) {
       await ben.page.unroute('**/api/stripe/create-connect-account');
-      await ben.page.route('**/api/stripe/create-connect-account', (route) => route.fulfill({ status: 200, json: body }));
+      await ben.page.route('**/api/stripe/create-connect-account', (route) =>
+        route.fulfill({ status: 200, json: body }),
+      );
       await ben.page.getByRole('button', { name: 'Try Again' }).click();
       await setUp.click({ timeout: 20_000 });
       await alert.getByText('Failed to create Stripe account', { exact: true }).waitFor();
@@ -112,13 +158,18 @@ describe('payment failures say what happened', () => {
     const complete = async () => {
       await work.getByRole('button', { name: 'Mark as Complete' }).click({ timeout: 20_000 });
       await dialog.getByRole('button', { name: 'Mark as Complete' }).click();
-      await work.getByRole('alert').getByText('Error marking gig as complete. Please try again.', { exact: true }).waitFor();
+      await work
+        .getByRole('alert')
+        .getByText('Error marking gig as complete. Please try again.', { exact: true })
+        .waitFor();
     };
     await ada.page.route('**/api/gigs/complete-gig', (route) => route.abort('connectionreset'));
     await complete();
     expect(await ada.page.getByText(/offline/i).count()).toBe(0);
     await ada.page.unroute('**/api/gigs/complete-gig');
-    await ada.page.route('**/api/gigs/complete-gig', (route) => route.fulfill({ status: 200, json: { success: true } }));
+    await ada.page.route('**/api/gigs/complete-gig', (route) =>
+      route.fulfill({ status: 200, json: { success: true } }),
+    );
     await complete();
     await ada.context.close();
   });
@@ -129,11 +180,18 @@ describe('payment failures say what happened', () => {
     const gigId = await postGig(ada, { title: 'Success poster' });
     const applicationId = String((await offerAndAccept(ada.http, ben.http, await applyTo(ben, gigId), 25_000)).id);
     const checkout = await ada.http.post<{ sessionId: string }>('/api/payments/checkout', { applicationId });
-    const paid = await ada.http.post<{ next: string }>(`/api/payments/simulated/checkout/${checkout.body.sessionId}/pay`, {});
+    const paid = await ada.http.post<{ next: string }>(
+      `/api/payments/simulated/checkout/${checkout.body.sessionId}/pay`,
+      {},
+    );
     await ada.page.goto(paid.body.next);
     await ada.page.getByText('Payment confirmed!', { exact: false }).waitFor({ timeout: 20_000 });
     const amounts = ada.page.locator('dl.amounts');
-    for (const [term, value] of [['Base', 'C$250.00'], ['Service fee (3%)', 'C$7.50'], ['Total', 'C$257.50']] as const) {
+    for (const [term, value] of [
+      ['Base', 'C$250.00'],
+      ['Service fee (3%)', 'C$7.50'],
+      ['Total', 'C$257.50'],
+    ] as const) {
       await amounts.getByText(term, { exact: true }).waitFor();
       await amounts.getByText(value, { exact: true }).waitFor();
     }
@@ -168,7 +226,10 @@ describe('My Gigs and Converse open where there is something to see', () => {
     await cleo.page.goto(server.url + `/gig/${gigId}`);
     await cleo.page.getByRole('button', { name: 'Converse with Creator' }).click({ timeout: 20_000 });
     await cleo.page.waitForURL('**/applications');
-    await cleo.page.getByRole('status').getByText('Apply to this gig first to start a conversation with its creator.', { exact: true }).waitFor();
+    await cleo.page
+      .getByRole('status')
+      .getByText('Apply to this gig first to start a conversation with its creator.', { exact: true })
+      .waitFor();
     await cleo.context.close();
   });
 });
@@ -225,7 +286,9 @@ describe('looks', () => {
     expect(await item.locator('svg').getAttribute('data-icon')).toBe('application');
     expect(await item.textContent()).not.toMatch(/\p{Extended_Pictographic}/u);
     const time = item.locator('.notification__time');
-    const lines = await time.evaluate((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight || '0'));
+    const lines = await time.evaluate(
+      (el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight || '0'),
+    );
     expect(lines).toBeLessThan(1.5);
     await ada.context.close();
   });

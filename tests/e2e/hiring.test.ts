@@ -24,7 +24,8 @@ async function postGig(buyer: Person, title: string, overrides: Doc = {}): Promi
   return master;
 }
 
-const card = (page: Page, title: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+const card = (page: Page, title: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 const stored = (collection: 'gigs' | 'applications', id: unknown) => {
   const { _seq, ...doc } = server.ctx.store.get(collection, String(id))!;
   return doc;
@@ -32,8 +33,14 @@ const stored = (collection: 'gigs' | 'applications', id: unknown) => {
 
 describe('hiring, in the browser', () => {
   it("a filled gig: the buyer hires one, the gig leaves a third user's board and its page says 'Position filled'", async () => {
-    const [ada, nora] = await Promise.all([signedInActor(browser, server.url, { name: 'Ada Author' }), signedInActor(browser, server.url, { name: 'Nora Newcomer' })]);
-    const [ben, cleo] = await Promise.all([person(server.url, { name: 'Ben Editor' }), person(server.url, { name: 'Cleo Editor' })]);
+    const [ada, nora] = await Promise.all([
+      signedInActor(browser, server.url, { name: 'Ada Author' }),
+      signedInActor(browser, server.url, { name: 'Nora Newcomer' }),
+    ]);
+    const [ben, cleo] = await Promise.all([
+      person(server.url, { name: 'Ben Editor' }),
+      person(server.url, { name: 'Cleo Editor' }),
+    ]);
     const gig = await postGig(ada, 'Short story edit');
     const benApp = await applyTo(ben, String(gig.id));
     const cleoApp = await applyTo(cleo, String(gig.id));
@@ -69,13 +76,21 @@ describe('hiring, in the browser', () => {
     // Cleo, still waiting, was closed and told.
     expect(stored('applications', cleoApp.id).status).toBe('CLOSED');
     const notes = (await pullAll(cleo.http, 'notifications')).documents;
-    expect(notes).toContainEqual(expect.objectContaining({ type: 'application_status', message: '“Short story edit” has been filled. Your application is closed.' }));
+    expect(notes).toContainEqual(
+      expect.objectContaining({
+        type: 'application_status',
+        message: '“Short story edit” has been filled. Your application is closed.',
+      }),
+    );
     await Promise.all([ada.context.close(), nora.context.close()]);
   });
 
   it('a device offline applies to a gig that fills meanwhile: back online, the refusal shows as a sync problem', async () => {
     const nora = await signedInActor(browser, server.url, { name: 'Nora Newcomer' });
-    const [ada, ben] = await Promise.all([person(server.url, { name: 'Ada Author' }), person(server.url, { name: 'Ben Editor' })]);
+    const [ada, ben] = await Promise.all([
+      person(server.url, { name: 'Ada Author' }),
+      person(server.url, { name: 'Ben Editor' }),
+    ]);
     const gig = await postGig(ada, 'Flash fiction critique');
     const benApp = await applyTo(ben, String(gig.id));
 
@@ -94,13 +109,18 @@ describe('hiring, in the browser', () => {
     await accept(ben.http, await offer(ada.http, benApp, 0));
     await nora.context.setOffline(false);
     const problems = nora.page.getByRole('region', { name: 'Changes the server did not accept' });
-    await problems.getByText('This gig is no longer accepting applications', { exact: false }).waitFor({ timeout: 30_000 });
+    await problems
+      .getByText('This gig is no longer accepting applications', { exact: false })
+      .waitFor({ timeout: 30_000 });
     expect(server.ctx.store.get('applications', `${String(gig.id)}.${nora.user.id}`)).toBeUndefined();
     await nora.context.close();
   });
 
   it('a new offer after a decline: the seller declines and sees it under Declined, the buyer sends a better offer, the seller sees it pending', async () => {
-    const [ada, ben] = await Promise.all([signedInActor(browser, server.url, { name: 'Ada Author' }), signedInActor(browser, server.url, { name: 'Ben Editor' })]);
+    const [ada, ben] = await Promise.all([
+      signedInActor(browser, server.url, { name: 'Ada Author' }),
+      signedInActor(browser, server.url, { name: 'Ben Editor' }),
+    ]);
     const gig = await postGig(ada, 'Poem translation');
     await offer(ada.http, await applyTo(ben, String(gig.id)), 8_000);
 
@@ -134,7 +154,9 @@ describe('hiring, in the browser', () => {
     await again.getByText('Offer received').waitFor();
     await again.getByRole('button', { name: 'Start Working' }).waitFor();
     await ben.page.goto(server.url + '/notifications');
-    await ben.page.getByText('New offer from “Ada Author” for “Poem translation”', { exact: false }).waitFor({ timeout: 20_000 });
+    await ben.page
+      .getByText('New offer from “Ada Author” for “Poem translation”', { exact: false })
+      .waitFor({ timeout: 20_000 });
     await Promise.all([ada.context.close(), ben.context.close()]);
   });
 

@@ -30,7 +30,8 @@ afterAll(async () => {
   await server?.cleanup();
 });
 
-const card = (page: Page, title: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+const card = (page: Page, title: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 
 async function fillRemoteGig(scope: Locator | Page, title: string, skills = 'Lettering, Painting, Signs') {
   await scope.getByLabel('Title').fill(title);
@@ -57,7 +58,14 @@ describe('the marketplace, two users in two browsers', () => {
     await page.getByRole('link', { name: 'Create Gig' }).nth(1).click();
     const modal = page.getByRole('dialog', { name: 'Create a gig' });
     await modal.getByRole('button', { name: 'Post gig' }).click();
-    for (const text of ['Title is required', 'Description is required', 'Category is required', 'Location type is required', 'Budget is required', 'Skills are required']) {
+    for (const text of [
+      'Title is required',
+      'Description is required',
+      'Category is required',
+      'Location type is required',
+      'Budget is required',
+      'Skills are required',
+    ]) {
       await modal.getByText(text, { exact: true }).waitFor();
     }
     await fillRemoteGig(modal, 'Bakery window sign');
@@ -75,7 +83,12 @@ describe('the marketplace, two users in two browsers', () => {
     await page.getByLabel('Category').selectOption('Music and Sound');
     await page.getByLabel('Location type').selectOption('in-person');
     await page.getByRole('button', { name: 'Post gig' }).click();
-    for (const text of ['Budget is required for non-passion-driven projects', 'Project date is required for in-person gigs', 'Country is required for in-person gigs', 'City is required for in-person gigs']) {
+    for (const text of [
+      'Budget is required for non-passion-driven projects',
+      'Project date is required for in-person gigs',
+      'Country is required for in-person gigs',
+      'City is required for in-person gigs',
+    ]) {
       await page.getByText(text, { exact: true }).waitFor();
     }
     await page.getByLabel('Project date').fill(isoDay(20));
@@ -97,7 +110,11 @@ describe('the marketplace, two users in two browsers', () => {
   it('B sees both gigs live, filters and searches them, and the empty states read as docs/product.md says', async () => {
     const { page } = ben;
     // A gig of B's own, for the owner view later.
-    const own = await write(ben.http, 'gigs', gigDoc({ title: 'Ben needs a logo', category: 'Writing', skills: 'Copy' }));
+    const own = await write(
+      ben.http,
+      'gigs',
+      gigDoc({ title: 'Ben needs a logo', category: 'Writing', skills: 'Copy' }),
+    );
     expect(own.refusal).toBeUndefined();
     await page.goto(server.url + '/landing');
     await card(page, 'Bakery window sign').waitFor({ timeout: 20_000 });
@@ -189,7 +206,11 @@ describe('the marketplace, two users in two browsers', () => {
     // C applies through the API (the UI path is B's).
     const gigs = await pullAll(cleo.http, 'gigs');
     const bakery = gigs.documents.find((g) => g.title === 'Bakery window sign')!;
-    const applied = await write(cleo.http, 'applications', applicationDoc(String(bakery.id), cleo.user.id, { budget: 39_000 }));
+    const applied = await write(
+      cleo.http,
+      'applications',
+      applicationDoc(String(bakery.id), cleo.user.id, { budget: 39_000 }),
+    );
     expect(applied.refusal).toBeUndefined();
 
     const { page } = ada;
@@ -212,13 +233,18 @@ describe('the marketplace, two users in two browsers', () => {
     // B: the offer notification arrives live and opens the seller view.
     await ben.page.getByTestId('unread-badge').waitFor({ timeout: 20_000 });
     await ben.page.getByRole('link', { name: 'Notifications' }).click();
-    const offer = ben.page.getByRole('button', { name: /Bakery window sign/ }).filter({ hasText: /offer/i }).first();
+    const offer = ben.page
+      .getByRole('button', { name: /Bakery window sign/ })
+      .filter({ hasText: /offer/i })
+      .first();
     await offer.click();
     await ben.page.waitForURL('**/basket?view=seller');
     const benOffer = ben.page.getByRole('listitem').filter({ hasText: 'Bakery window sign' });
     await benOffer.getByText('C$450.00').waitFor({ timeout: 20_000 });
     await benOffer.getByRole('button', { name: 'Start Working' }).click();
-    await benOffer.getByText("Offer accepted. Waiting for the buyer's payment before work starts.").waitFor({ timeout: 20_000 });
+    await benOffer
+      .getByText("Offer accepted. Waiting for the buyer's payment before work starts.")
+      .waitFor({ timeout: 20_000 });
     expect(await benOffer.getByRole('button', { name: /complete/i }).count()).toBe(0);
 
     // C declines in their own browser.
@@ -285,12 +311,19 @@ describe('the marketplace, two users in two browsers', () => {
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await dialog.getByText(/waiting to sync/).waitFor();
     await page.keyboard.press('Escape');
-    await page.getByTestId('sync-status').getByText(/1 change waiting to sync/).waitFor();
+    await page
+      .getByTestId('sync-status')
+      .getByText(/1 change waiting to sync/)
+      .waitFor();
     await context.setOffline(false);
     await waitUpToDate(page, 30_000);
 
     await ada.page.goto(server.url + '/applications');
-    await ada.page.getByRole('listitem').filter({ hasText: 'Zine cover, offline apply' }).getByText('C$99.99').waitFor({ timeout: 20_000 });
+    await ada.page
+      .getByRole('listitem')
+      .filter({ hasText: 'Zine cover, offline apply' })
+      .getByText('C$99.99')
+      .waitFor({ timeout: 20_000 });
   });
 
   it('profile autosave: each field saves on its own and survives a reload', async () => {
@@ -317,7 +350,11 @@ describe('the marketplace, two users in two browsers', () => {
     // And the server has it.
     const { documents } = await pullAll(cleo.http, 'users');
     const own = documents.find((d) => d.id === cleo.user.id)!;
-    expect(own).toMatchObject({ name: 'Cleo Letters', bio: 'Lettering artist from Montréal.', creativeNiche: 'writing' });
+    expect(own).toMatchObject({
+      name: 'Cleo Letters',
+      bio: 'Lettering artist from Montréal.',
+      creativeNiche: 'writing',
+    });
   });
 
   it('a notification click marks it read and navigates; Messages Only filters', async () => {
@@ -333,6 +370,11 @@ describe('the marketplace, two users in two browsers', () => {
     await page.waitForURL('**/applications');
     await page.getByRole('link', { name: 'Notifications' }).click();
     await page.getByRole('button', { name: /New application from “Cleo Freelancer”/ }).waitFor();
-    expect(await page.getByRole('button', { name: /New application from “Cleo Freelancer”/ }).getByText('Unread:').count()).toBe(0);
+    expect(
+      await page
+        .getByRole('button', { name: /New application from “Cleo Freelancer”/ })
+        .getByText('Unread:')
+        .count(),
+    ).toBe(0);
   });
 });

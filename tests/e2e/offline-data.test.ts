@@ -37,7 +37,10 @@ describe('offline-first data in the browser', () => {
     await context.setOffline(true);
     await page.reload();
     await page.getByRole('heading', { name: 'Gig seen offline' }).waitFor();
-    await page.getByTestId('sync-status').getByText(/Offline/).waitFor();
+    await page
+      .getByTestId('sync-status')
+      .getByText(/Offline/)
+      .waitFor();
     await context.close();
   });
 
@@ -59,7 +62,10 @@ describe('offline-first data in the browser', () => {
     await fillGigForm(a.page, 'Bakery sign, written offline', isoDay(10));
     const card = a.page.getByRole('listitem').filter({ hasText: 'Bakery sign, written offline' });
     await card.getByText('Waiting to sync').waitFor();
-    await a.page.getByTestId('sync-status').getByText(/1 change waiting to sync/).waitFor();
+    await a.page
+      .getByTestId('sync-status')
+      .getByText(/1 change waiting to sync/)
+      .waitFor();
     expect(await b.page.getByRole('heading', { name: 'Bakery sign, written offline' }).count()).toBe(0);
 
     await a.context.setOffline(false);

@@ -15,14 +15,22 @@ let applicationId: string;
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  [ada, ben] = await Promise.all([signedInActor(browser, server.url, { name: 'Ada Buyer' }), signedInActor(browser, server.url, { name: 'Ben Maker' })]);
+  [ada, ben] = await Promise.all([
+    signedInActor(browser, server.url, { name: 'Ada Buyer' }),
+    signedInActor(browser, server.url, { name: 'Ben Maker' }),
+  ]);
   const gig = gigDoc({ title: 'Poster series' });
   expect((await write(ada.http, 'gigs', gig)).refusal).toBeUndefined();
   const application = applicationDoc(String(gig.id), ben.user.id, { budget: 9_000 });
   expect((await write(ben.http, 'applications', application)).refusal).toBeUndefined();
   applicationId = String(application.id);
   const [stored] = (await pullAll(ada.http, 'applications')).documents;
-  const offer = await write(ada.http, 'applications', { ...stored, status: 'PENDING_ACCEPTANCE', finalBudget: 10_000 }, stored);
+  const offer = await write(
+    ada.http,
+    'applications',
+    { ...stored, status: 'PENDING_ACCEPTANCE', finalBudget: 10_000 },
+    stored,
+  );
   expect(offer.refusal).toBeUndefined();
 });
 afterAll(async () => {
@@ -37,7 +45,9 @@ describe('offer → accept → pay → in progress → complete → payout, with
   it('B accepts; A sees base, 3% fee and total to two decimals, pays on the simulated checkout, and the success page confirms', async () => {
     await ben.page.goto(server.url + '/basket?view=seller');
     await benCard(ben.page).getByRole('button', { name: 'Start Working' }).click({ timeout: 20_000 });
-    await benCard(ben.page).getByText("Offer accepted. Waiting for the buyer's payment before work starts.").waitFor({ timeout: 20_000 });
+    await benCard(ben.page)
+      .getByText("Offer accepted. Waiting for the buyer's payment before work starts.")
+      .waitFor({ timeout: 20_000 });
 
     await ada.page.goto(server.url + '/basket');
     const work = workOn(ada.page);
@@ -68,9 +78,14 @@ describe('offer → accept → pay → in progress → complete → payout, with
     await ada.page.goto(server.url + '/payment/success');
     await ada.page.getByText('Missing required payment information').waitFor();
     await ada.page.getByRole('link', { name: 'Return to dashboard' }).waitFor();
-    await ada.page.goto(server.url + `/payment/success?gigId=g&applicationId=${encodeURIComponent(applicationId)}&amount=1&title=x&currency=CAD&session_id=cs_forged`);
+    await ada.page.goto(
+      server.url +
+        `/payment/success?gigId=g&applicationId=${encodeURIComponent(applicationId)}&amount=1&title=x&currency=CAD&session_id=cs_forged`,
+    );
     await ada.page.getByRole('alert').waitFor({ timeout: 20_000 });
-    expect(await ada.page.getByRole('alert').textContent()).toMatch(/^(Failed to update payment status\. Please contact support\.|Invalid application status)$/);
+    expect(await ada.page.getByRole('alert').textContent()).toMatch(
+      /^(Failed to update payment status\. Please contact support\.|Invalid application status)$/,
+    );
   });
 
   it('both sides see the work in progress, with the receipt and the payout; A marks it complete after confirming', async () => {
@@ -78,7 +93,11 @@ describe('offer → accept → pay → in progress → complete → payout, with
     await ben.page.getByRole('tab', { name: 'In Progress' }).click();
     await benCard(ben.page).getByText('C$90.00', { exact: true }).waitFor({ timeout: 20_000 });
     await benCard(ben.page).getByText('C$10.00', { exact: true }).waitFor();
-    expect(await benCard(ben.page).getByRole('button', { name: /complete/i }).count()).toBe(0);
+    expect(
+      await benCard(ben.page)
+        .getByRole('button', { name: /complete/i })
+        .count(),
+    ).toBe(0);
 
     await ada.page.goto(server.url + '/basket');
     const work = workOn(ada.page);
@@ -107,7 +126,10 @@ describe('offer → accept → pay → in progress → complete → payout, with
     await ben.page.getByRole('heading', { name: 'Set up payouts' }).waitFor();
     await ben.page.getByRole('button', { name: 'Complete onboarding' }).click();
     await ben.page.waitForURL('**/settings');
-    await ben.page.getByTestId('payout-state').getByText(/connected/).waitFor({ timeout: 20_000 });
+    await ben.page
+      .getByTestId('payout-state')
+      .getByText(/connected/)
+      .waitFor({ timeout: 20_000 });
     await waitUpToDate(ben.page);
     await ben.page.goto(server.url + '/basket?view=seller');
     await ben.page.getByRole('tab', { name: 'Completed' }).click();

@@ -12,7 +12,11 @@ let browser: Browser;
 
 beforeAll(async () => {
   stripe = await startStripeMock();
-  server = await startTestServer({ STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_API_BASE: stripe.url, STRIPE_PLATFORM_COUNTRY: 'CA' });
+  server = await startTestServer({
+    STRIPE_SECRET_KEY: 'sk_test_e2e',
+    STRIPE_API_BASE: stripe.url,
+    STRIPE_PLATFORM_COUNTRY: 'CA',
+  });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -27,7 +31,9 @@ describe('payout setup in a country Stripe cannot pay out to', () => {
     await amara.page.goto(server.url + '/settings');
     await amara.page.getByText('No payout account yet.').waitFor({ timeout: 20_000 });
     await amara.page.getByRole('button', { name: 'Set up payouts' }).click();
-    const alert = amara.page.getByRole('alert').filter({ hasText: 'Payouts to accounts in Nigeria are not available yet' });
+    const alert = amara.page
+      .getByRole('alert')
+      .filter({ hasText: 'Payouts to accounts in Nigeria are not available yet' });
     await alert.waitFor({ timeout: 20_000 });
     expect(await alert.textContent()).toBe(
       'Payouts to accounts in Nigeria are not available yet: our payment provider cannot send payouts there from this platform. Please contact support.',

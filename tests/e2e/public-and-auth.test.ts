@@ -38,13 +38,22 @@ describe('PWA', () => {
       await page.getByRole('heading', { level: 1 }).first().waitFor();
     }
     expect(scripts.length).toBeGreaterThan(3);
-    expect(scripts.filter((s) => /dexie|rxdb|rx-storage|replication|collections|yjs|y-websocket|signed-in-area/i.test(s))).toEqual([]);
+    expect(
+      scripts.filter((s) => /dexie|rxdb|rx-storage|replication|collections|yjs|y-websocket|signed-in-area/i.test(s)),
+    ).toEqual([]);
     await context.close();
   });
 
   it('has a manifest with what installability needs, and its icons load', async () => {
-    const manifest = (await (await fetch(server.url + '/manifest.webmanifest')).json()) as Record<string, unknown> & { icons: { src: string; sizes: string; purpose?: string }[] };
-    expect(manifest).toMatchObject({ name: 'Creative Gigs', short_name: 'Gigs', display: 'standalone', start_url: '/landing' });
+    const manifest = (await (await fetch(server.url + '/manifest.webmanifest')).json()) as Record<string, unknown> & {
+      icons: { src: string; sizes: string; purpose?: string }[];
+    };
+    expect(manifest).toMatchObject({
+      name: 'Creative Gigs',
+      short_name: 'Gigs',
+      display: 'standalone',
+      start_url: '/landing',
+    });
     expect(manifest.theme_color).toMatch(/^#/);
     expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
     expect(manifest.icons.some((i) => i.purpose === 'maskable')).toBe(true);
@@ -75,7 +84,9 @@ describe('waitlist page', () => {
 
   it('shows the SPEC error when the server cannot take the entry', async () => {
     const { context, page } = await fresh();
-    await page.route('**/api/waitlist', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"down"}' }));
+    await page.route('**/api/waitlist', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"down"}' }),
+    );
     await page.goto(server.url + '/waitlist-signup');
     await page.getByLabel('Name').fill('Kemi');
     await page.getByLabel('Email').fill(uniqueEmail('wait'));
@@ -88,16 +99,26 @@ describe('waitlist page', () => {
 });
 
 describe('session redirect rules in the browser', () => {
-  it.each(['/landing', '/create-gig', '/applications', '/exchange/someone', '/notifications', '/basket', '/payment/success', '/settings', '/profile', '/setup-portfolio', '/gig/abc', '/nowhere'])(
-    'a signed-out visit to %s lands on /login',
-    async (path) => {
-      const { context, page } = await fresh();
-      await page.goto(server.url + path);
-      await page.getByRole('heading', { name: 'Log in' }).waitFor();
-      expect(new URL(page.url()).pathname).toBe('/login');
-      await context.close();
-    },
-  );
+  it.each([
+    '/landing',
+    '/create-gig',
+    '/applications',
+    '/exchange/someone',
+    '/notifications',
+    '/basket',
+    '/payment/success',
+    '/settings',
+    '/profile',
+    '/setup-portfolio',
+    '/gig/abc',
+    '/nowhere',
+  ])('a signed-out visit to %s lands on /login', async (path) => {
+    const { context, page } = await fresh();
+    await page.goto(server.url + path);
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await context.close();
+  });
 
   it.each([
     ['/setup-portfolio', 'You must be logged in to complete profile setup'],
@@ -118,16 +139,20 @@ describe('session redirect rules in the browser', () => {
     await direct.context.close();
   });
 
-  it.each([['/', 'Creative Gigs'], ['/waitlist-signup', 'Creative Gigs'], ['/teaser', 'Gigs waiting for you'], ['/manifesto', 'Manifesto'], ['/version1', 'Join our community'], ['/signup', 'Create your account']])(
-    'a signed-out visit to %s stays there',
-    async (path, heading) => {
-      const { context, page } = await fresh();
-      await page.goto(server.url + path);
-      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-      expect(new URL(page.url()).pathname).toBe(path);
-      await context.close();
-    },
-  );
+  it.each([
+    ['/', 'Creative Gigs'],
+    ['/waitlist-signup', 'Creative Gigs'],
+    ['/teaser', 'Gigs waiting for you'],
+    ['/manifesto', 'Manifesto'],
+    ['/version1', 'Join our community'],
+    ['/signup', 'Create your account'],
+  ])('a signed-out visit to %s stays there', async (path, heading) => {
+    const { context, page } = await fresh();
+    await page.goto(server.url + path);
+    await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(path);
+    await context.close();
+  });
 
   it('signup → success message → /setup-portfolio; logout → /login; login → /landing; signed-in redirects', async () => {
     const { context, page } = await fresh();
@@ -144,7 +169,13 @@ describe('session redirect rules in the browser', () => {
 
     // One-time setup, with its SPEC messages; changing the niche resets the focus area.
     await page.getByRole('button', { name: 'Complete setup' }).click();
-    for (const text of ['Username is required', 'Please select your location', 'Please select your creative niche', 'Please select your specific focus area', 'Portfolio link is required']) {
+    for (const text of [
+      'Username is required',
+      'Please select your location',
+      'Please select your creative niche',
+      'Please select your specific focus area',
+      'Portfolio link is required',
+    ]) {
       await page.getByText(text, { exact: true }).waitFor();
     }
     await page.getByLabel('Username').fill('ad');
@@ -195,7 +226,13 @@ describe('session redirect rules in the browser', () => {
     const { context, page } = await fresh();
     await page.goto(server.url + '/signup');
     await page.getByRole('button', { name: 'Sign up' }).click();
-    for (const text of ['Name is required', 'Email is required', 'Password is required', 'Please confirm your password', 'You must accept the terms and conditions']) {
+    for (const text of [
+      'Name is required',
+      'Email is required',
+      'Password is required',
+      'Please confirm your password',
+      'You must accept the terms and conditions',
+    ]) {
       await page.getByText(text, { exact: true }).waitFor();
     }
     await page.getByLabel('Password', { exact: true }).fill('short');

@@ -15,22 +15,25 @@ useServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
 /** The documents of one collection this page's database holds, read straight from IndexedDB (RxDB's Dexie storage). */
 function storedDocs(page: Page, userId: string, collection: ReplicatedName): Promise<Record<string, unknown>[]> {
-  return page.evaluate(async (name) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open(name);
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    try {
-      return await new Promise<Record<string, unknown>[]>((resolve, reject) => {
-        const req = db.transaction('docs').objectStore('docs').getAll();
-        req.onsuccess = () => resolve(req.result as Record<string, unknown>[]);
+  return page.evaluate(
+    async (name) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open(name);
+        req.onsuccess = () => resolve(req.result);
         req.onerror = () => reject(req.error);
       });
-    } finally {
-      db.close();
-    }
-  }, `rxdb-dexie-${databaseName(userId)}--${REPLICATED_COLLECTIONS[collection].version}--${collection}`);
+      try {
+        return await new Promise<Record<string, unknown>[]>((resolve, reject) => {
+          const req = db.transaction('docs').objectStore('docs').getAll();
+          req.onsuccess = () => resolve(req.result as Record<string, unknown>[]);
+          req.onerror = () => reject(req.error);
+        });
+      } finally {
+        db.close();
+      }
+    },
+    `rxdb-dexie-${databaseName(userId)}--${REPLICATED_COLLECTIONS[collection].version}--${collection}`,
+  );
 }
 
 describe('sync integrity', () => {
@@ -38,7 +41,10 @@ describe('sync integrity', () => {
     const buyer = await person(server.url, { name: 'Bulk Buyer' });
     const legit: string[] = [];
     const pushGigs = async (n: number) => {
-      const rows = Array.from({ length: n }, (_, i) => ({ assumedMasterState: null, newDocumentState: { _deleted: false, ...gigDoc({ title: `Seeded gig ${legit.length + i}` }) } }));
+      const rows = Array.from({ length: n }, (_, i) => ({
+        assumedMasterState: null,
+        newDocumentState: { _deleted: false, ...gigDoc({ title: `Seeded gig ${legit.length + i}` }) },
+      }));
       const res = await push(buyer.http, 'gigs', rows);
       expect(res.status).toBe(200);
       expect(res.body.refused).toEqual([]);
@@ -47,7 +53,12 @@ describe('sync integrity', () => {
     for (let i = 0; i < 10; i++) await pushGigs(50);
     // Written before the id rule existed (straight into the store, past the checks it now makes).
     const poisoned = ['toString', 'constructor', 'hasOwnProperty'];
-    await server.ctx.store.commit(poisoned.map((id) => ({ collection: 'gigs', doc: { ...gigDoc({ id, title: `Poisoned ${id}`, createdBy: buyer.user.id }), _deleted: false } })));
+    await server.ctx.store.commit(
+      poisoned.map((id) => ({
+        collection: 'gigs',
+        doc: { ...gigDoc({ id, title: `Poisoned ${id}`, createdBy: buyer.user.id }), _deleted: false },
+      })),
+    );
     for (let i = 0; i < 10; i++) await pushGigs(50);
 
     const viewer = await person(server.url, { name: 'New Device' });
@@ -62,14 +73,22 @@ describe('sync integrity', () => {
 
   it("the same user applies on two devices: the second device's application is kept as a sync problem with Copy, the first stays (issue 21)", async () => {
     const buyer = await person(server.url, { name: 'Bea Buyer' });
-    const gig = (await push(buyer.http, 'gigs', [{ assumedMasterState: null, newDocumentState: { _deleted: false, ...gigDoc({ title: 'Two-device mural' }) } }])).body.conflicts[0]!;
+    const gig = (
+      await push(buyer.http, 'gigs', [
+        { assumedMasterState: null, newDocumentState: { _deleted: false, ...gigDoc({ title: 'Two-device mural' }) } },
+      ])
+    ).body.conflicts[0]!;
     const seller = await person(server.url, { name: 'Sam Seller' });
     const deviceA = await signedInContext(browser, server.url, seller.http);
     const deviceB = await signedInContext(browser, server.url, seller.http);
     await deviceB.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
 
     const openGig = async (page: Page) => {
-      await page.getByRole('listitem').filter({ hasText: 'Two-device mural' }).getByRole('button', { name: 'Two-device mural' }).click();
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: 'Two-device mural' })
+        .getByRole('button', { name: 'Two-device mural' })
+        .click();
       const dialog = page.getByRole('dialog', { name: 'Two-device mural' });
       await dialog.waitFor();
       return dialog;
@@ -97,7 +116,9 @@ describe('sync integrity', () => {
     await waitUpToDate(deviceA.page);
 
     await deviceB.context.setOffline(false);
-    const problem = deviceB.page.getByRole('listitem').filter({ hasText: 'Your application from another device was kept; this one was not sent' });
+    const problem = deviceB.page
+      .getByRole('listitem')
+      .filter({ hasText: 'Your application from another device was kept; this one was not sent' });
     await problem.waitFor({ timeout: 25_000 });
     await problem.getByRole('button', { name: 'Copy the content' }).click();
     await problem.getByRole('button', { name: 'Copied' }).waitFor();
@@ -106,10 +127,14 @@ describe('sync integrity', () => {
     // A's application is the one kept, on the server and on both devices.
     const id = applicationIdFor(gig.id as string, seller.user.id);
     expect(server.ctx.store.get('applications', id)).toMatchObject({ budget: 420_00, status: 'PENDING' });
-    const onB = await waitFor("A's application on device B", async () => {
-      const docs = await storedDocs(deviceB.page, seller.user.id, 'applications');
-      return docs.find((d) => d.id === id && d.budget === 420_00);
-    }, 20_000);
+    const onB = await waitFor(
+      "A's application on device B",
+      async () => {
+        const docs = await storedDocs(deviceB.page, seller.user.id, 'applications');
+        return docs.find((d) => d.id === id && d.budget === 420_00);
+      },
+      20_000,
+    );
     expect(onB).toMatchObject({ status: 'PENDING' });
     await deviceA.context.close();
     await deviceB.context.close();

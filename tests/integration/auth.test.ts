@@ -24,7 +24,10 @@ describe('POST /api/auth/signup', () => {
   it('creates the account, signs the user in with an httpOnly SameSite=Lax cookie, and answers the own record', async () => {
     const client = new TestClient(server.url);
     const email = uniqueEmail();
-    const res = await client.post<{ user: Record<string, unknown> }>('/api/auth/signup', signupBody({ email: email.toUpperCase() }));
+    const res = await client.post<{ user: Record<string, unknown> }>(
+      '/api/auth/signup',
+      signupBody({ email: email.toUpperCase() }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.user).toMatchObject({ name: 'Ada Painter', email, termsAccepted: true });
     expect(res.body.user).not.toHaveProperty('passwordHash');
@@ -43,7 +46,10 @@ describe('POST /api/auth/signup', () => {
     [{ email: 'not-an-email' }, 'Email is invalid'],
     [{ password: '', confirmPassword: '' }, 'Password is required'],
     [{ password: 'Abc123', confirmPassword: 'Abc123' }, 'Password must be at least 8 characters long'],
-    [{ password: 'alllowercase1', confirmPassword: 'alllowercase1' }, 'Password must contain at least one uppercase letter, one lowercase letter, and one number'],
+    [
+      { password: 'alllowercase1', confirmPassword: 'alllowercase1' },
+      'Password must contain at least one uppercase letter, one lowercase letter, and one number',
+    ],
     [{ confirmPassword: '' }, 'Please confirm your password'],
     [{ confirmPassword: 'Different123' }, 'Passwords do not match'],
     [{ termsAccepted: false }, 'You must accept the terms and conditions'],
@@ -68,7 +74,9 @@ describe('POST /api/auth/signup', () => {
     expect((await evil.post('/api/auth/signup', signupBody())).status).toBe(403);
     const noOrigin = new TestClient(server.url, null);
     expect((await noOrigin.post('/api/auth/signup', signupBody())).status).toBe(403);
-    const form = await new TestClient(server.url).post('/api/auth/signup', 'name=a&email=b', { 'content-type': 'application/x-www-form-urlencoded' });
+    const form = await new TestClient(server.url).post('/api/auth/signup', 'name=a&email=b', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(form.status).toBe(415);
   });
 
@@ -115,7 +123,10 @@ describe('POST /api/auth/login and logout', () => {
   it("answers a wrong password or unknown email with 'Invalid email or password. Please try again.'", async () => {
     const email = uniqueEmail();
     await signUp(new TestClient(server.url), { email });
-    for (const body of [{ email, password: 'Wrong12345' }, { email: uniqueEmail(), password: PASSWORD }]) {
+    for (const body of [
+      { email, password: 'Wrong12345' },
+      { email: uniqueEmail(), password: PASSWORD },
+    ]) {
       const res = await new TestClient(server.url).post('/api/auth/login', body);
       expect(res.status).toBe(401);
       expect(res.body.error).toBe('Invalid email or password. Please try again.');
@@ -129,7 +140,9 @@ describe('POST /api/auth/login and logout', () => {
     await signUp(new TestClient(server.url), { email });
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      statuses.push((await new TestClient(server.url).post('/api/auth/login', { email, password: 'Wrong12345' })).status);
+      statuses.push(
+        (await new TestClient(server.url).post('/api/auth/login', { email, password: 'Wrong12345' })).status,
+      );
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     const limited = await new TestClient(server.url).post('/api/auth/login', { email, password: PASSWORD });
@@ -142,7 +155,8 @@ describe('POST /api/auth/login and logout', () => {
     const server = await startTestServer({ RATE_LIMITS: 'on' });
     onTestFinished(() => server.cleanup());
     const statuses: number[] = [];
-    for (let i = 0; i < 22; i++) statuses.push((await new TestClient(server.url).post('/api/auth/signup', signupBody({ name: '' }))).status);
+    for (let i = 0; i < 22; i++)
+      statuses.push((await new TestClient(server.url).post('/api/auth/signup', signupBody({ name: '' }))).status);
     expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true);
     expect(statuses.slice(20)).toEqual([429, 429]);
   });

@@ -59,7 +59,11 @@ describe('authorization matrix', () => {
   it('every cell has its expected outcome', async () => {
     const rows = new Map(MATRIX.map(([action, role, expected]) => [`${action} | ${role}`, expected]));
     const ordered = [...ACTIONS].sort((a, b) => (a.phase ?? 1) - (b.phase ?? 1));
-    const problems: Record<Exclude<Verdict, 'ok'>, string[]> = { 'unexpected allow': [], 'unexpected denial': [], 'other refusal': [] };
+    const problems: Record<Exclude<Verdict, 'ok'>, string[]> = {
+      'unexpected allow': [],
+      'unexpected denial': [],
+      'other refusal': [],
+    };
     const started = Date.now();
     let cells = 0;
     for (const action of ordered) {

@@ -3,7 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { build, type Rolldown } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUDGETS, chunkOfModule, clientRoutes, libraryOfModule, readBundle, routeLoad, type Bundle, type Route } from '../../bench/support/bundle-graph';
+import {
+  BUDGETS,
+  chunkOfModule,
+  clientRoutes,
+  libraryOfModule,
+  readBundle,
+  routeLoad,
+  type Bundle,
+  type Route,
+} from '../../bench/support/bundle-graph';
 
 /**
  * The bundle budgets of issue 8, checked on a fresh production build: this suite runs before the
@@ -24,7 +33,12 @@ beforeAll(async () => {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    const result = await build({ configFile: path.resolve('vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    const result = await build({
+      configFile: path.resolve('vite.config.ts'),
+      mode: 'production',
+      logLevel: 'error',
+      build: { outDir, emptyOutDir: true },
+    });
     const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
     output = outputs.flatMap((o) => o.output).filter((o): o is Rolldown.OutputChunk => o.type === 'chunk');
   } finally {
@@ -46,18 +60,29 @@ describe('bundle budgets', () => {
     expect([...parsed.chunks.keys()].sort()).toEqual(output.map((c) => c.fileName).sort());
     for (const chunk of output) {
       const seen = parsed.chunks.get(chunk.fileName)!;
-      expect({ file: chunk.fileName, imports: [...seen.imports].sort() }).toEqual({ file: chunk.fileName, imports: [...chunk.imports].sort() });
-      expect({ file: chunk.fileName, dynamic: seen.dynamicImports.map((d) => d.file).sort() }).toEqual({ file: chunk.fileName, dynamic: [...chunk.dynamicImports].sort() });
+      expect({ file: chunk.fileName, imports: [...seen.imports].sort() }).toEqual({
+        file: chunk.fileName,
+        imports: [...chunk.imports].sort(),
+      });
+      expect({ file: chunk.fileName, dynamic: seen.dynamicImports.map((d) => d.file).sort() }).toEqual({
+        file: chunk.fileName,
+        dynamic: [...chunk.dynamicImports].sort(),
+      });
     }
   });
 
   it('finds each route page in the chunk built for it, and the libraries by their code as by their modules', () => {
-    expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(['/', '/teaser', '/signup', '/login', '/landing', '/exchange/:userId']));
+    expect(routes.map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/', '/teaser', '/signup', '/login', '/landing', '/exchange/:userId']),
+    );
     for (const page of new Set(routes.flatMap((r) => r.pages))) {
       const chunk = output.find((c) => c.fileName === chunkOfModule(parsed, page))!;
-      expect(chunk.facadeModuleId).toMatch(new RegExp(`${page.replace(/^(\.\.?\/)+/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.tsx?$`));
+      expect(chunk.facadeModuleId).toMatch(
+        new RegExp(`${page.replace(/^(\.\.?\/)+/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.tsx?$`),
+      );
     }
-    for (const [file, chunk] of exact.chunks) expect({ file, libraries: parsed.chunks.get(file)!.libraries }).toEqual({ file, libraries: chunk.libraries });
+    for (const [file, chunk] of exact.chunks)
+      expect({ file, libraries: parsed.chunks.get(file)!.libraries }).toEqual({ file, libraries: chunk.libraries });
     expect(output.some((c) => c.moduleIds.some((id) => libraryOfModule(id) === 'rxdb'))).toBe(true);
   });
 
@@ -65,7 +90,8 @@ describe('bundle budgets', () => {
     const loads = routes.map((r) => routeLoad(exact, r, routes));
     const publicLoads = loads.filter((l) => l.route.area === 'public');
     expect(publicLoads.length).toBeGreaterThanOrEqual(6);
-    for (const l of publicLoads) expect({ path: l.route.path, libraries: l.libraries }).toEqual({ path: l.route.path, libraries: [] });
+    for (const l of publicLoads)
+      expect({ path: l.route.path, libraries: l.libraries }).toEqual({ path: l.route.path, libraries: [] });
     const landing = loads.find((l) => l.route.path === '/landing')!;
     expect(landing.libraries).toEqual(['rxdb', 'dexie']);
     expect(loads.find((l) => l.route.path === '/exchange/:userId')!.libraries).toContain('yjs');
@@ -73,7 +99,11 @@ describe('bundle budgets', () => {
 
   it(`keeps / within ${BUDGETS.home.maxGzip / 1000} kB gzip and the signed-in shell within ${BUDGETS.signedInShell.maxGzip / 1000} kB`, () => {
     for (const budget of [BUDGETS.home, BUDGETS.signedInShell]) {
-      const load = routeLoad(exact, routes.find((r) => r.path === budget.path)!, routes);
+      const load = routeLoad(
+        exact,
+        routes.find((r) => r.path === budget.path)!,
+        routes,
+      );
       expect(load.files.some((f) => f.endsWith('.css'))).toBe(true);
       // The page's own chunk is part of what is counted.
       expect(load.files).toContain(chunkOfModule(exact, load.route.pages.at(-1)!));

@@ -52,7 +52,9 @@ async function twoGigs() {
 
 /** The receiver's new_message notifications in the room. */
 async function messageNotes(receiver: Person, room: string) {
-  return (await pullAll(receiver.http, 'notifications')).documents.filter((n) => n.type === 'new_message' && n.conversationId === room);
+  return (await pullAll(receiver.http, 'notifications')).documents.filter(
+    (n) => n.type === 'new_message' && n.conversationId === room,
+  );
 }
 
 async function conversation(reader: Person, room: string) {
@@ -62,17 +64,36 @@ async function conversation(reader: Person, room: string) {
 describe('the gig a conversation is about', () => {
   it('new_conversation names the gig the user came from, not the most recent application', async () => {
     const { buyer, seller, mural, room } = await twoGigs();
-    const record = newConversation({ starterId: buyer.user.id, otherId: seller.user.id, link: { gigId: mural, gigTitle: 'Community mural (passion project)', creatorId: buyer.user.id }, now: Date.now() });
+    const record = newConversation({
+      starterId: buyer.user.id,
+      otherId: seller.user.id,
+      link: { gigId: mural, gigTitle: 'Community mural (passion project)', creatorId: buyer.user.id },
+      now: Date.now(),
+    });
     expect((await write(buyer.http, 'conversations', record)).refusal).toBeUndefined();
     const notes = (await pullAll(seller.http, 'notifications')).documents.filter((n) => n.type === 'new_conversation');
-    expect(notes).toEqual([expect.objectContaining({ gigId: mural, gigTitle: 'Community mural (passion project)', message: 'New conversation from “Bea Buyer” about “Community mural (passion project)”' })]);
-    expect(await conversation(buyer, room)).toMatchObject({ gigId: mural, gigTitle: 'Community mural (passion project)' });
+    expect(notes).toEqual([
+      expect.objectContaining({
+        gigId: mural,
+        gigTitle: 'Community mural (passion project)',
+        message: 'New conversation from “Bea Buyer” about “Community mural (passion project)”',
+      }),
+    ]);
+    expect(await conversation(buyer, room)).toMatchObject({
+      gigId: mural,
+      gigTitle: 'Community mural (passion project)',
+    });
   });
 
   it('a message written from the second gig names it in the receiver’s notification and in the conversation record', async () => {
     const { buyer, seller, mural, album, room } = await twoGigs();
     // The conversation was started about the mural.
-    const record = newConversation({ starterId: seller.user.id, otherId: buyer.user.id, link: { gigId: mural, gigTitle: 'Community mural (passion project)', creatorId: buyer.user.id }, now: Date.now() });
+    const record = newConversation({
+      starterId: seller.user.id,
+      otherId: buyer.user.id,
+      link: { gigId: mural, gigTitle: 'Community mural (passion project)', creatorId: buyer.user.id },
+      now: Date.now(),
+    });
     expect((await write(seller.http, 'conversations', record)).refusal).toBeUndefined();
 
     const s = chat(seller.http, room);
@@ -82,8 +103,16 @@ describe('the gig a conversation is about', () => {
       const notes = await messageNotes(buyer, room);
       return notes.length > 0 ? notes : undefined;
     });
-    expect(note).toMatchObject({ gigId: album, gigTitle: 'Album cover illustration', message: 'New message from “Sam Seller” about “Album cover illustration”: I can paint the album cover too.' });
-    expect(await conversation(buyer, room)).toMatchObject({ gigId: album, gigTitle: 'Album cover illustration', lastMessage: 'I can paint the album cover too.' });
+    expect(note).toMatchObject({
+      gigId: album,
+      gigTitle: 'Album cover illustration',
+      message: 'New message from “Sam Seller” about “Album cover illustration”: I can paint the album cover too.',
+    });
+    expect(await conversation(buyer, room)).toMatchObject({
+      gigId: album,
+      gigTitle: 'Album cover illustration',
+      lastMessage: 'I can paint the album cover too.',
+    });
 
     // Back to the mural: the one unread notification and the record follow the latest message.
     s.send(chatMessage(seller.user.id, buyer.user.id, 'And the mural starts Monday.', { gigId: mural }));
@@ -91,8 +120,15 @@ describe('the gig a conversation is about', () => {
       const notes = await messageNotes(buyer, room);
       return notes.length === 1 && notes[0]!.gigId === mural ? notes[0] : undefined;
     });
-    expect(refreshed).toMatchObject({ gigTitle: 'Community mural (passion project)', message: 'New message from “Sam Seller” about “Community mural (passion project)”: And the mural starts Monday.', read: false });
-    expect(await conversation(seller, room)).toMatchObject({ gigId: mural, gigTitle: 'Community mural (passion project)' });
+    expect(refreshed).toMatchObject({
+      gigTitle: 'Community mural (passion project)',
+      message: 'New message from “Sam Seller” about “Community mural (passion project)”: And the mural starts Monday.',
+      read: false,
+    });
+    expect(await conversation(seller, room)).toMatchObject({
+      gigId: mural,
+      gigTitle: 'Community mural (passion project)',
+    });
   });
 
   it('a message whose gig does not link the two names nothing new: the conversation keeps its gig', async () => {
@@ -104,8 +140,14 @@ describe('the gig a conversation is about', () => {
 
     // Another gig of the buyer's, which the seller never applied to.
     s.send(chatMessage(seller.user.id, buyer.user.id, 'And that sign?', { gigId: unrelated }));
-    const note = await waitFor('the notification shows the newest message', async () => (await messageNotes(buyer, room)).find((n) => String(n.message).endsWith('And that sign?')));
-    expect(note).toMatchObject({ gigId: album, gigTitle: 'Album cover illustration', message: 'New message from “Sam Seller”: And that sign?' });
+    const note = await waitFor('the notification shows the newest message', async () =>
+      (await messageNotes(buyer, room)).find((n) => String(n.message).endsWith('And that sign?')),
+    );
+    expect(note).toMatchObject({
+      gigId: album,
+      gigTitle: 'Album cover illustration',
+      message: 'New message from “Sam Seller”: And that sign?',
+    });
     expect(await conversation(buyer, room)).toMatchObject({ gigId: album, lastMessage: 'And that sign?' });
     expect(s.closedWith()).toBeUndefined();
   });
@@ -121,7 +163,9 @@ describe('the gig a conversation is about', () => {
     expect(closed).toEqual({ code: 4403, reason: 'Invalid gig id' });
 
     honest.send(chatMessage(buyer.user.id, seller.user.id, 'Still here', { gigId: album }));
-    await waitFor('the honest message is stamped', () => honest.shown().some((m) => m.content === 'Still here' && !m.pending));
+    await waitFor('the honest message is stamped', () =>
+      honest.shown().some((m) => m.content === 'Still here' && !m.pending),
+    );
     const stored = storedRoom(server.ctx.store.chatUpdates(room));
     expect(stored.messages.map((m) => m.content)).toEqual([...before.messages.map((m) => m.content), 'Still here']);
     expect(stored.messages.at(-1)).toMatchObject({ gigId: album });

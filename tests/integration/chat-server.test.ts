@@ -41,7 +41,11 @@ async function scene(on: TestServer = server) {
 }
 
 const contents = (c: ChatClient) => c.shown().map((m) => m.content);
-const stampedContents = (c: ChatClient) => c.shown().filter((m) => !m.pending).map((m) => m.content);
+const stampedContents = (c: ChatClient) =>
+  c
+    .shown()
+    .filter((m) => !m.pending)
+    .map((m) => m.content);
 
 describe('docs/product.md §5 Chat access: who may open a chat socket', () => {
   it("refuses a signed-out visitor with 401 'Please log in to start a conversation'", async () => {
@@ -52,7 +56,10 @@ describe('docs/product.md §5 Chat access: who may open a chat socket', () => {
 
   it('refuses a socket opened from another origin (403), even with a valid session', async () => {
     const { buyer, room } = await scene();
-    const res = await tryChatSocket(server.url, room, { cookie: buyer.http.cookieHeader(), origin: 'http://evil.example' });
+    const res = await tryChatSocket(server.url, room, {
+      cookie: buyer.http.cookieHeader(),
+      origin: 'http://evil.example',
+    });
     expect(res.status).toBe(403);
     const none = await tryChatSocket(server.url, room, { cookie: buyer.http.cookieHeader(), origin: null });
     expect(none.status).toBe(403);
@@ -68,7 +75,10 @@ describe('docs/product.md §5 Chat access: who may open a chat socket', () => {
     const { buyer, stranger } = await scene();
     const room = conversationIdFor(buyer.user.id, stranger.user.id);
     const res = await tryChatSocket(server.url, room, { cookie: buyer.http.cookieHeader(), origin: server.url });
-    expect(res).toEqual({ status: 403, body: { error: 'A conversation needs an application linking the two users.', redirectTo: '/applications' } });
+    expect(res).toEqual({
+      status: 403,
+      body: { error: 'A conversation needs an application linking the two users.', redirectTo: '/applications' },
+    });
   });
 
   it("'A user cannot converse with themselves': 400 'You cannot converse with yourself'", async () => {
@@ -105,7 +115,10 @@ describe('docs/product.md Chat: live messages with server time', () => {
     b.send(chatMessage(seller.user.id, buyer.user.id, 'Yes, sketches tomorrow.'));
     a.send(chatMessage(buyer.user.id, seller.user.id, 'Great!'));
     const expected = ['Hello Sam, is the poster on track?', 'Yes, sketches tomorrow.', 'Great!'];
-    await waitFor('both see all three stamped', () => stampedContents(a).length === 3 && stampedContents(b).length === 3);
+    await waitFor(
+      'both see all three stamped',
+      () => stampedContents(a).length === 3 && stampedContents(b).length === 3,
+    );
 
     expect(stampedContents(a)[0]).toBe(expected[0]);
     expect(new Set(stampedContents(a))).toEqual(new Set(expected));
@@ -153,7 +166,9 @@ describe('docs/product.md Chat: live messages with server time', () => {
       isCreatorInitiated: true,
     });
 
-    const notes = (await pullAll(seller.http, 'notifications')).documents.filter((n) => n.type === 'new_message' && n.conversationId === room);
+    const notes = (await pullAll(seller.http, 'notifications')).documents.filter(
+      (n) => n.type === 'new_message' && n.conversationId === room,
+    );
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({
       userId: seller.user.id,
@@ -176,16 +191,30 @@ describe('forged updates are refused (close code 4403) and change nothing; the r
     const forger = chat(s.buyer.http, s.room);
     await Promise.all([honestA.synced(), b.synced(), forger.synced()]);
     honestA.send(chatMessage(s.buyer.user.id, s.seller.user.id, 'The only real message so far'));
-    await waitFor('everyone has the first message stamped', () => [honestA, b, forger].every((c) => stampedContents(c).length === 1));
+    await waitFor('everyone has the first message stamped', () =>
+      [honestA, b, forger].every((c) => stampedContents(c).length === 1),
+    );
     return { ...s, honestA, b, forger };
   }
 
   const forgeries: [string, (f: Awaited<ReturnType<typeof forgeryScene>>) => void, string][] = [
-    ['a message in the name of the other user', (f) => f.forger.send(chatMessage(f.seller.user.id, f.buyer.user.id, 'I will pay double')), 'signed-in user'],
+    [
+      'a message in the name of the other user',
+      (f) => f.forger.send(chatMessage(f.seller.user.id, f.buyer.user.id, 'I will pay double')),
+      'signed-in user',
+    ],
     ['the deletion of a message', (f) => f.forger.messages.delete(0, 1), 'deleted'],
     ['an empty message', (f) => f.forger.send(chatMessage(f.buyer.user.id, f.seller.user.id, '')), 'empty'],
-    ['a whitespace-only message', (f) => f.forger.send(chatMessage(f.buyer.user.id, f.seller.user.id, '  \n\t ')), 'empty'],
-    ['a message over 5000 characters', (f) => f.forger.send(chatMessage(f.buyer.user.id, f.seller.user.id, 'x'.repeat(5001))), '5000'],
+    [
+      'a whitespace-only message',
+      (f) => f.forger.send(chatMessage(f.buyer.user.id, f.seller.user.id, '  \n\t ')),
+      'empty',
+    ],
+    [
+      'a message over 5000 characters',
+      (f) => f.forger.send(chatMessage(f.buyer.user.id, f.seller.user.id, 'x'.repeat(5001))),
+      '5000',
+    ],
     ['a write to another shared type', (f) => f.forger.doc.getText('draft').insert(0, 'sneaky'), 'Only messages'],
     ['a write to stamps', (f) => f.forger.stamps.set(f.forger.messages.get(0).id, 1), 'server writes stamps'],
   ];
@@ -212,7 +241,11 @@ describe('forged updates are refused (close code 4403) and change nothing; the r
     // The stored room holds the three real messages and nothing else.
     const stored = storedRoom(server.ctx.store.chatUpdates(f.room));
     expect(stored.types.sort()).toEqual(['messages', 'stamps']);
-    expect(stored.messages.map((m) => m.content)).toEqual([...storedBefore.messages.map((m) => m.content), 'Still here', 'Me too']);
+    expect(stored.messages.map((m) => m.content)).toEqual([
+      ...storedBefore.messages.map((m) => m.content),
+      'Still here',
+      'Me too',
+    ]);
     expect(stored.stamps.size).toBe(3);
   });
 
@@ -226,7 +259,9 @@ describe('forged updates are refused (close code 4403) and change nothing; the r
     const onlySecond = Y.encodeStateAsUpdate(f.forger.doc, mid);
     const res = await tryChatSocket(server.url, f.room, { cookie: f.buyer.http.cookieHeader(), origin: server.url });
     if (!('socket' in res)) throw new Error(`expected a socket, got ${res.status}`);
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => res.socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      res.socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     res.socket.send(updateFrame(onlySecond));
     expect(await closed).toEqual({ code: 4403, reason: 'The update depends on changes the server does not have' });
 
@@ -369,7 +404,10 @@ describe('persistence', () => {
 
       second = await startTestServer({}, dir);
       const reader = chat(TestClient.withSession(second.url, seller.http.sessionToken()), room);
-      await waitFor('every message served, stamped, after the restart', () => stampedContents(reader).length === sent.length);
+      await waitFor(
+        'every message served, stamped, after the restart',
+        () => stampedContents(reader).length === sent.length,
+      );
       expect([...stampedContents(reader)].sort()).toEqual([...sent].sort());
     } finally {
       for (const c of opened.splice(0)) c.destroy();

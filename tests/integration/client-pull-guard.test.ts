@@ -48,7 +48,13 @@ describe('pulled batches on a new device', () => {
       // An older server, or a store written before the id rule: it serves documents named after built-ins.
       const body = (await res.json()) as PullAnswer;
       const like = body.documents[0]!;
-      body.documents.splice(1, 0, { ...like, id: 'toString' }, { ...like, id: 'constructor' }, { ...like, id: 'hasOwnProperty' });
+      body.documents.splice(
+        1,
+        0,
+        { ...like, id: 'toString' },
+        { ...like, id: 'constructor' },
+        { ...like, id: 'hasOwnProperty' },
+      );
       return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
     };
     const client = await startNodeClient(viewer.http, viewer.user.id, { fetch: poisoning, batchSize: BATCH });

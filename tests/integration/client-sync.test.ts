@@ -31,10 +31,14 @@ describe('the client data layer against the real server', () => {
       await waitFor('the gig on the server', () => server.ctx.store.get('gigs', gig.id as string), 10_000);
       await waitFor("A's outbox emptied", () => clientA.outbox.count === 0, 10_000);
       // The server's stamped fields come back to the writer.
-      const mine = await waitFor("the server's fields back at A", async () => {
-        const d = await clientA.db.gigs.findOne(gig.id as string).exec();
-        return d?.createdBy === a.id ? d : undefined;
-      }, 10_000);
+      const mine = await waitFor(
+        "the server's fields back at A",
+        async () => {
+          const d = await clientA.db.gigs.findOne(gig.id as string).exec();
+          return d?.createdBy === a.id ? d : undefined;
+        },
+        10_000,
+      );
       expect(mine.creatorName).toBe('Ada');
       const seen = await waitFor('the gig at B', () => clientB.db.gigs.findOne(gig.id as string).exec(), 10_000);
       expect(seen.title).toBe('Written offline-first');
@@ -55,7 +59,11 @@ describe('the client data layer against the real server', () => {
       const problem = await waitFor('a sync problem', () => client.db.syncproblems.findOne().exec(), 10_000);
       expect(problem.reason).toBe('Please complete your profile before creating a gig');
       expect(JSON.parse(problem.content)).toMatchObject({ title: 'Refused gig' });
-      await waitFor('the refused gig gone locally', async () => (await client.db.gigs.findOne(gig.id as string).exec()) === null, 10_000);
+      await waitFor(
+        'the refused gig gone locally',
+        async () => (await client.db.gigs.findOne(gig.id as string).exec()) === null,
+        10_000,
+      );
       expect(client.outbox.count).toBe(0);
     } finally {
       await client.close();

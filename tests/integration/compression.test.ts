@@ -9,7 +9,10 @@ import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/server';
 
 /** A raw GET, so the test sees the bytes on the wire (fetch would decompress them). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; firstChunk: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; firstChunk: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -18,10 +21,22 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
         // The change stream never ends: its first event is enough.
         if (String(res.headers['content-type']).startsWith('text/event-stream')) {
           req.destroy();
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), firstChunk: chunks[0]! });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+            firstChunk: chunks[0]!,
+          });
         }
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), firstChunk: chunks[0] ?? Buffer.alloc(0) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+          firstChunk: chunks[0] ?? Buffer.alloc(0),
+        }),
+      );
     });
     req.on('error', reject);
   });
@@ -35,7 +50,10 @@ describe('compression over slow links', () => {
   beforeAll(async () => {
     dist = await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-dist-'));
     await fs.mkdir(path.join(dist, 'assets'));
-    await fs.writeFile(path.join(dist, 'index.html'), `<!doctype html><html><head><title>Gigs</title></head><body>${'<p>shell</p>'.repeat(200)}</body></html>`);
+    await fs.writeFile(
+      path.join(dist, 'index.html'),
+      `<!doctype html><html><head><title>Gigs</title></head><body>${'<p>shell</p>'.repeat(200)}</body></html>`,
+    );
     await fs.writeFile(path.join(dist, 'assets', 'index-abc123.js'), script);
     server = await startTestServer({ DIST_DIR: dist });
   });
@@ -68,16 +86,24 @@ describe('compression over slow links', () => {
   it('gzips a large pull, and never the change stream, whose events must arrive at once', async () => {
     const client = new TestClient(server.url);
     await signUpWithProfile(client);
-    for (let i = 0; i < 15; i++) expect((await write(client, 'gigs', gigDoc({ title: `Mural number ${i}` }))).refusal).toBeUndefined();
+    for (let i = 0; i < 15; i++)
+      expect((await write(client, 'gigs', gigDoc({ title: `Mural number ${i}` }))).refusal).toBeUndefined();
     const cookie = client.cookieHeader();
 
-    const pull = await rawGet(`${server.url}/api/sync/gigs/pull?seq=0&limit=100`, { 'accept-encoding': 'gzip', cookie });
+    const pull = await rawGet(`${server.url}/api/sync/gigs/pull?seq=0&limit=100`, {
+      'accept-encoding': 'gzip',
+      cookie,
+    });
     expect(pull.status).toBe(200);
     expect(pull.headers['content-encoding']).toBe('gzip');
     const body = JSON.parse(zlib.gunzipSync(pull.body).toString()) as { documents: { title: string }[] };
     expect(body.documents.map((d) => d.title)).toContain('Mural number 14');
 
-    const stream = await rawGet(`${server.url}/api/sync/stream`, { 'accept-encoding': 'gzip', cookie, accept: 'text/event-stream' });
+    const stream = await rawGet(`${server.url}/api/sync/stream`, {
+      'accept-encoding': 'gzip',
+      cookie,
+      accept: 'text/event-stream',
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers['content-encoding']).toBeUndefined();
     expect(stream.firstChunk.toString()).toMatch(/event: hello/);

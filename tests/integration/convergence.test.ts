@@ -48,7 +48,9 @@ describe('convergence under partitions', () => {
   it(
     `${count} seed(s) from ${first}: every device ends with exactly the server's state and every invariant holds`,
     async () => {
-      console.log(`convergence: seeds ${seeds[0]}..${seeds[seeds.length - 1]}, ${operations} operations each (replay one with CONVERGENCE_SEED=<seed>)`);
+      console.log(
+        `convergence: seeds ${seeds[0]}..${seeds[seeds.length - 1]}, ${operations} operations each (replay one with CONVERGENCE_SEED=<seed>)`,
+      );
       const results: SeedResult[] = [];
       const failed: SeedResult[] = [];
       for (const seed of seeds) {
@@ -61,7 +63,9 @@ describe('convergence under partitions', () => {
         );
         if (r.problems.length) {
           failed.push(r);
-          console.log(`convergence seed ${seed} problems:\n  ${r.problems.join('\n  ')}\n  replay: CONVERGENCE_SEED=${seed} npx vitest run --project integration tests/integration/convergence.test.ts`);
+          console.log(
+            `convergence seed ${seed} problems:\n  ${r.problems.join('\n  ')}\n  replay: CONVERGENCE_SEED=${seed} npx vitest run --project integration tests/integration/convergence.test.ts`,
+          );
         }
       }
       const total = (k: keyof SeedResult['stats']) => results.reduce((sum, r) => sum + r.stats[k], 0);
@@ -119,7 +123,11 @@ describe('an offline application across restarts', () => {
     };
     gigId = await ben.write<string>({ type: 'createGig', values });
     applicationId = applicationIdFor(gigId, ada.userId);
-    await waitFor("Ben's gig on Ada's device", async () => (await ada.snapshot()).docs.gigs.some((g) => g.id === gigId), 15_000);
+    await waitFor(
+      "Ben's gig on Ada's device",
+      async () => (await ada.snapshot()).docs.gigs.some((g) => g.id === gigId),
+      15_000,
+    );
   }
 
   async function applyOfflineAndRestartTwice(): Promise<void> {
@@ -137,12 +145,25 @@ describe('an offline application across restarts', () => {
     try {
       await applyOfflineAndRestartTwice();
       await ada.goOnline();
-      const stored = await waitFor('the application on the server', () => server.ctx.store.get('applications', applicationId), 20_000);
-      expect(stored).toMatchObject({ applicantId: ada.userId, creatorId: ben.userId, budget: 600_00, status: 'PENDING' });
-      const after = await waitFor("Ada's outbox emptied", async () => {
-        const s = await ada.snapshot();
-        return s.outbox === 0 ? s : undefined;
-      }, 20_000);
+      const stored = await waitFor(
+        'the application on the server',
+        () => server.ctx.store.get('applications', applicationId),
+        20_000,
+      );
+      expect(stored).toMatchObject({
+        applicantId: ada.userId,
+        creatorId: ben.userId,
+        budget: 600_00,
+        status: 'PENDING',
+      });
+      const after = await waitFor(
+        "Ada's outbox emptied",
+        async () => {
+          const s = await ada.snapshot();
+          return s.outbox === 0 ? s : undefined;
+        },
+        20_000,
+      );
       expect(after.syncproblems).toEqual([]);
       expect(after.docs.applications.map((a) => [a.id, a.status])).toEqual([[applicationId, 'PENDING']]);
     } finally {
@@ -161,18 +182,36 @@ describe('an offline application across restarts', () => {
       ada.sendChat(room, message);
       // Ben deletes the gig before Ada's application arrives.
       await ben.write({ type: 'deleteGig', gigId });
-      await waitFor("Ben's deletion on the server", () => server.ctx.store.get('gigs', gigId)?._deleted === true, 15_000);
+      await waitFor(
+        "Ben's deletion on the server",
+        () => server.ctx.store.get('gigs', gigId)?._deleted === true,
+        15_000,
+      );
       await ada.goOnline();
 
-      const after = await waitFor("Ada's outbox emptied, with a sync problem", async () => {
-        const s = await ada.snapshot();
-        return s.outbox === 0 && s.syncproblems.length > 0 ? s : undefined;
-      }, 20_000);
+      const after = await waitFor(
+        "Ada's outbox emptied, with a sync problem",
+        async () => {
+          const s = await ada.snapshot();
+          return s.outbox === 0 && s.syncproblems.length > 0 ? s : undefined;
+        },
+        20_000,
+      );
       expect(server.ctx.store.get('applications', applicationId)).toBeUndefined();
       expect(after.syncproblems).toHaveLength(1);
       const problem = after.syncproblems[0]!;
-      expect(problem).toMatchObject({ collectionName: 'applications', docId: applicationId, reason: 'Unable to process application: Gig data is missing' });
-      expect(JSON.parse(problem.content)).toMatchObject({ id: applicationId, applicantId: ada.userId, creatorId: ben.userId, budget: 600_00, status: 'PENDING' });
+      expect(problem).toMatchObject({
+        collectionName: 'applications',
+        docId: applicationId,
+        reason: 'Unable to process application: Gig data is missing',
+      });
+      expect(JSON.parse(problem.content)).toMatchObject({
+        id: applicationId,
+        applicantId: ada.userId,
+        creatorId: ben.userId,
+        budget: 600_00,
+        status: 'PENDING',
+      });
       // The refused application is no longer shown as live; what Ada wrote is in the problem.
       expect(after.docs.applications).toEqual([]);
       expect(linkRefused(server.ctx.store, ada.userId, after.syncproblems, room)).toBe(true);

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleStoredGigs } from '../../sync-server/policies/hiring';
-import { accept, applicationDoc, applyTo, gigDoc, offer, person, pullAll, write, type Person } from '../support/fixtures';
+import {
+  accept,
+  applicationDoc,
+  applyTo,
+  gigDoc,
+  offer,
+  person,
+  pullAll,
+  write,
+  type Person,
+} from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 
 /** Openings, filled gigs, new offers after a decline and deleting under way (decision 014). */
@@ -69,7 +79,11 @@ describe('a filled gig', () => {
       expect(storedApp(applications[i]!.id)).toMatchObject({ status: 'CLOSED', finalBudget: null });
       const notes = await notificationsOf(applicants[i]!);
       expect(notes).toContainEqual(
-        expect.objectContaining({ type: 'application_status', gigId: gig.id, message: '“Short story edit” has been filled. Your application is closed.' }),
+        expect.objectContaining({
+          type: 'application_status',
+          gigId: gig.id,
+          message: '“Short story edit” has been filled. Your application is closed.',
+        }),
       );
     }
     // The one hired is not closed, and not told so.
@@ -100,8 +114,15 @@ describe('a filled gig', () => {
   it('gets no offer beyond its openings: an outstanding offer holds the opening', async () => {
     const { buyer, applications } = await scene(2);
     await offer(buyer.http, applications[0]!, 40000);
-    const second = await write(buyer.http, 'applications', { ...applications[1]!, status: 'PENDING_ACCEPTANCE', finalBudget: 40000 }, applications[1]!);
-    expect(second.refusal).toBe('Every opening on this gig has an offer sent or accepted. Add openings to send more offers.');
+    const second = await write(
+      buyer.http,
+      'applications',
+      { ...applications[1]!, status: 'PENDING_ACCEPTANCE', finalBudget: 40000 },
+      applications[1]!,
+    );
+    expect(second.refusal).toBe(
+      'Every opening on this gig has an offer sent or accepted. Add openings to send more offers.',
+    );
     expect(storedApp(applications[1]!.id).status).toBe('PENDING');
   });
 
@@ -128,7 +149,9 @@ describe('a filled gig', () => {
     const edited = await write(buyer.http, 'gigs', { ...reopened.master!, title: 'Another title' }, reopened.master!);
     expect(edited.refusal).toBe('This gig can no longer be edited: an offer on it has been accepted.');
     // Fewer openings than people hired is refused.
-    expect((await write(buyer.http, 'gigs', { ...reopened.master!, openings: 0 }, reopened.master!)).refusal).toMatch(/openings/i);
+    expect((await write(buyer.http, 'gigs', { ...reopened.master!, openings: 0 }, reopened.master!)).refusal).toMatch(
+      /openings/i,
+    );
     await applyTo(stranger, String(gig.id));
     const { _seq: _c, ...closed } = storedApp(applications[1]!.id);
     expect(closed.status).toBe('CLOSED');
@@ -169,20 +192,35 @@ describe('a new offer after a decline', () => {
   it('is accepted, and the applicant is told it is a new offer (FINAL_BUDGET_OFFER)', async () => {
     const { buyer, applicants, applications } = await scene(1);
     const first = await offer(buyer.http, applications[0]!, 30000);
-    const declined = await write(applicants[0]!.http, 'applications', { ...first, status: 'REJECTED', finalBudget: null }, first);
+    const declined = await write(
+      applicants[0]!.http,
+      'applications',
+      { ...first, status: 'REJECTED', finalBudget: null },
+      first,
+    );
     expect(declined.master).toMatchObject({ status: 'REJECTED' });
     const second = await offer(buyer.http, declined.master!, 45000);
     expect(second).toMatchObject({ status: 'PENDING_ACCEPTANCE', finalBudget: 45000 });
     const offers = (await notificationsOf(applicants[0]!)).filter((n) => n.type === 'FINAL_BUDGET_OFFER');
-    expect(offers.map((n) => n.message).sort()).toEqual(['New offer from “Bea Buyer” for “Short story edit”', 'Offer from “Bea Buyer” for “Short story edit”']);
+    expect(offers.map((n) => n.message).sort()).toEqual([
+      'New offer from “Bea Buyer” for “Short story edit”',
+      'Offer from “Bea Buyer” for “Short story edit”',
+    ]);
     expect(offers.find((n) => String(n.message).startsWith('New offer'))).toMatchObject({ finalBudget: 45000 });
   });
 
   it('only by the gig creator', async () => {
     const { buyer, applicants, applications } = await scene(1);
     const first = await offer(buyer.http, applications[0]!, 30000);
-    const declined = (await write(applicants[0]!.http, 'applications', { ...first, status: 'REJECTED', finalBudget: null }, first)).master!;
-    const self = await write(applicants[0]!.http, 'applications', { ...declined, status: 'PENDING_ACCEPTANCE', finalBudget: 99999 }, declined);
+    const declined = (
+      await write(applicants[0]!.http, 'applications', { ...first, status: 'REJECTED', finalBudget: null }, first)
+    ).master!;
+    const self = await write(
+      applicants[0]!.http,
+      'applications',
+      { ...declined, status: 'PENDING_ACCEPTANCE', finalBudget: 99999 },
+      declined,
+    );
     expect(self.refusal).toBe('Only the creator of this gig can send offers.');
   });
 });

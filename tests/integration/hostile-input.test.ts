@@ -3,7 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { conversationIdFor } from '../../shared/ids';
 import { REPLICATED, type ReplicatedCollection } from '../../sync-server/replication/visibility';
-import { applicationDoc, applyTo, createPayoutAccount, gigDoc, offerAndAccept, person, pullAll, signUpWithProfile, uniqueEmail, write, PASSWORD, type Person } from '../support/fixtures';
+import {
+  applicationDoc,
+  applyTo,
+  createPayoutAccount,
+  gigDoc,
+  offerAndAccept,
+  person,
+  pullAll,
+  signUpWithProfile,
+  uniqueEmail,
+  write,
+  PASSWORD,
+  type Person,
+} from '../support/fixtures';
 import {
   hostileChatFrame,
   hostileRequests,
@@ -90,7 +103,11 @@ async function buildWorld(on: TestServer) {
   const victimLink = await connectPayouts(vs);
   const mine = await applyTo(attacker, gigV.id as string);
   const victimRoom = conversationIdFor(vb.user.id, vs.user.id);
-  const victimConversation = await write(vb.http, 'conversations', { id: victimRoom, participants: [vb.user.id, vs.user.id].sort(), lastMessageRead: true });
+  const victimConversation = await write(vb.http, 'conversations', {
+    id: victimRoom,
+    participants: [vb.user.id, vs.user.id].sort(),
+    lastMessageRead: true,
+  });
   if (victimConversation.refusal) throw new Error(victimConversation.refusal);
 
   // A room with one real message in it, so a deletion has something to delete.
@@ -116,7 +133,8 @@ async function buildWorld(on: TestServer) {
   const notifications = (await pullAll(attacker.http, 'notifications')).documents;
   const unread = notifications.find((n) => n.read === false)!;
   const victimNotification = [...on.ctx.store.all('notifications')].find((n) => n.userId === vb.user.id)!;
-  const attackerState = async (collection: string, id: string) => (await pullAll(attacker.http, collection)).documents.find((d) => d.id === id)!;
+  const attackerState = async (collection: string, id: string) =>
+    (await pullAll(attacker.http, collection)).documents.find((d) => d.id === id)!;
 
   return {
     attacker,
@@ -165,7 +183,12 @@ const BASE_PROTOTYPE = new Set(Object.getOwnPropertyNames(Object.prototype));
 type Answer = { status: number; headers: Headers; text: string; json: Record<string, unknown> | undefined };
 
 async function send(on: TestServer, req: HostileRequest): Promise<Answer> {
-  const res = await fetch(on.url + req.path, { method: req.method, headers: req.headers, body: req.body as BodyInit | undefined, redirect: 'manual' });
+  const res = await fetch(on.url + req.path, {
+    method: req.method,
+    headers: req.headers,
+    body: req.body as BodyInit | undefined,
+    redirect: 'manual',
+  });
   const text = await res.text();
   let json: Record<string, unknown> | undefined;
   try {
@@ -185,7 +208,8 @@ function judge(req: HostileRequest, a: Answer): string | undefined {
   const isJson = /^application\/json/.test(a.headers.get('content-type') ?? '');
   const refusal = () => {
     if (a.status < 400 || a.status >= 500) return `not refused: ${a.status} ${a.text.slice(0, 200)}`;
-    if (!isJson || typeof a.json?.error !== 'string' || !a.json.error) return `no JSON { error }: ${a.status} ${a.headers.get('content-type')} ${a.text.slice(0, 120)}`;
+    if (!isJson || typeof a.json?.error !== 'string' || !a.json.error)
+      return `no JSON { error }: ${a.status} ${a.headers.get('content-type')} ${a.text.slice(0, 120)}`;
     return undefined;
   };
   const e = req.expect;
@@ -199,15 +223,22 @@ function judge(req: HostileRequest, a: Answer): string | undefined {
     case 'rows-refused': {
       if (a.status !== 200) return refusal();
       const refused = a.json?.refused;
-      if (!Array.isArray(refused) || refused.length !== e.rows) return `${Array.isArray(refused) ? refused.length : 'no'} of ${e.rows} rows refused: ${a.text.slice(0, 300)}`;
+      if (!Array.isArray(refused) || refused.length !== e.rows)
+        return `${Array.isArray(refused) ? refused.length : 'no'} of ${e.rows} rows refused: ${a.text.slice(0, 300)}`;
       return undefined;
     }
     case 'ok-noop':
-      return a.status === 200 && a.json?.ok === true ? undefined : `expected { ok: true }: ${a.status} ${a.text.slice(0, 120)}`;
+      return a.status === 200 && a.json?.ok === true
+        ? undefined
+        : `expected { ok: true }: ${a.status} ${a.text.slice(0, 120)}`;
     case 'redirect':
-      return a.status === 303 && a.headers.get('location') === e.location ? undefined : `expected a redirect to ${e.location}: ${a.status} ${a.headers.get('location')}`;
+      return a.status === 303 && a.headers.get('location') === e.location
+        ? undefined
+        : `expected a redirect to ${e.location}: ${a.status} ${a.headers.get('location')}`;
     case 'public':
-      return a.status === 200 && a.text === publicAnswer ? undefined : `public answer changed: ${a.status} ${a.text.slice(0, 120)}`;
+      return a.status === 200 && a.text === publicAnswer
+        ? undefined
+        : `public answer changed: ${a.status} ${a.text.slice(0, 120)}`;
   }
 }
 
@@ -249,7 +280,22 @@ async function runEndpoint(on: TestServer, spec: EndpointSpec, attacker: Attacke
 // ---------------------------------------------------------------------------------------------
 // The endpoints
 
-const UNKNOWN_COLLECTIONS = ['credentials', 'sessions', 'waitlist', 'ledger', 'meta', 'portfolios', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'USERS', 'users%00', '%2e%2e', 'gigs.json'];
+const UNKNOWN_COLLECTIONS = [
+  'credentials',
+  'sessions',
+  'waitlist',
+  'ledger',
+  'meta',
+  'portfolios',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'USERS',
+  'users%00',
+  '%2e%2e',
+  'gigs.json',
+];
 
 function badCollectionPath(r: Rng, tail: string): string {
   const name = r.chance(0.7) ? r.pick(UNKNOWN_COLLECTIONS) : encodePart(hostileString(r).slice(0, 200)) || 'x';
@@ -257,7 +303,20 @@ function badCollectionPath(r: Rng, tail: string): string {
 }
 
 function badQuery(r: Rng): string {
-  const seq = ['-1', '-100', 'abc', '1.5', 'NaN', '9007199254740993', '0x', '[]', '{}', 'Infinity', '1e400', `${encodePart(hostileString(r))}x`];
+  const seq = [
+    '-1',
+    '-100',
+    'abc',
+    '1.5',
+    'NaN',
+    '9007199254740993',
+    '0x',
+    '[]',
+    '{}',
+    'Infinity',
+    '1e400',
+    `${encodePart(hostileString(r))}x`,
+  ];
   const limit = ['0', '-5', '1001', '99999', 'x', '2.5', ''];
   switch (r.int(0, 4)) {
     case 0:
@@ -276,17 +335,45 @@ function badQuery(r: Rng): string {
 const now = () => Date.now();
 
 function rowContexts(): Record<ReplicatedCollection, RowContext> {
-  const { attacker, s3, vb, loner, gigV, gigV2, a1, a2, a3, mine, av, own, vbPublic, unread, victimNotification, victimRoom, ownConversation } = w;
+  const {
+    attacker,
+    s3,
+    vb,
+    loner,
+    gigV,
+    gigV2,
+    a1,
+    a2,
+    a3,
+    mine,
+    av,
+    own,
+    vbPublic,
+    unread,
+    victimNotification,
+    victimRoom,
+    ownConversation,
+  } = w;
   const me = attacker.user.id;
-  const update = (label: string, current: Doc, next: Doc) => () => ({ label, row: { assumedMasterState: current, newDocumentState: next } });
-  const create = (label: string, doc: Doc) => () => ({ label, row: { assumedMasterState: null, newDocumentState: doc } });
+  const update = (label: string, current: Doc, next: Doc) => () => ({
+    label,
+    row: { assumedMasterState: current, newDocumentState: next },
+  });
+  const create = (label: string, doc: Doc) => () => ({
+    label,
+    row: { assumedMasterState: null, newDocumentState: doc },
+  });
   return {
     users: {
       valid: () => ({ ...own, bio: `Painter ${now()}` }),
       assumed: () => own,
       forbidden: [
         update("edit a linked user's profile", vbPublic, { ...vbPublic, bio: 'hacked' }),
-        update("edit an unlinked user's profile", { id: w.vs.user.id }, { id: w.vs.user.id, name: 'hacked', updatedAt: now() }),
+        update(
+          "edit an unlinked user's profile",
+          { id: w.vs.user.id },
+          { id: w.vs.user.id, name: 'hacked', updatedAt: now() },
+        ),
         create('create a user', { id: `sockpuppet-${now()}`, name: 'Sock Puppet', updatedAt: now() }),
         update('delete the own account', own, { ...own, _deleted: true }),
         update('own profile without a name', own, { ...own, name: ' ' }),
@@ -308,7 +395,9 @@ function rowContexts(): Record<ReplicatedCollection, RowContext> {
       valid: () => applicationDoc(gigV2.id as string, me),
       assumed: () => null,
       forbidden: [
-        ...(['IN_PROGRESS', 'COMPLETED', 'PENDING_PAYMENT'] as const).map((status) => update(`move the own application to ${status}`, mine, { ...mine, status })),
+        ...(['IN_PROGRESS', 'COMPLETED', 'PENDING_PAYMENT'] as const).map((status) =>
+          update(`move the own application to ${status}`, mine, { ...mine, status }),
+        ),
         update('make oneself an offer', mine, { ...mine, status: 'PENDING_ACCEPTANCE', finalBudget: 99_999 }),
         update('decline without an offer', mine, { ...mine, status: 'REJECTED' }),
         update('raise the own budget', mine, { ...mine, budget: 99_999_999 }),
@@ -319,7 +408,10 @@ function rowContexts(): Record<ReplicatedCollection, RowContext> {
         update("move a victim's application", { id: av.id }, { ...av, status: 'REJECTED' }),
         update('delete an application', mine, { ...mine, _deleted: true }),
         create('apply to the own gig', applicationDoc(w.gigA.id as string, me)),
-        create('apply in another user’s name', { ...applicationDoc(gigV2.id as string, me), id: `${gigV2.id}.${w.vs.user.id}` }),
+        create('apply in another user’s name', {
+          ...applicationDoc(gigV2.id as string, me),
+          id: `${gigV2.id}.${w.vs.user.id}`,
+        }),
         update('apply twice', mine, { ...applicationDoc(gigV.id as string, me), budget: 1 }),
       ],
     },
@@ -327,20 +419,47 @@ function rowContexts(): Record<ReplicatedCollection, RowContext> {
       valid: () => ({ ...unread, read: true }),
       assumed: () => unread,
       forbidden: [
-        update("mark a victim's notification read", { id: victimNotification.id }, { ...victimNotification, read: true }),
-        create('create a notification', { id: `n${now()}`, userId: vb.user.id, type: 'new_message', message: 'Click here', read: false, createdAt: now(), updatedAt: now() }),
+        update(
+          "mark a victim's notification read",
+          { id: victimNotification.id },
+          { ...victimNotification, read: true },
+        ),
+        create('create a notification', {
+          id: `n${now()}`,
+          userId: vb.user.id,
+          type: 'new_message',
+          message: 'Click here',
+          read: false,
+          createdAt: now(),
+          updatedAt: now(),
+        }),
         update('delete a notification', unread, { ...unread, _deleted: true }),
         update('mark a notification unread', unread, { ...unread, read: false, message: 'changed' }),
       ],
     },
     conversations: {
-      valid: () => ({ id: conversationIdFor(me, s3.user.id), participants: [me, s3.user.id].sort(), lastMessageRead: true, updatedAt: now() }),
+      valid: () => ({
+        id: conversationIdFor(me, s3.user.id),
+        participants: [me, s3.user.id].sort(),
+        lastMessageRead: true,
+        updatedAt: now(),
+      }),
       assumed: () => null,
       forbidden: [
-        update("read a victim's conversation", { id: victimRoom }, { id: victimRoom, participants: victimRoom.split('_'), lastMessageRead: true }),
-        create('a conversation with an unlinked user', { id: conversationIdFor(me, loner.user.id), participants: [me, loner.user.id].sort() }),
+        update(
+          "read a victim's conversation",
+          { id: victimRoom },
+          { id: victimRoom, participants: victimRoom.split('_'), lastMessageRead: true },
+        ),
+        create('a conversation with an unlinked user', {
+          id: conversationIdFor(me, loner.user.id),
+          participants: [me, loner.user.id].sort(),
+        }),
         create('a conversation with oneself', { id: `${me}_${me}`, participants: [me, me] }),
-        create('a conversation under a wrong id', { id: `${s3.user.id}_${me}x`, participants: [me, s3.user.id].sort() }),
+        create('a conversation under a wrong id', {
+          id: `${s3.user.id}_${me}x`,
+          participants: [me, s3.user.id].sort(),
+        }),
         update('delete a conversation', ownConversation, { ...ownConversation, _deleted: true }),
       ],
     },
@@ -351,16 +470,37 @@ function specs(): EndpointSpec[] {
   const { attacker, vb, vs, a1, a2, av, gigA, gigV, mine } = w;
   const me = attacker.user.id;
   const rows = rowContexts();
-  const idLike = (r: Rng) => r.pick([hostileString(r).slice(0, 150), `cs_sim_${randomText(r, 20)}`, 'x'.repeat(r.int(1, 150)), `${gigV.id}.${me}`]);
+  const idLike = (r: Rng) =>
+    r.pick([
+      hostileString(r).slice(0, 150),
+      `cs_sim_${randomText(r, 20)}`,
+      'x'.repeat(r.int(1, 150)),
+      `${gigV.id}.${me}`,
+    ]);
   const list: EndpointSpec[] = [
     {
       name: 'POST /api/auth/signup',
       method: 'POST',
       path: '/api/auth/signup',
-      body: () => ({ name: 'New Person', email: uniqueEmail('hostile'), password: PASSWORD, confirmPassword: PASSWORD, termsAccepted: true }),
+      body: () => ({
+        name: 'New Person',
+        email: uniqueEmail('hostile'),
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        termsAccepted: true,
+      }),
       required: ['name', 'email', 'password', 'confirmPassword', 'termsAccepted'],
       auth: false,
-      foreign: (r) => ({ label: 'an email already registered', body: { name: 'Copy', email: r.pick([attacker.user.email, vb.user.email, vb.user.email.toUpperCase()]), password: PASSWORD, confirmPassword: PASSWORD, termsAccepted: true } }),
+      foreign: (r) => ({
+        label: 'an email already registered',
+        body: {
+          name: 'Copy',
+          email: r.pick([attacker.user.email, vb.user.email, vb.user.email.toUpperCase()]),
+          password: PASSWORD,
+          confirmPassword: PASSWORD,
+          termsAccepted: true,
+        },
+      }),
     },
     {
       name: 'POST /api/auth/login',
@@ -369,9 +509,23 @@ function specs(): EndpointSpec[] {
       body: () => ({ email: attacker.user.email, password: PASSWORD }),
       required: ['email', 'password'],
       auth: false,
-      foreign: (r) => ({ label: "a victim's email with a guessed password", body: { email: r.pick([vb.user.email, vs.user.email]), password: r.pick([PASSWORD + '1', 'Password1', hostileString(r).slice(0, 200) || 'x']) } }),
+      foreign: (r) => ({
+        label: "a victim's email with a guessed password",
+        body: {
+          email: r.pick([vb.user.email, vs.user.email]),
+          password: r.pick([PASSWORD + '1', 'Password1', hostileString(r).slice(0, 200) || 'x']),
+        },
+      }),
     },
-    { name: 'POST /api/auth/logout', method: 'POST', path: '/api/auth/logout', body: () => ({}), bodyIgnored: true, auth: false, noSession: { kind: 'ok-noop' } },
+    {
+      name: 'POST /api/auth/logout',
+      method: 'POST',
+      path: '/api/auth/logout',
+      body: () => ({}),
+      bodyIgnored: true,
+      auth: false,
+      noSession: { kind: 'ok-noop' },
+    },
     { name: 'GET /api/auth/session', method: 'GET', path: '/api/auth/session', auth: true },
     {
       name: 'POST /api/waitlist',
@@ -381,8 +535,22 @@ function specs(): EndpointSpec[] {
       required: ['name', 'email', 'city', 'location'],
       auth: false,
     },
-    { name: 'GET /api/public-config', method: 'GET', path: '/api/public-config', auth: false, public: true, badQuery: (r) => badQuery(r) },
-    ...REPLICATED.map((c): EndpointSpec => ({ name: `GET /api/sync/${c}/pull`, method: 'GET', path: `/api/sync/${c}/pull`, auth: true, badQuery, badPath: (r) => badCollectionPath(r, 'pull') })),
+    {
+      name: 'GET /api/public-config',
+      method: 'GET',
+      path: '/api/public-config',
+      auth: false,
+      public: true,
+      badQuery: (r) => badQuery(r),
+    },
+    ...REPLICATED.map((c): EndpointSpec => ({
+      name: `GET /api/sync/${c}/pull`,
+      method: 'GET',
+      path: `/api/sync/${c}/pull`,
+      auth: true,
+      badQuery,
+      badPath: (r) => badCollectionPath(r, 'pull'),
+    })),
     ...REPLICATED.map((c): EndpointSpec => ({
       name: `POST /api/sync/${c}/push`,
       method: 'POST',
@@ -396,7 +564,18 @@ function specs(): EndpointSpec[] {
       badPath: (r) => badCollectionPath(r, 'push'),
       rows: (r) => hostileRows(r, rows[c]),
     })),
-    { name: 'GET /api/sync/stream', method: 'GET', path: '/api/sync/stream', auth: true, badPath: (r) => r.pick(['/api/sync/stream/x', '/api/sync/streams', `/api/sync/${encodePart(hostileString(r).slice(0, 100)) || 'x'}`]) },
+    {
+      name: 'GET /api/sync/stream',
+      method: 'GET',
+      path: '/api/sync/stream',
+      auth: true,
+      badPath: (r) =>
+        r.pick([
+          '/api/sync/stream/x',
+          '/api/sync/streams',
+          `/api/sync/${encodePart(hostileString(r).slice(0, 100)) || 'x'}`,
+        ]),
+    },
     {
       name: 'POST /api/stripe/create-connect-account',
       method: 'POST',
@@ -404,10 +583,23 @@ function specs(): EndpointSpec[] {
       body: () => ({ email: attacker.user.email, userId: me, hostname: 'localhost' }),
       required: ['email', 'userId'],
       auth: true,
-      foreign: (r) => ({ label: "another user's payouts", body: { email: attacker.user.email, userId: r.pick([vb.user.id, vs.user.id, w.s1.user.id]), hostname: 'localhost' } }),
+      foreign: (r) => ({
+        label: "another user's payouts",
+        body: {
+          email: attacker.user.email,
+          userId: r.pick([vb.user.id, vs.user.id, w.s1.user.id]),
+          hostname: 'localhost',
+        },
+      }),
     },
     { name: 'GET /api/stripe/account-status', method: 'GET', path: '/api/stripe/account-status', auth: true },
-    { name: 'GET /api/stripe/account-link/refresh', method: 'GET', path: '/api/stripe/account-link/refresh', auth: false, noSession: { kind: 'redirect', location: '/login' } },
+    {
+      name: 'GET /api/stripe/account-link/refresh',
+      method: 'GET',
+      path: '/api/stripe/account-link/refresh',
+      auth: false,
+      noSession: { kind: 'redirect', location: '/login' },
+    },
     {
       name: 'POST /api/payments/checkout',
       method: 'POST',
@@ -415,7 +607,10 @@ function specs(): EndpointSpec[] {
       body: () => ({ applicationId: a1.id }),
       required: ['applicationId'],
       auth: true,
-      foreign: (r) => ({ label: 'an application the attacker does not buy', body: { applicationId: r.pick([av.id, mine.id, idLike(r)]) } }),
+      foreign: (r) => ({
+        label: 'an application the attacker does not buy',
+        body: { applicationId: r.pick([av.id, mine.id, idLike(r)]) },
+      }),
     },
     {
       name: 'POST /api/payments/confirm',
@@ -427,7 +622,10 @@ function specs(): EndpointSpec[] {
       foreign: (r) =>
         r.pick([
           { label: "a victim's payment", body: { applicationId: av.id, sessionId: w.victimSession } },
-          { label: "the own application with a victim's session", body: { applicationId: a1.id, sessionId: w.victimSession } },
+          {
+            label: "the own application with a victim's session",
+            body: { applicationId: a1.id, sessionId: w.victimSession },
+          },
           { label: "an applicant's view of a payment", body: { applicationId: mine.id, sessionId: w.openSession } },
           { label: 'made-up ids', body: { applicationId: idLike(r), sessionId: idLike(r) } },
         ]),
@@ -442,10 +640,27 @@ function specs(): EndpointSpec[] {
       foreign: (r) =>
         r.pick([
           { label: "a victim's gig", body: { gigId: gigV.id, applicationId: av.id, userId: me, userType: 'buyer' } },
-          { label: 'in the name of another user', body: { gigId: gigA.id, applicationId: a2.id, userId: r.pick([vb.user.id, w.s1.user.id]), userType: 'buyer' } },
-          { label: 'as the seller', body: { gigId: gigA.id, applicationId: a2.id, userId: me, userType: r.pick(['seller', 'admin', 'BUYER']) } },
-          { label: 'an application of another gig', body: { gigId: gigV.id, applicationId: a2.id, userId: me, userType: 'buyer' } },
-          { label: 'the own application as applicant', body: { gigId: gigV.id, applicationId: mine.id, userId: me, userType: 'buyer' } },
+          {
+            label: 'in the name of another user',
+            body: {
+              gigId: gigA.id,
+              applicationId: a2.id,
+              userId: r.pick([vb.user.id, w.s1.user.id]),
+              userType: 'buyer',
+            },
+          },
+          {
+            label: 'as the seller',
+            body: { gigId: gigA.id, applicationId: a2.id, userId: me, userType: r.pick(['seller', 'admin', 'BUYER']) },
+          },
+          {
+            label: 'an application of another gig',
+            body: { gigId: gigV.id, applicationId: a2.id, userId: me, userType: 'buyer' },
+          },
+          {
+            label: 'the own application as applicant',
+            body: { gigId: gigV.id, applicationId: mine.id, userId: me, userType: 'buyer' },
+          },
           { label: 'made-up ids', body: { gigId: idLike(r), applicationId: idLike(r), userId: me, userType: 'buyer' } },
         ]),
     },
@@ -456,7 +671,10 @@ function specs(): EndpointSpec[] {
       body: () => ({}),
       bodyIgnored: true,
       auth: true,
-      foreign: () => ({ label: "a victim's onboarding link", path: `/api/payments/simulated/onboarding/${w.victimLink}` }),
+      foreign: () => ({
+        label: "a victim's onboarding link",
+        path: `/api/payments/simulated/onboarding/${w.victimLink}`,
+      }),
       badPath: (r) => `/api/payments/simulated/onboarding/${encodePart(idLike(r)) || 'x'}`,
     },
     {
@@ -466,7 +684,10 @@ function specs(): EndpointSpec[] {
       body: () => ({}),
       bodyIgnored: true,
       auth: true,
-      foreign: () => ({ label: "a victim's checkout", path: `/api/payments/simulated/checkout/${w.victimSession}/pay` }),
+      foreign: () => ({
+        label: "a victim's checkout",
+        path: `/api/payments/simulated/checkout/${w.victimSession}/pay`,
+      }),
       badPath: (r) => `/api/payments/simulated/checkout/${encodePart(idLike(r)) || 'x'}/pay`,
     },
   ];
@@ -476,9 +697,15 @@ function specs(): EndpointSpec[] {
 // ---------------------------------------------------------------------------------------------
 
 beforeAll(async () => {
-  console.log(`hostile input: seed ${HOSTILE_SEED}, ${N} payloads per endpoint (HOSTILE_SEED=${HOSTILE_SEED} replays this run)`);
+  console.log(
+    `hostile input: seed ${HOSTILE_SEED}, ${N} payloads per endpoint (HOSTILE_SEED=${HOSTILE_SEED} replays this run)`,
+  );
   // No background snapshot and no idle room unload: both write to the data folder with no request.
-  server = await startTestServer({ SNAPSHOT_INTERVAL_MS: '3600000', SNAPSHOT_EVERY_COMMITS: '10000000', CHAT_ROOM_IDLE_MS: '3600000' });
+  server = await startTestServer({
+    SNAPSHOT_INTERVAL_MS: '3600000',
+    SNAPSHOT_EVERY_COMMITS: '10000000',
+    CHAT_ROOM_IDLE_MS: '3600000',
+  });
   w = await buildWorld(server);
   publicAnswer = await (await fetch(`${server.url}/api/public-config`)).text();
 }, 60_000);
@@ -489,10 +716,14 @@ afterAll(async () => {
   await stripe?.close();
   if (tallies.length) {
     const width = Math.max(...tallies.map((t) => t.endpoint.length));
-    const lines = tallies.map((t) => `  ${t.endpoint.padEnd(width)}  ${String(t.tried).padStart(6)}  ${String(t.violations).padStart(4)}`);
+    const lines = tallies.map(
+      (t) => `  ${t.endpoint.padEnd(width)}  ${String(t.tried).padStart(6)}  ${String(t.violations).padStart(4)}`,
+    );
     const tried = tallies.reduce((n, t) => n + t.tried, 0);
     const violations = tallies.reduce((n, t) => n + t.violations, 0);
-    console.log(`hostile input (seed ${HOSTILE_SEED}):\n  ${'endpoint'.padEnd(width)}   tried  viol.\n${lines.join('\n')}\n  payloads tried: ${tried}, violations: ${violations}`);
+    console.log(
+      `hostile input (seed ${HOSTILE_SEED}):\n  ${'endpoint'.padEnd(width)}   tried  viol.\n${lines.join('\n')}\n  payloads tried: ${tried}, violations: ${violations}`,
+    );
   }
 });
 
@@ -524,80 +755,122 @@ describe(`hostile HTTP payloads (${N} per endpoint)`, () => {
     'POST /api/payments/simulated/onboarding/:linkId',
     'POST /api/payments/simulated/checkout/:sessionId/pay',
   ];
-  it.each(names)('%s refuses every one with a 4xx { error } and leaves the store unchanged', async (name) => {
-    const spec = specs().find((s) => s.name === name)!;
-    const violations = await runEndpoint(server, spec, attackerOf());
-    expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
-  }, TIMEOUT);
+  it.each(names)(
+    '%s refuses every one with a 4xx { error } and leaves the store unchanged',
+    async (name) => {
+      const spec = specs().find((s) => s.name === name)!;
+      const violations = await runEndpoint(server, spec, attackerOf());
+      expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
+    },
+    TIMEOUT,
+  );
 
   it('the attacker’s own valid requests still work afterwards (the payloads were refused, not the attacker)', async () => {
     expect((await w.attacker.http.get('/api/auth/session')).status).toBe(200);
-    const paid = await w.attacker.http.post<{ next: string }>(`/api/payments/simulated/checkout/${w.openSession}/pay`, {});
+    const paid = await w.attacker.http.post<{ next: string }>(
+      `/api/payments/simulated/checkout/${w.openSession}/pay`,
+      {},
+    );
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
   });
 });
 
 describe(`POST /api/stripe/webhook and /api/stripe/connect-webhook (${N} unsigned, forged and stale events)`, () => {
-  it('refuses every one with 400 (413 when too large) and a JSON { error }, and records nothing', async () => {
-    stripe = await startStripeMock();
-    stripeServer = await startTestServer({
-      STRIPE_SECRET_KEY: 'sk_test_hostile',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_WEBHOOK_SECRET,
-      STRIPE_API_BASE: stripe.url,
-      LOG_LEVEL: 'silent',
-      SNAPSHOT_INTERVAL_MS: '3600000',
-    });
-    const r = root.fork('webhook');
-    const violations = await run(stripeServer, 'POST /api/stripe/webhook', N, async () => {
-      // Each endpoint with its own secret (decision 007); the defects are the same for both.
-      const [path, secret] = r.pick([
-        ['/api/stripe/webhook', WEBHOOK_SECRET],
-        ['/api/stripe/connect-webhook', CONNECT_WEBHOOK_SECRET],
-      ] as const);
-      const event = signedEvent(secret, r.pick(['checkout.session.completed', 'account.updated', 'charge.refunded']), { id: `cs_${randomText(r, 8)}`, metadata: { applicationId: 'x' } }, { account: 'acct_x' });
-      const headers: Record<string, string> = { 'content-type': r.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded']) };
-      if (r.chance(0.3)) headers.origin = 'https://evil.example';
-      let body: string = event.body;
-      let defect: string;
-      let status = 400;
-      switch (r.int(0, 6)) {
-        case 0:
-          defect = 'no signature';
-          break;
-        case 1:
-          defect = 'a made-up signature';
-          headers['stripe-signature'] = `t=${Math.floor(Date.now() / 1000)},v1=${Buffer.from(Array.from({ length: 32 }, () => r.int(0, 255))).toString('hex')}`;
-          break;
-        case 2:
-          defect = 'signed with another secret';
-          headers['stripe-signature'] = stripeSignature(event.body, 'whsec_attacker');
-          break;
-        case 3:
-          defect = 'a stale signature (over 300 s)';
-          headers['stripe-signature'] = stripeSignature(event.body, secret, Math.floor(Date.now() / 1000) - r.int(301, 100_000));
-          break;
-        case 4:
-          defect = 'a signature of another body';
-          headers['stripe-signature'] = event.signature;
-          body = event.body.replace('"livemode":false', '"livemode":true');
-          break;
-        case 5:
-          defect = 'a malformed signature header';
-          headers['stripe-signature'] = r.pick(['', 't=abc', 'v1=', 't=1,v1=zz', hostileString(r).replace(/[^\x20-\x7e]/g, '').slice(0, 500) || 'x', 'x'.repeat(r.int(1, 4000))]);
-          body = r.chance(0.5) ? body : hostileString(r);
-          break;
-        default:
-          defect = 'too large';
-          headers['stripe-signature'] = event.signature;
-          body = JSON.stringify({ padding: 'p'.repeat(512 * 1024 + r.int(1, 100_000)) });
-          status = 413;
-      }
-      const a = await send(stripeServer, { defect, method: 'POST', path, headers, body, expect: { kind: 'refused', status } });
-      return { defect, problem: judge({ defect, method: 'POST', path: '', headers, expect: { kind: 'refused', status } }, a) };
-    });
-    expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
-  }, TIMEOUT);
+  it(
+    'refuses every one with 400 (413 when too large) and a JSON { error }, and records nothing',
+    async () => {
+      stripe = await startStripeMock();
+      stripeServer = await startTestServer({
+        STRIPE_SECRET_KEY: 'sk_test_hostile',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_WEBHOOK_SECRET,
+        STRIPE_API_BASE: stripe.url,
+        LOG_LEVEL: 'silent',
+        SNAPSHOT_INTERVAL_MS: '3600000',
+      });
+      const r = root.fork('webhook');
+      const violations = await run(stripeServer, 'POST /api/stripe/webhook', N, async () => {
+        // Each endpoint with its own secret (decision 007); the defects are the same for both.
+        const [path, secret] = r.pick([
+          ['/api/stripe/webhook', WEBHOOK_SECRET],
+          ['/api/stripe/connect-webhook', CONNECT_WEBHOOK_SECRET],
+        ] as const);
+        const event = signedEvent(
+          secret,
+          r.pick(['checkout.session.completed', 'account.updated', 'charge.refunded']),
+          { id: `cs_${randomText(r, 8)}`, metadata: { applicationId: 'x' } },
+          { account: 'acct_x' },
+        );
+        const headers: Record<string, string> = {
+          'content-type': r.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded']),
+        };
+        if (r.chance(0.3)) headers.origin = 'https://evil.example';
+        let body: string = event.body;
+        let defect: string;
+        let status = 400;
+        switch (r.int(0, 6)) {
+          case 0:
+            defect = 'no signature';
+            break;
+          case 1:
+            defect = 'a made-up signature';
+            headers['stripe-signature'] =
+              `t=${Math.floor(Date.now() / 1000)},v1=${Buffer.from(Array.from({ length: 32 }, () => r.int(0, 255))).toString('hex')}`;
+            break;
+          case 2:
+            defect = 'signed with another secret';
+            headers['stripe-signature'] = stripeSignature(event.body, 'whsec_attacker');
+            break;
+          case 3:
+            defect = 'a stale signature (over 300 s)';
+            headers['stripe-signature'] = stripeSignature(
+              event.body,
+              secret,
+              Math.floor(Date.now() / 1000) - r.int(301, 100_000),
+            );
+            break;
+          case 4:
+            defect = 'a signature of another body';
+            headers['stripe-signature'] = event.signature;
+            body = event.body.replace('"livemode":false', '"livemode":true');
+            break;
+          case 5:
+            defect = 'a malformed signature header';
+            headers['stripe-signature'] = r.pick([
+              '',
+              't=abc',
+              'v1=',
+              't=1,v1=zz',
+              hostileString(r)
+                .replace(/[^\x20-\x7e]/g, '')
+                .slice(0, 500) || 'x',
+              'x'.repeat(r.int(1, 4000)),
+            ]);
+            body = r.chance(0.5) ? body : hostileString(r);
+            break;
+          default:
+            defect = 'too large';
+            headers['stripe-signature'] = event.signature;
+            body = JSON.stringify({ padding: 'p'.repeat(512 * 1024 + r.int(1, 100_000)) });
+            status = 413;
+        }
+        const a = await send(stripeServer, {
+          defect,
+          method: 'POST',
+          path,
+          headers,
+          body,
+          expect: { kind: 'refused', status },
+        });
+        return {
+          defect,
+          problem: judge({ defect, method: 'POST', path: '', headers, expect: { kind: 'refused', status } }, a),
+        };
+      });
+      expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
+    },
+    TIMEOUT,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -606,7 +879,12 @@ describe(`POST /api/stripe/webhook and /api/stripe/connect-webhook (${N} unsigne
 type UpgradeAnswer = { status: number; contentType: string | undefined; body: string };
 
 /** Sends an upgrade request as is and reports the answer (101 when a socket opened). */
-function upgrade(on: TestServer, method: string, path: string, headers: Record<string, string>): Promise<UpgradeAnswer> {
+function upgrade(
+  on: TestServer,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<UpgradeAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: on.port, method, path, headers });
     req.on('upgrade', (_res, socket) => {
@@ -625,72 +903,104 @@ function upgrade(on: TestServer, method: string, path: string, headers: Record<s
 }
 
 describe(`the chat socket (${N} hostile upgrade requests, ${N} hostile messages)`, () => {
-  it('refuses every hostile upgrade before it opens, with a 4xx JSON { error }', async () => {
-    const r = root.fork('chat-upgrade');
-    const me = w.attacker.user.id;
-    const ctx = {
-      ...attackerOf(),
-      ownRoom: w.room,
-      foreignRoom: w.victimRoom,
-      unlinkedRoom: conversationIdFor(me, w.loner.user.id),
-      selfRoom: `${me}_${me}`,
-    };
-    const violations = await run(server, 'chat socket upgrade', N, async () => {
-      const u = hostileUpgrade(r, ctx);
-      const a = await upgrade(server, u.method, u.path, u.headers);
-      let problem: string | undefined;
-      let json: Record<string, unknown> | undefined;
-      try {
-        json = JSON.parse(a.body) as Record<string, unknown>;
-      } catch {
-        json = undefined;
-      }
-      if (a.status < 400 || a.status >= 500) problem = `answered ${a.status} ${a.body.slice(0, 100)}`;
-      else if (u.status !== 'any4xx' && a.status !== u.status) problem = `${a.status} instead of ${u.status}: ${a.body.slice(0, 100)}`;
-      else if (!/^application\/json/.test(a.contentType ?? '') || typeof json?.error !== 'string') problem = `no JSON { error }: ${a.contentType} ${a.body.slice(0, 100)}`;
-      return { defect: u.defect, problem };
-    }, [w.room, w.victimRoom]);
-    expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
-  }, TIMEOUT);
+  it(
+    'refuses every hostile upgrade before it opens, with a 4xx JSON { error }',
+    async () => {
+      const r = root.fork('chat-upgrade');
+      const me = w.attacker.user.id;
+      const ctx = {
+        ...attackerOf(),
+        ownRoom: w.room,
+        foreignRoom: w.victimRoom,
+        unlinkedRoom: conversationIdFor(me, w.loner.user.id),
+        selfRoom: `${me}_${me}`,
+      };
+      const violations = await run(
+        server,
+        'chat socket upgrade',
+        N,
+        async () => {
+          const u = hostileUpgrade(r, ctx);
+          const a = await upgrade(server, u.method, u.path, u.headers);
+          let problem: string | undefined;
+          let json: Record<string, unknown> | undefined;
+          try {
+            json = JSON.parse(a.body) as Record<string, unknown>;
+          } catch {
+            json = undefined;
+          }
+          if (a.status < 400 || a.status >= 500) problem = `answered ${a.status} ${a.body.slice(0, 100)}`;
+          else if (u.status !== 'any4xx' && a.status !== u.status)
+            problem = `${a.status} instead of ${u.status}: ${a.body.slice(0, 100)}`;
+          else if (!/^application\/json/.test(a.contentType ?? '') || typeof json?.error !== 'string')
+            problem = `no JSON { error }: ${a.contentType} ${a.body.slice(0, 100)}`;
+          return { defect: u.defect, problem };
+        },
+        [w.room, w.victimRoom],
+      );
+      expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
+    },
+    TIMEOUT,
+  );
 
-  it('closes the socket (4400 not the protocol, 4403 refused, 1009 too big) or ignores each hostile message; never an error close, never a change', async () => {
-    const r = root.fork('chat-messages');
-    const roomCtx = { userId: w.attacker.user.id, otherId: w.s1.user.id, serverState: () => server.ctx.store.chatUpdates(w.room) };
-    const url = `${chatSocketBase(server.url)}/${w.room}`;
-    const cookie = w.attacker.http.cookieHeader();
-    const violations = await run(server, 'chat socket messages', N, async (i) => {
-      const f = i % 97 === 96 ? { defect: 'a frame over 4 MiB', data: new Uint8Array(4 * 1024 * 1024 + 10), mayBeIgnored: false } : hostileChatFrame(r, roomCtx);
-      const ws = new WebSocket(url, { headers: { cookie }, origin: server.url });
-      const outcome = await new Promise<{ closed?: number; alive?: boolean; reason?: string }>((resolve, reject) => {
-        let probed = false;
-        ws.on('error', () => undefined);
-        ws.on('close', (code, reason) => resolve({ closed: code, reason: reason.toString() }));
-        ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-        ws.on('open', () => {
-          ws.send(f.data, { binary: typeof f.data !== 'string' });
-          // Sync step 1 with an empty state vector: its answer (sync step 2) shows the socket is
-          // alive and that the hostile frame, sent before it, was handled.
-          ws.send(new Uint8Array([0, 0, 1, 0]));
-          probed = true;
-        });
-        ws.on('message', (data: Buffer) => {
-          if (probed && data[0] === 0 && data[1] === 1) resolve({ alive: true });
-        });
-      });
-      ws.terminate();
-      let problem: string | undefined;
-      if (outcome.alive && !f.mayBeIgnored) problem = 'the socket stayed open';
-      if (outcome.closed !== undefined && ![4400, 4403, 1009].includes(outcome.closed)) problem = `closed with ${outcome.closed} ${outcome.reason ?? ''}`;
-      return { defect: f.defect, problem };
-    }, [w.room]);
-    expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
-    // The room carries on: its participants still exchange messages.
-    const chat = openChat(w.s1.http, w.room);
-    await chat.synced();
-    chat.send(chatMessage(w.s1.user.id, w.attacker.user.id, 'Still here.'));
-    await waitFor('a new message is stamped', () => chat.stamps.size === 2);
-    chat.destroy();
-  }, TIMEOUT);
+  it(
+    'closes the socket (4400 not the protocol, 4403 refused, 1009 too big) or ignores each hostile message; never an error close, never a change',
+    async () => {
+      const r = root.fork('chat-messages');
+      const roomCtx = {
+        userId: w.attacker.user.id,
+        otherId: w.s1.user.id,
+        serverState: () => server.ctx.store.chatUpdates(w.room),
+      };
+      const url = `${chatSocketBase(server.url)}/${w.room}`;
+      const cookie = w.attacker.http.cookieHeader();
+      const violations = await run(
+        server,
+        'chat socket messages',
+        N,
+        async (i) => {
+          const f =
+            i % 97 === 96
+              ? { defect: 'a frame over 4 MiB', data: new Uint8Array(4 * 1024 * 1024 + 10), mayBeIgnored: false }
+              : hostileChatFrame(r, roomCtx);
+          const ws = new WebSocket(url, { headers: { cookie }, origin: server.url });
+          const outcome = await new Promise<{ closed?: number; alive?: boolean; reason?: string }>(
+            (resolve, reject) => {
+              let probed = false;
+              ws.on('error', () => undefined);
+              ws.on('close', (code, reason) => resolve({ closed: code, reason: reason.toString() }));
+              ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+              ws.on('open', () => {
+                ws.send(f.data, { binary: typeof f.data !== 'string' });
+                // Sync step 1 with an empty state vector: its answer (sync step 2) shows the socket is
+                // alive and that the hostile frame, sent before it, was handled.
+                ws.send(new Uint8Array([0, 0, 1, 0]));
+                probed = true;
+              });
+              ws.on('message', (data: Buffer) => {
+                if (probed && data[0] === 0 && data[1] === 1) resolve({ alive: true });
+              });
+            },
+          );
+          ws.terminate();
+          let problem: string | undefined;
+          if (outcome.alive && !f.mayBeIgnored) problem = 'the socket stayed open';
+          if (outcome.closed !== undefined && ![4400, 4403, 1009].includes(outcome.closed))
+            problem = `closed with ${outcome.closed} ${outcome.reason ?? ''}`;
+          return { defect: f.defect, problem };
+        },
+        [w.room],
+      );
+      expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
+      // The room carries on: its participants still exchange messages.
+      const chat = openChat(w.s1.http, w.room);
+      await chat.synced();
+      chat.send(chatMessage(w.s1.user.id, w.attacker.user.id, 'Still here.'));
+      await waitFor('a new message is stamped', () => chat.stamps.size === 2);
+      chat.destroy();
+    },
+    TIMEOUT,
+  );
 });
 
 describe('named hostile cases', () => {
@@ -706,7 +1016,10 @@ describe('named hostile cases', () => {
     expect(created.master).toMatchObject({ createdBy: user.id, creatorName: 'Ada Painter' });
 
     const before = await snapshotStore(server);
-    const proto = await fresh.post('/api/sync/gigs/push', `[{"newDocumentState":{"id":"${gigDoc().id as string}","__proto__":{"polluted":true}}}]`);
+    const proto = await fresh.post(
+      '/api/sync/gigs/push',
+      `[{"newDocumentState":{"id":"${gigDoc().id as string}","__proto__":{"polluted":true}}}]`,
+    );
     expect(proto.status).toBe(400);
     expect(proto.body.error).toMatch(/__proto__/);
     expect(storeDifference(before, await snapshotStore(server))).toBeUndefined();
@@ -726,7 +1039,10 @@ describe('named hostile cases', () => {
   it('a body nested deeper than any document is refused before it is parsed into anything', async () => {
     const depth = 5000;
     const deep = '['.repeat(depth) + ']'.repeat(depth);
-    const res = await w.attacker.http.post('/api/sync/gigs/push', `[{"newDocumentState":{"id":"${gigDoc().id as string}","title":${deep}}}]`);
+    const res = await w.attacker.http.post(
+      '/api/sync/gigs/push',
+      `[{"newDocumentState":{"id":"${gigDoc().id as string}","title":${deep}}}]`,
+    );
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/nested/);
   });

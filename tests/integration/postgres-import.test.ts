@@ -22,7 +22,11 @@ async function dbImport(from: string, databaseUrl: string) {
     env: { ...process.env, DATABASE_URL: databaseUrl },
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({
+      code: err.code,
+      stdout: err.stdout,
+      stderr: err.stderr,
+    }),
   );
 }
 
@@ -32,14 +36,37 @@ let db: TestDatabase;
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gig-import-'));
   db = await createTestDatabase();
-  const store = await openJournalStore({ dataDir: dir, indexes: INDEXES, snapshotIntervalMs: 3_600_000, snapshotEveryCommits: 3 });
+  const store = await openJournalStore({
+    dataDir: dir,
+    indexes: INDEXES,
+    snapshotIntervalMs: 3_600_000,
+    snapshotEveryCommits: 3,
+  });
   const at = '2026-11-24T10:00:00.000Z';
   await store.commit([
-    { collection: 'users', doc: { id: 'u-ada', _deleted: false, fullName: 'Ada', email: 'ada@example.com', updatedAt: at } },
-    { collection: 'gigs', doc: { id: 'g-1', _deleted: false, title: 'Album cover \u0000 ✨', createdBy: 'u-ada', budget: 12_000, updatedAt: at } },
+    {
+      collection: 'users',
+      doc: { id: 'u-ada', _deleted: false, fullName: 'Ada', email: 'ada@example.com', updatedAt: at },
+    },
+    {
+      collection: 'gigs',
+      doc: {
+        id: 'g-1',
+        _deleted: false,
+        title: 'Album cover \u0000 ✨',
+        createdBy: 'u-ada',
+        budget: 12_000,
+        updatedAt: at,
+      },
+    },
   ]);
   for (let i = 0; i < 5; i++) {
-    await store.commit([{ collection: 'gigs', doc: { id: `g-more-${i}`, _deleted: i === 2, title: `Gig ${i}`, createdBy: 'u-ada', updatedAt: at } }]);
+    await store.commit([
+      {
+        collection: 'gigs',
+        doc: { id: `g-more-${i}`, _deleted: i === 2, title: `Gig ${i}`, createdBy: 'u-ada', updatedAt: at },
+      },
+    ]);
   }
   await store.appendChatUpdate('u-ada:u-bo', Uint8Array.of(1, 2, 3));
   await store.appendChatUpdate('u-ada:u-bo', Uint8Array.of(4));
@@ -63,7 +90,11 @@ describe('db:import', () => {
     const pool = new pg.Pool({ connectionString: db.url });
     const docs = new PgDocuments({ pool, connectionString: db.url, indexes: INDEXES });
     try {
-      expect(await docs.get('gigs', 'g-1')).toMatchObject({ title: 'Album cover \u0000 ✨', budget: 12_000, _deleted: false });
+      expect(await docs.get('gigs', 'g-1')).toMatchObject({
+        title: 'Album cover \u0000 ✨',
+        budget: 12_000,
+        _deleted: false,
+      });
       expect(await docs.get('gigs', 'g-more-2')).toMatchObject({ _deleted: true });
       expect((await docs.byIndex('gigs', 'createdBy', 'u-ada')).length).toBe(6);
       expect((await docs.chatLog('u-ada:u-bo')).updates.map((u) => [...u])).toEqual([[1, 2, 3], [4]]);
@@ -87,7 +118,12 @@ describe('db:import', () => {
 
   it('refuses a data folder a running server holds, and a folder that does not exist', async () => {
     const fresh = await createTestDatabase();
-    const store = await openJournalStore({ dataDir: dir, indexes: INDEXES, snapshotIntervalMs: 3_600_000, snapshotEveryCommits: 1e9 });
+    const store = await openJournalStore({
+      dataDir: dir,
+      indexes: INDEXES,
+      snapshotIntervalMs: 3_600_000,
+      snapshotEveryCommits: 1e9,
+    });
     try {
       const held = await dbImport(dir, fresh.url);
       expect(held.code).toBe(1);

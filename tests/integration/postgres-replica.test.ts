@@ -62,7 +62,9 @@ describe('instances on one database', () => {
   it('hire once for a one-opening gig when buyers race on three instances with replicas behind', async () => {
     const instances = [await instance(), await instance(), await instance()];
     await instances[0]!.commit(Array.from({ length: 9 }, (_, i) => application(`r-race-${i}`, 'g-race', 'PENDING')));
-    await waitFor('every replica has the applications', () => instances.every((s) => s.byIndex('applications', 'gigId', 'g-race').length === 9));
+    await waitFor('every replica has the applications', () =>
+      instances.every((s) => s.byIndex('applications', 'gigId', 'g-race').length === 9),
+    );
     let decisions = 0;
     const outcomes = await Promise.all(
       Array.from({ length: 9 }, (_, i) =>
@@ -79,7 +81,10 @@ describe('instances on one database', () => {
     // Most decisions ran on a replica that had not yet seen the winner's write: they ran again.
     expect(decisions).toBeGreaterThan(9);
     for (const store of instances) {
-      await waitFor('one hire everywhere', () => store.byIndex('applications', 'gigId', 'g-race').filter((a) => a.status === 'ACCEPTED').length === 1);
+      await waitFor(
+        'one hire everywhere',
+        () => store.byIndex('applications', 'gigId', 'g-race').filter((a) => a.status === 'ACCEPTED').length === 1,
+      );
     }
   });
 
@@ -93,7 +98,10 @@ describe('instances on one database', () => {
         return { writes: [{ collection: 'gigs', doc: { ...gig, count: Number(gig.count) + 1 } }], value: null };
       });
     await Promise.all(Array.from({ length: 20 }, (_, i) => bump(i % 2 ? a : b)));
-    await waitFor('twenty bumps on both', () => a.get('gigs', 'g-count')?.count === 20 && b.get('gigs', 'g-count')?.count === 20);
+    await waitFor(
+      'twenty bumps on both',
+      () => a.get('gigs', 'g-count')?.count === 20 && b.get('gigs', 'g-count')?.count === 20,
+    );
   });
 });
 
@@ -113,7 +121,10 @@ describe('a decision that writes nothing', () => {
       await raw.end();
     }
     expect(slow.get('applications', 'r-fresh')).toBeUndefined();
-    const seen = await slow.transaction((read) => ({ writes: [], value: read.get('applications', 'r-fresh')?.status ?? 'absent' }));
+    const seen = await slow.transaction((read) => ({
+      writes: [],
+      value: read.get('applications', 'r-fresh')?.status ?? 'absent',
+    }));
     expect(seen.value).toBe('PENDING');
     expect(slow.get('applications', 'r-fresh')).toMatchObject({ status: 'PENDING' });
   });

@@ -71,10 +71,20 @@ describe('documents', () => {
     const hostile = 'nul \u0000 and \u{1F3A8} and "quotes"';
     const seq = await store.commit([gig('g-read-1', hostile, 'reader'), gig('g-read-2', 'two', 'reader')]);
     expect(seq).toBeGreaterThan(0);
-    expect(await store.get('gigs', 'g-read-1')).toMatchObject({ id: 'g-read-1', title: hostile, _deleted: false, _seq: seq - 1 });
-    expect((await store.byIndex('gigs', 'createdBy', 'reader')).map((d) => d.id).sort()).toEqual(['g-read-1', 'g-read-2']);
+    expect(await store.get('gigs', 'g-read-1')).toMatchObject({
+      id: 'g-read-1',
+      title: hostile,
+      _deleted: false,
+      _seq: seq - 1,
+    });
+    expect((await store.byIndex('gigs', 'createdBy', 'reader')).map((d) => d.id).sort()).toEqual([
+      'g-read-1',
+      'g-read-2',
+    ]);
 
-    await store.commit([{ collection: 'gigs', doc: { ...gig('g-read-2', 'two', 'someone-else').doc, _deleted: true } }]);
+    await store.commit([
+      { collection: 'gigs', doc: { ...gig('g-read-2', 'two', 'someone-else').doc, _deleted: true } },
+    ]);
     const moved = await store.get('gigs', 'g-read-2');
     expect(moved).toMatchObject({ _deleted: true, createdBy: 'someone-else' });
     expect(moved?._seq).toBeGreaterThan(seq);
@@ -102,7 +112,9 @@ describe('transactions', () => {
     const outcomes = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         instances[i % 3]!.transaction(async (tx) => {
-          const hired = (await tx.byIndex('applications', 'gigId', 'g-one-opening')).filter((a) => a.status === 'ACCEPTED');
+          const hired = (await tx.byIndex('applications', 'gigId', 'g-one-opening')).filter(
+            (a) => a.status === 'ACCEPTED',
+          );
           if (hired.length > 0) return 'full';
           tx.write([
             {
@@ -198,7 +210,11 @@ describe('the change feed', () => {
     const [onA, onB, onC] = [heard(a), heard(b), heard(c)];
     await a.commit([gig('g-fan-1', 'from a')]);
     await c.commit([gig('g-fan-2', 'from c')]);
-    for (const [name, ids] of [['a', onA], ['b', onB], ['c', onC]] as const) {
+    for (const [name, ids] of [
+      ['a', onA],
+      ['b', onB],
+      ['c', onC],
+    ] as const) {
       await waitFor(`instance ${name} hears both writes`, () => ids.includes('g-fan-1') && ids.includes('g-fan-2'));
       expect(ids.filter((id) => id === 'g-fan-1')).toHaveLength(1);
     }
@@ -214,7 +230,10 @@ describe('chat logs', () => {
     b.onChatAppended((digest) => heard.push(digest));
     expect(await a.appendChat('room-race', Uint8Array.of(1), 0)).toEqual({ ok: true, pos: 1 });
     // Both have seen position 1 and append at once.
-    const [fromA, fromB] = await Promise.all([a.appendChat('room-race', Uint8Array.of(2), 1), b.appendChat('room-race', Uint8Array.of(3), 1)]);
+    const [fromA, fromB] = await Promise.all([
+      a.appendChat('room-race', Uint8Array.of(2), 1),
+      b.appendChat('room-race', Uint8Array.of(3), 1),
+    ]);
     expect([fromA.ok, fromB.ok].sort()).toEqual([false, true]);
     const loser = fromA.ok ? b : a;
     const missed = await loser.chatLog('room-race', 1);

@@ -30,7 +30,8 @@ function strings(value: unknown): string[] {
   return [];
 }
 
-const mentions = (docs: unknown, email: string) => strings(docs).some((s) => s.toLowerCase().includes(email.toLowerCase()));
+const mentions = (docs: unknown, email: string) =>
+  strings(docs).some((s) => s.toLowerCase().includes(email.toLowerCase()));
 
 async function gigBy(buyer: Person): Promise<Doc> {
   const { master, refusal } = await write(buyer.http, 'gigs', gigDoc({ title: 'Tour poster' }));
@@ -70,12 +71,19 @@ describe('emails before an offer is accepted', () => {
     expect(pulled).toBeDefined();
     expect(pulled).not.toHaveProperty('creatorEmail');
     for (const collection of ['users', 'gigs', 'applications', 'notifications', 'conversations']) {
-      expect(mentions((await pullAll(stranger.http, collection)).documents, buyer.user.email), `stranger's ${collection} pull`).toBe(false);
+      expect(
+        mentions((await pullAll(stranger.http, collection)).documents, buyer.user.email),
+        `stranger's ${collection} pull`,
+      ).toBe(false);
     }
 
-    const streamed = await strangerStream.waitFor((e) => (e.data as { collection?: string }).collection === 'applications');
+    const streamed = await strangerStream.waitFor(
+      (e) => (e.data as { collection?: string }).collection === 'applications',
+    );
     expect(mentions(strangerStream.events, buyer.user.email)).toBe(false);
-    expect((streamed.data as ChangesEvent).documents.find((d) => d.id === pushed.id)).not.toHaveProperty('creatorEmail');
+    expect((streamed.data as ChangesEvent).documents.find((d) => d.id === pushed.id)).not.toHaveProperty(
+      'creatorEmail',
+    );
 
     // The creator, for their part, does not get the applicant's email before accepting.
     const creatorSide = (await pullAll(buyer.http, 'applications')).documents.find((d) => d.id === pushed.id)!;
@@ -84,13 +92,19 @@ describe('emails before an offer is accepted', () => {
     await buyerStream.waitFor((e) => (e.data as { collection?: string }).collection === 'applications');
     expect(mentions(buyerStream.events, stranger.user.email)).toBe(false);
     for (const collection of ['users', 'gigs', 'applications', 'notifications', 'conversations']) {
-      expect(mentions((await pullAll(buyer.http, collection)).documents, stranger.user.email), `creator's ${collection} pull`).toBe(false);
+      expect(
+        mentions((await pullAll(buyer.http, collection)).documents, stranger.user.email),
+        `creator's ${collection} pull`,
+      ).toBe(false);
     }
     strangerStream.close();
     buyerStream.close();
 
     // The server still knows both: they are shared when an offer is accepted.
-    expect(server.ctx.store.get('applications', pushed.id as string)).toMatchObject({ creatorEmail: buyer.user.email, applicantEmail: stranger.user.email });
+    expect(server.ctx.store.get('applications', pushed.id as string)).toMatchObject({
+      creatorEmail: buyer.user.email,
+      applicantEmail: stranger.user.email,
+    });
   });
 
   it('an offer made but not yet accepted still shares no email', async () => {
@@ -109,7 +123,15 @@ describe('emails before an offer is accepted', () => {
     const harvester = await person(server.url);
     const rows = gigs.map((g) => ({
       assumedMasterState: null,
-      newDocumentState: { id: `${g.id as string}.${harvester.user.id}`, gigId: g.id, applicantId: harvester.user.id, budget: 100, currency: 'CAD', status: 'PENDING', _deleted: false },
+      newDocumentState: {
+        id: `${g.id as string}.${harvester.user.id}`,
+        gigId: g.id,
+        applicantId: harvester.user.id,
+        budget: 100,
+        currency: 'CAD',
+        status: 'PENDING',
+        _deleted: false,
+      },
     }));
     const res = await harvester.http.post<PushAnswer>('/api/sync/applications/push', rows);
     expect(res.status).toBe(200);
@@ -132,12 +154,21 @@ describe('emails once an offer is accepted', () => {
     expect(accepted).toMatchObject({ creatorEmail: buyer.user.email, applicantEmail: seller.user.email });
 
     const buyerSide = (await pullAll(buyer.http, 'applications')).documents.find((d) => d.id === offered.id)!;
-    expect(buyerSide).toMatchObject({ status: 'PENDING_PAYMENT', creatorEmail: buyer.user.email, applicantEmail: seller.user.email });
+    expect(buyerSide).toMatchObject({
+      status: 'PENDING_PAYMENT',
+      creatorEmail: buyer.user.email,
+      applicantEmail: seller.user.email,
+    });
     const event = await buyerStream.waitFor((e) => {
       const data = e.data as { collection?: string; documents?: Doc[] };
-      return data.collection === 'applications' && Boolean(data.documents?.some((d) => d.id === offered.id && d.status === 'PENDING_PAYMENT'));
+      return (
+        data.collection === 'applications' &&
+        Boolean(data.documents?.some((d) => d.id === offered.id && d.status === 'PENDING_PAYMENT'))
+      );
     });
-    expect((event.data as ChangesEvent).documents.find((d) => d.id === offered.id)).toMatchObject({ applicantEmail: seller.user.email });
+    expect((event.data as ChangesEvent).documents.find((d) => d.id === offered.id)).toMatchObject({
+      applicantEmail: seller.user.email,
+    });
     buyerStream.close();
 
     // The gig itself never carries the email, accepted offer or not.
@@ -152,6 +183,8 @@ describe('emails once an offer is accepted', () => {
     const { master } = await write(seller.http, 'applications', { ...offered, status: 'REJECTED' }, offered);
     expect(master).toMatchObject({ status: 'REJECTED' });
     expect(master).not.toHaveProperty('creatorEmail');
-    expect((await pullAll(buyer.http, 'applications')).documents.find((d) => d.id === offered.id)).not.toHaveProperty('applicantEmail');
+    expect((await pullAll(buyer.http, 'applications')).documents.find((d) => d.id === offered.id)).not.toHaveProperty(
+      'applicantEmail',
+    );
   });
 });

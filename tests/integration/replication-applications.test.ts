@@ -20,7 +20,11 @@ async function scene() {
   const gig = (await write(buyer, 'gigs', gigDoc({ title: 'Poster design' }))).master!;
   const seller = new TestClient(server.url);
   const sellerUser = await signUpWithProfile(seller, { name: 'Sam Seller', location: 'GB' });
-  const applied = await write(seller, 'applications', applicationDoc(gig.id as string, sellerUser.id, { budget: 60000 }));
+  const applied = await write(
+    seller,
+    'applications',
+    applicationDoc(gig.id as string, sellerUser.id, { budget: 60000 }),
+  );
   expect(applied.refusal).toBeUndefined();
   const stranger = new TestClient(server.url);
   const strangerUser = await signUpWithProfile(stranger, { name: 'Stan Stranger' });
@@ -46,9 +50,14 @@ describe('applying', () => {
     });
     // The server fills in the creator's email but shares it only once an offer is accepted (decision 003).
     expect(application).not.toHaveProperty('creatorEmail');
-    expect(server.ctx.store.get('applications', application.id as string)).toMatchObject({ creatorEmail: buyerUser.email, applicantEmail: sellerUser.email });
+    expect(server.ctx.store.get('applications', application.id as string)).toMatchObject({
+      creatorEmail: buyerUser.email,
+      applicantEmail: sellerUser.email,
+    });
     const notes = await notificationsOf(buyer);
-    expect(notes).toContainEqual(expect.objectContaining({ type: 'new_application', gigId: gig.id, read: false, senderId: sellerUser.id }));
+    expect(notes).toContainEqual(
+      expect.objectContaining({ type: 'new_application', gigId: gig.id, read: false, senderId: sellerUser.id }),
+    );
   });
 
   it("refuses a second application: 'You have already applied to this gig'", async () => {
@@ -68,7 +77,9 @@ describe('applying', () => {
     const { gig } = await scene();
     const fresh = new TestClient(server.url);
     const user = await signUp(fresh);
-    expect((await write(fresh, 'applications', applicationDoc(gig.id as string, user.id))).refusal).toBe('Please complete your profile before applying');
+    expect((await write(fresh, 'applications', applicationDoc(gig.id as string, user.id))).refusal).toBe(
+      'Please complete your profile before applying',
+    );
   });
 
   it('makes the two linked users see each other’s public profile, even with an old checkpoint, but never the email', async () => {
@@ -92,28 +103,57 @@ describe('applying', () => {
 describe('offer, accept, decline (docs/product.md §4 transitions)', () => {
   it('buyer sends an offer: PENDING → PENDING_ACCEPTANCE with finalBudget, applicant gets FINAL_BUDGET_OFFER', async () => {
     const { buyer, seller, application } = await scene();
-    const offered = await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 55000 }, application);
+    const offered = await write(
+      buyer,
+      'applications',
+      { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 55000 },
+      application,
+    );
     expect(offered.refusal).toBeUndefined();
     expect(offered.master).toMatchObject({ status: 'PENDING_ACCEPTANCE', finalBudget: 55000 });
-    expect(await notificationsOf(seller)).toContainEqual(expect.objectContaining({ type: 'FINAL_BUDGET_OFFER', finalBudget: 55000, currency: 'CAD' }));
+    expect(await notificationsOf(seller)).toContainEqual(
+      expect.objectContaining({ type: 'FINAL_BUDGET_OFFER', finalBudget: 55000, currency: 'CAD' }),
+    );
   });
 
   it('refuses an offer sent by the applicant or a stranger, and leaves the application unchanged', async () => {
     const { seller, stranger, application } = await scene();
-    const bySeller = await write(seller, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1 }, application);
+    const bySeller = await write(
+      seller,
+      'applications',
+      { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1 },
+      application,
+    );
     expect(bySeller.refusal).toBeDefined();
     expect(bySeller.master).toMatchObject({ status: 'PENDING', finalBudget: null });
-    const byStranger = await write(stranger, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1 }, application);
+    const byStranger = await write(
+      stranger,
+      'applications',
+      { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1 },
+      application,
+    );
     expect(byStranger.refusal).toBeDefined();
     expect(server.ctx.store.get('applications', application.id as string)!.status).toBe('PENDING');
   });
 
   it('Start Working on a paid offer → PENDING_PAYMENT and the buyer is told payment is needed', async () => {
     const { buyer, seller, application } = await scene();
-    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 55000 }, application)).master!;
+    const offered = (
+      await write(
+        buyer,
+        'applications',
+        { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 55000 },
+        application,
+      )
+    ).master!;
     const byBuyer = await write(buyer, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered);
     expect(byBuyer.refusal).toBeDefined();
-    const accepted = await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS', startedAt: Date.now() }, offered);
+    const accepted = await write(
+      seller,
+      'applications',
+      { ...offered, status: 'IN_PROGRESS', startedAt: Date.now() },
+      offered,
+    );
     expect(accepted.refusal).toBeUndefined();
     expect(accepted.master).toMatchObject({ status: 'PENDING_PAYMENT', startedAt: null });
     expect(await notificationsOf(buyer)).toContainEqual(expect.objectContaining({ type: 'payment_needed' }));
@@ -121,7 +161,9 @@ describe('offer, accept, decline (docs/product.md §4 transitions)', () => {
 
   it('Start Working on a zero offer → IN_PROGRESS with startedAt and GIG_STARTED to the buyer', async () => {
     const { buyer, seller, application } = await scene();
-    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 0 }, application)).master!;
+    const offered = (
+      await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 0 }, application)
+    ).master!;
     const accepted = await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered);
     expect(accepted.master).toMatchObject({ status: 'IN_PROGRESS' });
     expect(typeof accepted.master!.startedAt).toBe('number');
@@ -130,20 +172,41 @@ describe('offer, accept, decline (docs/product.md §4 transitions)', () => {
 
   it('Decline → REJECTED with finalBudget cleared and OFFER_REJECTED to the buyer; then only a new offer from the buyer moves it (decision 014)', async () => {
     const { buyer, seller, application } = await scene();
-    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 }, application)).master!;
-    const declined = (await write(seller, 'applications', { ...offered, status: 'REJECTED', finalBudget: null }, offered)).master!;
+    const offered = (
+      await write(
+        buyer,
+        'applications',
+        { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 },
+        application,
+      )
+    ).master!;
+    const declined = (
+      await write(seller, 'applications', { ...offered, status: 'REJECTED', finalBudget: null }, offered)
+    ).master!;
     expect(declined).toMatchObject({ status: 'REJECTED', finalBudget: null });
     expect(await notificationsOf(buyer)).toContainEqual(expect.objectContaining({ type: 'OFFER_REJECTED' }));
     const accepted = await write(seller, 'applications', { ...declined, status: 'IN_PROGRESS' }, declined);
     expect(accepted.refusal).toBe('An application cannot move from REJECTED to IN_PROGRESS here.');
-    const reoffer = await write(buyer, 'applications', { ...declined, status: 'PENDING_ACCEPTANCE', finalBudget: 5 }, declined);
+    const reoffer = await write(
+      buyer,
+      'applications',
+      { ...declined, status: 'PENDING_ACCEPTANCE', finalBudget: 5 },
+      declined,
+    );
     expect(reoffer.refusal).toBeUndefined();
     expect(reoffer.master).toMatchObject({ status: 'PENDING_ACCEPTANCE', finalBudget: 5 });
   });
 
   it('an applicant already selected cannot be selected again', async () => {
     const { buyer, application } = await scene();
-    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 }, application)).master!;
+    const offered = (
+      await write(
+        buyer,
+        'applications',
+        { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 },
+        application,
+      )
+    ).master!;
     const again = await write(buyer, 'applications', { ...offered, finalBudget: 2000 }, offered);
     expect(again.refusal).toBeDefined();
     expect(server.ctx.store.get('applications', application.id as string)!.finalBudget).toBe(1000);
@@ -151,10 +214,17 @@ describe('offer, accept, decline (docs/product.md §4 transitions)', () => {
 
   it('nobody pushes COMPLETED or a payment confirmation through replication', async () => {
     const { buyer, seller, application } = await scene();
-    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 0 }, application)).master!;
+    const offered = (
+      await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 0 }, application)
+    ).master!;
     const started = (await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered)).master!;
     for (const client of [buyer, seller]) {
-      const res = await write(client, 'applications', { ...started, status: 'COMPLETED', completedAt: Date.now() }, started);
+      const res = await write(
+        client,
+        'applications',
+        { ...started, status: 'COMPLETED', completedAt: Date.now() },
+        started,
+      );
       expect(res.refusal).toBeDefined();
     }
   });
@@ -163,7 +233,9 @@ describe('offer, accept, decline (docs/product.md §4 transitions)', () => {
 describe('read filters', () => {
   it("a stranger pulls none of another user's applications, notifications or email", async () => {
     const { stranger, buyerUser, sellerUser } = await scene();
-    expect((await pullAll(stranger, 'applications')).documents.filter((a) => a.applicantId === sellerUser.id)).toEqual([]);
+    expect((await pullAll(stranger, 'applications')).documents.filter((a) => a.applicantId === sellerUser.id)).toEqual(
+      [],
+    );
     expect((await pullAll(stranger, 'notifications')).documents.every((n) => n.userId !== buyerUser.id)).toBe(true);
     const users = (await pullAll(stranger, 'users')).documents;
     expect(users.map((u) => u.id)).not.toContain(buyerUser.id);
@@ -203,11 +275,19 @@ describe('notifications and conversations', () => {
     const opened = await write(buyer, 'conversations', { id, participants: [buyerUser.id, sellerUser.id] });
     expect(opened.refusal).toBeUndefined();
     expect(opened.master).toMatchObject({ isCreatorInitiated: true, gigTitle: 'Poster design', lastMessageRead: true });
-    expect(await notificationsOf(seller)).toContainEqual(expect.objectContaining({ type: 'new_conversation', senderId: buyerUser.id }));
+    expect(await notificationsOf(seller)).toContainEqual(
+      expect.objectContaining({ type: 'new_conversation', senderId: buyerUser.id }),
+    );
 
     const unlinkedId = [strangerUser.id, sellerUser.id].sort().join('_');
-    expect((await write(stranger, 'conversations', { id: unlinkedId, participants: [strangerUser.id, sellerUser.id] })).refusal).toBeDefined();
-    const self = await write(stranger, 'conversations', { id: `${strangerUser.id}_${strangerUser.id}`, participants: [strangerUser.id, strangerUser.id] });
+    expect(
+      (await write(stranger, 'conversations', { id: unlinkedId, participants: [strangerUser.id, sellerUser.id] }))
+        .refusal,
+    ).toBeDefined();
+    const self = await write(stranger, 'conversations', {
+      id: `${strangerUser.id}_${strangerUser.id}`,
+      participants: [strangerUser.id, strangerUser.id],
+    });
     expect(self.refusal).toBe('You cannot converse with yourself');
     expect((await pullAll(stranger, 'conversations')).documents.map((c) => c.id)).not.toContain(id);
   });
@@ -218,7 +298,19 @@ describe('notifications and conversations', () => {
     await write(buyer, 'conversations', { id, participants: [buyerUser.id, sellerUser.id] });
     // The chat server writes these when a message is accepted; here it is set directly.
     const stored = server.ctx.store.get('conversations', id)!;
-    await server.ctx.store.commit([{ collection: 'conversations', doc: { ...stored, lastMessage: 'Hi', lastSenderId: buyerUser.id, lastMessageRead: false, lastMessageTimestamp: Date.now(), updatedAt: Number(stored.updatedAt) + 1 } }]);
+    await server.ctx.store.commit([
+      {
+        collection: 'conversations',
+        doc: {
+          ...stored,
+          lastMessage: 'Hi',
+          lastSenderId: buyerUser.id,
+          lastMessageRead: false,
+          lastMessageTimestamp: Date.now(),
+          updatedAt: Number(stored.updatedAt) + 1,
+        },
+      },
+    ]);
     const seen = (await pullAll(buyer, 'conversations')).documents.find((c) => c.id === id)!;
     const bySender = await write(buyer, 'conversations', { ...seen, lastMessageRead: true }, seen);
     expect(bySender.refusal).toBe('Only the receiver can mark a conversation read.');
@@ -240,7 +332,14 @@ describe('deleting a gig', () => {
 
   it('is refused while paid work on it is under way', async () => {
     const { buyer, seller, gig, application } = await scene();
-    const offered = (await write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 }, application)).master!;
+    const offered = (
+      await write(
+        buyer,
+        'applications',
+        { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 1000 },
+        application,
+      )
+    ).master!;
     await write(seller, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered);
     // The gig as it is now: the acceptance filled it.
     const { _seq, ...current } = server.ctx.store.get('gigs', gig.id as string)!;
@@ -274,9 +373,14 @@ describe('a push answer and a write that lands while the push waits for its comm
     // Both requests as the server runs them: the offer is applied and waits for its commit, the
     // deletion is applied meanwhile; then the offer is answered.
     const offer = applyPush(server.ctx, auth, 'applications', [
-      { assumedMasterState: application, newDocumentState: { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 40_000, updatedAt: Date.now() } },
+      {
+        assumedMasterState: application,
+        newDocumentState: { ...application, status: 'PENDING_ACCEPTANCE', finalBudget: 40_000, updatedAt: Date.now() },
+      },
     ]);
-    const deletion = applyPush(server.ctx, auth, 'gigs', [{ assumedMasterState: gig, newDocumentState: { ...gig, _deleted: true } }]);
+    const deletion = applyPush(server.ctx, auth, 'gigs', [
+      { assumedMasterState: gig, newDocumentState: { ...gig, _deleted: true } },
+    ]);
     const [offered, deleted] = await Promise.all([offer, deletion]);
     expect(deleted.refused).toEqual([]);
     expect(offered.refused).toEqual([]);
@@ -284,7 +388,12 @@ describe('a push answer and a write that lands while the push waits for its comm
     const stored = store.get('applications', String(application.id))!;
     expect(stored).toMatchObject({ status: 'PENDING_ACCEPTANCE', finalBudget: 40_000, gigDeleted: true });
     expect(offered.conflicts).toHaveLength(1);
-    expect(offered.conflicts[0]).toMatchObject({ id: application.id, status: 'PENDING_ACCEPTANCE', gigDeleted: true, updatedAt: stored.updatedAt });
+    expect(offered.conflicts[0]).toMatchObject({
+      id: application.id,
+      status: 'PENDING_ACCEPTANCE',
+      gigDeleted: true,
+      updatedAt: stored.updatedAt,
+    });
   });
 });
 
@@ -312,7 +421,12 @@ describe('a write over the tombstone of a refused write', () => {
 
   it('is judged again and refused with its reason, not answered as a conflict with the tombstone', async () => {
     const { cleo, cleoUser, gig, tombstone } = await deletedGigAndRefusedApplication();
-    const again = await write(cleo, 'applications', applicationDoc(String(gig.id), cleoUser.id, { budget: 81_400 }), tombstone);
+    const again = await write(
+      cleo,
+      'applications',
+      applicationDoc(String(gig.id), cleoUser.id, { budget: 81_400 }),
+      tombstone,
+    );
     expect(again.refusal).toBe('Unable to process application: Gig data is missing');
     expect(again.master).toMatchObject({ _deleted: true, budget: 81_400 });
     expect(server.ctx.store.get('applications', `${String(gig.id)}.${cleoUser.id}`)).toBeUndefined();

@@ -16,7 +16,12 @@ describe('profile setup through the users collection', () => {
     const client = new TestClient(server.url);
     const user = await signUp(client);
     const own = await ownUser(client, user.id);
-    const { refusal, master } = await write(client, 'users', { ...own, ...PROFILE, email: 'hijack@example.com', stripeAccountId: 'acct_forged' }, own);
+    const { refusal, master } = await write(
+      client,
+      'users',
+      { ...own, ...PROFILE, email: 'hijack@example.com', stripeAccountId: 'acct_forged' },
+      own,
+    );
     expect(refusal).toBeUndefined();
     expect(master).toMatchObject({ ...PROFILE, email: user.email });
     expect(master).not.toHaveProperty('stripeAccountId');
@@ -35,7 +40,12 @@ describe('profile setup through the users collection', () => {
     const client = new TestClient(server.url);
     const user = await signUp(client);
     const own = await ownUser(client, user.id);
-    const { refusal, master } = await write(client, 'users', { ...own, ...PROFILE, username: 'validname', ...overrides }, own);
+    const { refusal, master } = await write(
+      client,
+      'users',
+      { ...own, ...PROFILE, username: 'validname', ...overrides },
+      own,
+    );
     expect(refusal).toBe(message);
     expect(master).toEqual(own);
   });
@@ -58,7 +68,14 @@ describe('gigs', () => {
     const gig = gigDoc({ title: '  Mural for a café  ', skills: ' paint, , walls ,design ' });
     const { refusal, master } = await write(a, 'gigs', gig);
     expect(refusal).toBeUndefined();
-    expect(master).toMatchObject({ title: 'Mural for a café', skills: 'paint, walls, design', createdBy: userA.id, creatorName: 'Ada', status: 'active', currency: 'CAD' });
+    expect(master).toMatchObject({
+      title: 'Mural for a café',
+      skills: 'paint, walls, design',
+      createdBy: userA.id,
+      creatorName: 'Ada',
+      status: 'active',
+      currency: 'CAD',
+    });
     expect(master).not.toHaveProperty('creatorEmail');
 
     const stranger = new TestClient(server.url);
@@ -86,9 +103,18 @@ describe('gigs', () => {
     [{ budget: '' }, 'Budget is required for non-passion-driven projects'],
     [{ skills: ' , ' }, 'Skills are required'],
     [{ projectDeadline: undefined }, 'Project deadline is required for remote gigs'],
-    [{ locationType: 'in-person', projectDeadline: undefined, country: 'FR', city: 'Paris' }, 'Project date is required for in-person gigs'],
-    [{ locationType: 'in-person', projectDeadline: undefined, projectDate: isoDay(5), city: 'Paris' }, 'Country is required for in-person gigs'],
-    [{ locationType: 'in-person', projectDeadline: undefined, projectDate: isoDay(5), country: 'FR' }, 'City is required for in-person gigs'],
+    [
+      { locationType: 'in-person', projectDeadline: undefined, country: 'FR', city: 'Paris' },
+      'Project date is required for in-person gigs',
+    ],
+    [
+      { locationType: 'in-person', projectDeadline: undefined, projectDate: isoDay(5), city: 'Paris' },
+      'Country is required for in-person gigs',
+    ],
+    [
+      { locationType: 'in-person', projectDeadline: undefined, projectDate: isoDay(5), country: 'FR' },
+      'City is required for in-person gigs',
+    ],
   ])('refuses %j with the SPEC message', async (overrides, message) => {
     const a = new TestClient(server.url);
     await signUpWithProfile(a);
@@ -101,7 +127,14 @@ describe('gigs', () => {
   it('sets the currency from the country, and accepts a passion-driven gig without a budget', async () => {
     const a = new TestClient(server.url);
     await signUpWithProfile(a);
-    const inPerson = gigDoc({ locationType: 'in-person', projectDeadline: undefined, projectDate: isoDay(3), country: 'NG', city: 'Lagos', currency: 'CAD' });
+    const inPerson = gigDoc({
+      locationType: 'in-person',
+      projectDeadline: undefined,
+      projectDate: isoDay(3),
+      country: 'NG',
+      city: 'Lagos',
+      currency: 'CAD',
+    });
     delete inPerson.projectDeadline;
     expect((await write(a, 'gigs', inPerson)).master).toMatchObject({ currency: 'NGN', country: 'NG', city: 'Lagos' });
     const passion = gigDoc({ isPassionDriven: true, budget: '999' });
@@ -114,8 +147,12 @@ describe('gigs', () => {
     const created = (await write(a, 'gigs', gigDoc())).master!;
     const b = new TestClient(server.url);
     await signUpWithProfile(b);
-    expect((await write(b, 'gigs', { ...created, title: 'Stolen' }, created)).refusal).toBe('You do not have permission to edit this gig.');
-    expect((await write(b, 'gigs', { ...created, _deleted: true }, created)).refusal).toBe('You do not have permission to delete this gig.');
+    expect((await write(b, 'gigs', { ...created, title: 'Stolen' }, created)).refusal).toBe(
+      'You do not have permission to edit this gig.',
+    );
+    expect((await write(b, 'gigs', { ...created, _deleted: true }, created)).refusal).toBe(
+      'You do not have permission to delete this gig.',
+    );
 
     const edited = (await write(a, 'gigs', { ...created, title: 'New title' }, created)).master!;
     expect(edited.title).toBe('New title');

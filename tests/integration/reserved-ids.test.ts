@@ -32,7 +32,10 @@ describe('ids named after built-in object members', () => {
     const gig = (await write(buyer.http, 'gigs', gigDoc())).master!;
     const poisoned = await write(seller.http, 'applications', applicationDoc('toString', seller.user.id));
     expect(poisoned.refusal).toBe(INVALID_ID_MESSAGE);
-    const constructorId = await write(seller.http, 'applications', { ...applicationDoc(gig.id as string, seller.user.id), id: 'constructor' });
+    const constructorId = await write(seller.http, 'applications', {
+      ...applicationDoc(gig.id as string, seller.user.id),
+      id: 'constructor',
+    });
     expect(constructorId.refusal).toBe(INVALID_ID_MESSAGE);
     expect(server.ctx.store.get('applications', 'constructor')).toBeUndefined();
     // The real application still goes through.
@@ -44,7 +47,9 @@ describe('ids named after built-in object members', () => {
   it('a document with such an id already in the store (written before the rule) is served to nobody', async () => {
     const buyer = await person(server.url);
     const legit = (await write(buyer.http, 'gigs', gigDoc())).master!;
-    await server.ctx.store.commit([{ collection: 'gigs', doc: { ...gigDoc({ id: 'valueOf', createdBy: buyer.user.id }), _deleted: false } }]);
+    await server.ctx.store.commit([
+      { collection: 'gigs', doc: { ...gigDoc({ id: 'valueOf', createdBy: buyer.user.id }), _deleted: false } },
+    ]);
     const { documents } = await pullAll(buyer.http, 'gigs');
     expect(documents.map((d) => d.id)).toContain(legit.id);
     expect(documents.map((d) => d.id)).not.toContain('valueOf');

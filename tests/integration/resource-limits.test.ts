@@ -37,17 +37,30 @@ const streamUrl = () => `${server.url}/api/sync/stream`;
 const newRows = (count: number, overrides: Record<string, unknown> = {}) =>
   Array.from({ length: count }, () => ({ assumedMasterState: null, newDocumentState: gigDoc(overrides) }));
 /** A gig as large as its fields allow. */
-const bigGig = () => ({ title: 'T'.repeat(LIMITS.titleMax), description: 'D'.repeat(LIMITS.descriptionMax), skills: 'S'.repeat(LIMITS.skillsMax) });
+const bigGig = () => ({
+  title: 'T'.repeat(LIMITS.titleMax),
+  description: 'D'.repeat(LIMITS.descriptionMax),
+  skills: 'S'.repeat(LIMITS.skillsMax),
+});
 
 /** A stream whose reader takes the headers and then never reads another byte. */
 function unreadStream(cookie: string): Promise<http.ClientRequest> {
   const u = new URL(streamUrl());
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: u.hostname, port: Number(u.port), path: u.pathname, agent: false, headers: { cookie, accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) reject(new Error(`stream answered ${res.statusCode}`));
-      res.pause();
-      resolve(req);
-    });
+    const req = http.get(
+      {
+        host: u.hostname,
+        port: Number(u.port),
+        path: u.pathname,
+        agent: false,
+        headers: { cookie, accept: 'text/event-stream' },
+      },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`stream answered ${res.statusCode}`));
+        res.pause();
+        resolve(req);
+      },
+    );
     req.on('error', () => {});
   });
 }
@@ -66,7 +79,8 @@ describe('change streams', () => {
     // The two oldest were ended by the server; the newest ones live and get changes.
     await Promise.all(streams.slice(0, 2).map((s) => s.ended));
     const gig = (await push(me.http, 'gigs', newRows(1))).body.conflicts[0]!;
-    for (const s of streams.slice(2)) await s.waitFor((e) => e.event === 'changes' && JSON.stringify(e.data).includes(gig.id as string));
+    for (const s of streams.slice(2))
+      await s.waitFor((e) => e.event === 'changes' && JSON.stringify(e.data).includes(gig.id as string));
     expect(server.streams.openFor(me.user.id)).toBe(STREAM_LIMITS.perSession);
   });
 
@@ -94,35 +108,50 @@ describe('change streams', () => {
     expect(server.streams.openFor(me.user.id)).toBe(STREAM_LIMITS.perUser);
   });
 
-  it('a stream whose reader stops reading is dropped once it falls behind; a reading stream gets every change', { timeout: 120_000 }, async () => {
-    const writer = await person(server.url);
-    const stalled = await person(server.url);
-    const reader = await person(server.url);
-    const unread = await unreadStream(stalled.http.cookieHeader());
-    const reading = await openStream(streamUrl(), reader.http.cookieHeader());
-    onTestFinished(() => {
-      unread.destroy();
-      reading.close();
-    });
-    await waitFor('both streams open', () => server.streams.openFor(stalled.user.id) === 1 && server.streams.openFor(reader.user.id) === 1);
-    const droppedBefore = server.streams.dropped;
-    // Big pushes until the stalled stream is dropped (the kernel's socket buffers take some first).
-    const pushed: string[] = [];
-    for (let batch = 0; batch < 40 && server.streams.dropped === droppedBefore; batch++) {
-      const res = await push(writer.http, 'gigs', newRows(200, bigGig()));
-      expect(res.status).toBe(200);
-      pushed.push(...res.body.conflicts.map((c) => c.id as string));
-    }
-    expect(server.streams.dropped).toBe(droppedBefore + 1);
-    expect(server.streams.openFor(stalled.user.id)).toBe(0);
-    // The reading stream was never dropped and saw every gig.
-    await waitFor('every gig on the reading stream', () => {
-      const seen = new Set(reading.events.flatMap((e) => (e.event === 'changes' ? (e.data as ChangesEvent).documents.map((d) => d.id) : [])));
-      return pushed.every((id) => seen.has(id));
-    }, 30_000);
-    expect(server.streams.openFor(reader.user.id)).toBe(1);
-    expect(server.streams.dropped).toBe(droppedBefore + 1);
-  });
+  it(
+    'a stream whose reader stops reading is dropped once it falls behind; a reading stream gets every change',
+    { timeout: 120_000 },
+    async () => {
+      const writer = await person(server.url);
+      const stalled = await person(server.url);
+      const reader = await person(server.url);
+      const unread = await unreadStream(stalled.http.cookieHeader());
+      const reading = await openStream(streamUrl(), reader.http.cookieHeader());
+      onTestFinished(() => {
+        unread.destroy();
+        reading.close();
+      });
+      await waitFor(
+        'both streams open',
+        () => server.streams.openFor(stalled.user.id) === 1 && server.streams.openFor(reader.user.id) === 1,
+      );
+      const droppedBefore = server.streams.dropped;
+      // Big pushes until the stalled stream is dropped (the kernel's socket buffers take some first).
+      const pushed: string[] = [];
+      for (let batch = 0; batch < 40 && server.streams.dropped === droppedBefore; batch++) {
+        const res = await push(writer.http, 'gigs', newRows(200, bigGig()));
+        expect(res.status).toBe(200);
+        pushed.push(...res.body.conflicts.map((c) => c.id as string));
+      }
+      expect(server.streams.dropped).toBe(droppedBefore + 1);
+      expect(server.streams.openFor(stalled.user.id)).toBe(0);
+      // The reading stream was never dropped and saw every gig.
+      await waitFor(
+        'every gig on the reading stream',
+        () => {
+          const seen = new Set(
+            reading.events.flatMap((e) =>
+              e.event === 'changes' ? (e.data as ChangesEvent).documents.map((d) => d.id) : [],
+            ),
+          );
+          return pushed.every((id) => seen.has(id));
+        },
+        30_000,
+      );
+      expect(server.streams.openFor(reader.user.id)).toBe(1);
+      expect(server.streams.dropped).toBe(droppedBefore + 1);
+    },
+  );
 
   it('the client reconnects when the server closes its stream and catches up from its checkpoint', async () => {
     const me = await person(server.url);
@@ -135,10 +164,16 @@ describe('change streams', () => {
     // Opening as many streams on the session as it may hold closes the client's own stream,
     // as a dropped one is; a gig written meanwhile must still reach the client.
     const crowd = [];
-    for (let i = 0; i < STREAM_LIMITS.perSession; i++) crowd.push(await openStream(streamUrl(), me.http.cookieHeader()));
-    const missed = (await push(other.http, 'gigs', newRows(1, { title: 'While the stream was gone' }))).body.conflicts[0]!;
+    for (let i = 0; i < STREAM_LIMITS.perSession; i++)
+      crowd.push(await openStream(streamUrl(), me.http.cookieHeader()));
+    const missed = (await push(other.http, 'gigs', newRows(1, { title: 'While the stream was gone' }))).body
+      .conflicts[0]!;
     crowd.forEach((s) => s.close());
-    await waitFor('the gig written while the stream was away, at the client', () => client.db.gigs.findOne(missed.id as string).exec(), 20_000);
+    await waitFor(
+      'the gig written while the stream was away, at the client',
+      () => client.db.gigs.findOne(missed.id as string).exec(),
+      20_000,
+    );
   });
 });
 
@@ -154,7 +189,11 @@ describe('per-user write quotas', () => {
     let edits = mine;
     let refusedAt = -1;
     for (let round = 0; round < 20 && refusedAt < 0; round++) {
-      const res = await push(me.http, 'gigs', edits.map((g) => ({ assumedMasterState: g, newDocumentState: { ...g, title: `Edit ${round}` } })));
+      const res = await push(
+        me.http,
+        'gigs',
+        edits.map((g) => ({ assumedMasterState: g, newDocumentState: { ...g, title: `Edit ${round}` } })),
+      );
       if (res.status === 429) {
         refusedAt = round;
         expect(res.body).toEqual({ error: QUOTA_MESSAGES.tooManyChanges });
@@ -224,20 +263,29 @@ describe('per-user write quotas', () => {
     const gig = gigDoc({ title: 'Posted while throttled' });
     client.outbox.track('gigs', gig.id as string);
     await client.db.gigs.insert(gig as never);
-    await waitFor('the sync status to say why', () => client.sync.status.throttled === QUOTA_MESSAGES.tooManyChanges, 10_000);
+    await waitFor(
+      'the sync status to say why',
+      () => client.sync.status.throttled === QUOTA_MESSAGES.tooManyChanges,
+      10_000,
+    );
     expect(client.sync.status.pending).toBe(1);
     expect(limited.ctx.store.get('gigs', gig.id as string)).toBeUndefined();
     expect(await client.db.gigs.findOne(gig.id as string).exec()).not.toBeNull();
     expect(await client.db.syncproblems.findOne().exec()).toBeNull();
     // Sent again after the Retry-After the server gave, once the window has passed.
     await waitFor('the gig on the server', () => limited.ctx.store.get('gigs', gig.id as string), 30_000);
-    await waitFor('the outbox emptied and the status cleared', () => client.outbox.count === 0 && client.sync.status.throttled === undefined, 10_000);
+    await waitFor(
+      'the outbox emptied and the status cleared',
+      () => client.outbox.count === 0 && client.sync.status.throttled === undefined,
+      10_000,
+    );
   }, 60_000);
 
   it('RATE_LIMITS=off turns the quotas off (benchmarks)', async () => {
     const off = await startTestServer({ RATE_LIMITS: 'off' });
     onTestFinished(() => off.cleanup());
     const { http } = await person(off.url);
-    for (let i = 0; i < 3; i++) expect((await push(http, 'gigs', newRows(WRITE_QUOTAS.createdPerDay.gigs!))).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await push(http, 'gigs', newRows(WRITE_QUOTAS.createdPerDay.gigs!))).status).toBe(200);
   });
 });

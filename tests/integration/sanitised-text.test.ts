@@ -32,21 +32,44 @@ describe('user text is stored sanitised', () => {
   it('profile fields and gig texts pushed with controls are stored without them, and answered so', async () => {
     const ada = await person(server.url, { name: 'Ada' });
     const own = await ownUser(ada.http, ada.user.id);
-    const { refusal, master } = await write(ada.http, 'users', { ...own, name: `${RLO}Ada${NUL}`, bio: `Painter\u2066 and${NUL} printer\u200F` }, own);
+    const { refusal, master } = await write(
+      ada.http,
+      'users',
+      { ...own, name: `${RLO}Ada${NUL}`, bio: `Painter\u2066 and${NUL} printer\u200F` },
+      own,
+    );
     expect(refusal).toBeUndefined();
     expect(master).toMatchObject({ name: 'Ada', bio: 'Painter and printer' });
     expect(server.ctx.store.get('users', ada.user.id)).toMatchObject({ name: 'Ada', bio: 'Painter and printer' });
 
-    const gig = await write(ada.http, 'gigs', gigDoc({ title: `Poster${RLO} design${NUL}`, description: `Lone \uD83D surrogate and ${RLO}override`, skills: `Ink${NUL}, Paper` }));
+    const gig = await write(
+      ada.http,
+      'gigs',
+      gigDoc({
+        title: `Poster${RLO} design${NUL}`,
+        description: `Lone \uD83D surrogate and ${RLO}override`,
+        skills: `Ink${NUL}, Paper`,
+      }),
+    );
     expect(gig.refusal).toBeUndefined();
     const stored = server.ctx.store.get('gigs', gig.master!.id as string)!;
-    expect(stored).toMatchObject({ title: 'Poster design', description: 'Lone  surrogate and override', skills: 'Ink, Paper', creatorName: 'Ada' });
+    expect(stored).toMatchObject({
+      title: 'Poster design',
+      description: 'Lone  surrogate and override',
+      skills: 'Ink, Paper',
+      creatorName: 'Ada',
+    });
     expect(gig.master).toMatchObject({ title: 'Poster design' });
   });
 
   it('the waitlist stores name and city without controls', async () => {
     const email = uniqueEmail('wait');
-    const res = await new TestClient(server.url).post('/api/waitlist', { name: `Bo${RLO}b${NUL}`, email, city: `Lag${NUL}os\u061C`, location: 'NG' });
+    const res = await new TestClient(server.url).post('/api/waitlist', {
+      name: `Bo${RLO}b${NUL}`,
+      email,
+      city: `Lag${NUL}os\u061C`,
+      location: 'NG',
+    });
     expect(res.status).toBe(201);
     const entry = server.ctx.store.byIndex('waitlist', 'email', email)[0]!;
     expect(entry).toMatchObject({ name: 'Bob', city: 'Lagos' });
@@ -57,9 +80,12 @@ describe('user text is stored sanitised', () => {
     const gig = (await write(buyer.http, 'gigs', gigDoc({ title: 'Mural' }))).master!;
     const impostor = await person(server.url, { name: `Support${RLO}` });
     await applyTo(impostor, gig.id as string);
-    const note = (await pullAll(buyer.http, 'notifications')).documents.find((n) => n.type === 'new_application' && n.senderId === impostor.user.id)!;
+    const note = (await pullAll(buyer.http, 'notifications')).documents.find(
+      (n) => n.type === 'new_application' && n.senderId === impostor.user.id,
+    )!;
     expect(note.message).toBe('New application from “Support” for “Mural”');
     expect(note.senderName).toBe('Support');
-    for (const doc of server.ctx.store.byIndex('notifications', 'userId', buyer.user.id)) expect(JSON.stringify(doc)).not.toMatch(CONTROLS);
+    for (const doc of server.ctx.store.byIndex('notifications', 'userId', buyer.user.id))
+      expect(JSON.stringify(doc)).not.toMatch(CONTROLS);
   });
 });

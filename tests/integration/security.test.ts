@@ -14,7 +14,20 @@ import { OWASP_SCRYPT, parseHashParams, verifyPassword } from '../../sync-server
 import { hashToken, SESSION_TTL_MS } from '../../sync-server/auth/sessions';
 import { readConfig } from '../../sync-server/config';
 import { REPLICATED } from '../../sync-server/replication/visibility';
-import { applicationDoc, createPayoutAccount, gigDoc, offerAndAccept, ownUser, PASSWORD, pullAll, signUp, signUpWithProfile, uniqueEmail, write, type SignedUpUser } from '../support/fixtures';
+import {
+  applicationDoc,
+  createPayoutAccount,
+  gigDoc,
+  offerAndAccept,
+  ownUser,
+  PASSWORD,
+  pullAll,
+  signUp,
+  signUpWithProfile,
+  uniqueEmail,
+  write,
+  type SignedUpUser,
+} from '../support/fixtures';
 import { TestClient, type JsonResponse } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
@@ -109,18 +122,27 @@ function headerProblems(h: Headers, https = false): string[] {
       .map(([name, ...values]) => [name!, values] as const),
   );
   const has = (name: string, value: string) => directives.get(name)?.includes(value) ?? false;
-  if (!has('default-src', "'self'") || directives.get('default-src')!.length !== 1) problems.push(`default-src ${String(directives.get('default-src'))}`);
+  if (!has('default-src', "'self'") || directives.get('default-src')!.length !== 1)
+    problems.push(`default-src ${String(directives.get('default-src'))}`);
   const scripts = directives.get('script-src') ?? [];
-  if (scripts.length === 0 || scripts.some((v) => ["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:'].includes(v))) problems.push(`script-src ${scripts.join(' ')}`);
+  if (
+    scripts.length === 0 ||
+    scripts.some((v) => ["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:'].includes(v))
+  )
+    problems.push(`script-src ${scripts.join(' ')}`);
   // The chat socket's origin only: the app's own host over ws:/wss:, never any host.
   const connect = directives.get('connect-src') ?? [];
-  const foreign = connect.filter((v) => !["'self'", 'https://api.stripe.com'].includes(v) && !/^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+$/.test(v));
+  const foreign = connect.filter(
+    (v) =>
+      !["'self'", 'https://api.stripe.com'].includes(v) && !/^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+$/.test(v),
+  );
   if (!connect.includes("'self'") || foreign.length) problems.push(`connect-src ${connect.join(' ')}`);
   if (!has('object-src', "'none'")) problems.push('object-src is not none');
   if (!has('frame-ancestors', "'none'")) problems.push('frame-ancestors is not none');
   if (!has('base-uri', "'self'")) problems.push('base-uri is not self');
   if (!has('form-action', "'self'")) problems.push('form-action is not self');
-  if (directives.has('upgrade-insecure-requests') !== https) problems.push(`upgrade-insecure-requests ${https ? 'missing' : 'sent over http'}`);
+  if (directives.has('upgrade-insecure-requests') !== https)
+    problems.push(`upgrade-insecure-requests ${https ? 'missing' : 'sent over http'}`);
   const expect1 = (name: string, pattern: RegExp) => {
     const value = h.get(name);
     if (value === null || !pattern.test(value)) problems.push(`${name}: ${value}`);
@@ -134,7 +156,8 @@ function headerProblems(h: Headers, https = false): string[] {
   if (https) expect1('strict-transport-security', /max-age=(\d{8,}|[2-9]\d{7}|3[1-9]\d{6}|1[6-9]\d{6})/);
   else if (h.get('strict-transport-security') !== null) problems.push('HSTS sent over http');
   if (h.get('x-powered-by') !== null) problems.push(`x-powered-by: ${h.get('x-powered-by')}`);
-  if (h.get('access-control-allow-origin') !== null) problems.push(`access-control-allow-origin: ${h.get('access-control-allow-origin')}`);
+  if (h.get('access-control-allow-origin') !== null)
+    problems.push(`access-control-allow-origin: ${h.get('access-control-allow-origin')}`);
   return problems;
 }
 
@@ -163,10 +186,17 @@ function revalidate(url: string, etag: string): Promise<{ status: number; header
 type Upgrade = { status: number; headers: Headers; body: Record<string, unknown> };
 
 /** Asks for a chat socket and answers the server's refusal, headers included (fails if it opens). */
-function refusedUpgrade(baseUrl: string, urlPath: string, headers: { cookie?: string; origin?: string; host?: string } = {}): Promise<Upgrade> {
+function refusedUpgrade(
+  baseUrl: string,
+  urlPath: string,
+  headers: { cookie?: string; origin?: string; host?: string } = {},
+): Promise<Upgrade> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}${urlPath}`, {
-      headers: { ...(headers.cookie ? { cookie: headers.cookie } : {}), ...(headers.host ? { host: headers.host } : {}) },
+      headers: {
+        ...(headers.cookie ? { cookie: headers.cookie } : {}),
+        ...(headers.host ? { host: headers.host } : {}),
+      },
       ...(headers.origin ? { origin: headers.origin } : {}),
     });
     socket.on('open', () => {
@@ -189,12 +219,16 @@ function refusedUpgrade(baseUrl: string, urlPath: string, headers: { cookie?: st
 /** The change stream read as raw text, every byte kept. */
 async function rawStream(baseUrl: string, cookie: string) {
   const controller = new AbortController();
-  const res = await fetch(`${baseUrl}/api/sync/stream`, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
+  const res = await fetch(`${baseUrl}/api/sync/stream`, {
+    headers: { cookie, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
   let text = '';
   const decoder = new TextDecoder();
   const done = (async () => {
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true });
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+        text += decoder.decode(chunk, { stream: true });
     } catch {
       // aborted
     }
@@ -213,7 +247,10 @@ async function rawStream(baseUrl: string, cookie: string) {
 /** A chat room joined as a second tab that only listens: every byte the server sends is kept. */
 function chatRecorder(http: TestClient, room: string) {
   const frames: Buffer[] = [];
-  const socket = new WebSocket(`${chatSocketBase(http.baseUrl)}/${room}`, { headers: { cookie: http.cookieHeader() }, origin: http.baseUrl });
+  const socket = new WebSocket(`${chatSocketBase(http.baseUrl)}/${room}`, {
+    headers: { cookie: http.cookieHeader() },
+    origin: http.baseUrl,
+  });
   const opened = new Promise<void>((resolve, reject) => {
     socket.on('open', () => {
       // Sync step 1 with an empty state vector: the server answers the whole room.
@@ -232,7 +269,12 @@ function chatRecorder(http: TestClient, room: string) {
 /** A TestClient that keeps every answer it receives: status line, headers and body. */
 class RecordingClient extends TestClient {
   readonly received: string[] = [];
-  override async request<T = Record<string, unknown>>(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse<T>> {
+  override async request<T = Record<string, unknown>>(
+    method: string,
+    urlPath: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<JsonResponse<T>> {
     const res = await super.request<T>(method, urlPath, body, headers);
     this.received.push(`${res.status} ${method} ${urlPath}`);
     for (const [name, value] of res.headers) this.received.push(`${name}: ${value}`);
@@ -293,7 +335,10 @@ describe('1. security headers and a content security policy on every response', 
     const head = await fetch(server.url + '/', { method: 'HEAD' });
     expect(head.status).toBe(200);
     expectHardened('HEAD /', head.headers);
-    const options = await fetch(server.url + '/api/auth/login', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const options = await fetch(server.url + '/api/auth/login', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(options.status).toBeLessThan(500);
     expectHardened('OPTIONS /api/auth/login from another origin', options.headers);
   });
@@ -308,9 +353,25 @@ describe('1. security headers and a content security policy on every response', 
       ['unknown API path', () => anon.get('/api/no/such/thing'), 404],
       ['invalid login body', () => anon.post('/api/auth/login', { email: '', password: '' }), 400],
       ['malformed JSON', () => anon.post('/api/auth/login', '{"email":', { 'content-type': 'application/json' }), 400],
-      ['cross-origin POST', () => new TestClient(server.url, 'https://evil.example').post('/api/auth/login', { email: 'a@b.co', password: 'x' }), 403],
-      ['form-encoded POST', () => anon.post('/api/waitlist', 'name=a', { 'content-type': 'application/x-www-form-urlencoded' }), 415],
-      ['body too large', () => anon.post('/api/waitlist', { name: 'x'.repeat(70_000), email: uniqueEmail(), city: 'c', location: 'CA' }), 413],
+      [
+        'cross-origin POST',
+        () =>
+          new TestClient(server.url, 'https://evil.example').post('/api/auth/login', {
+            email: 'a@b.co',
+            password: 'x',
+          }),
+        403,
+      ],
+      [
+        'form-encoded POST',
+        () => anon.post('/api/waitlist', 'name=a', { 'content-type': 'application/x-www-form-urlencoded' }),
+        415,
+      ],
+      [
+        'body too large',
+        () => anon.post('/api/waitlist', { name: 'x'.repeat(70_000), email: uniqueEmail(), city: 'c', location: 'CA' }),
+        413,
+      ],
       ['unknown email login', () => anon.post('/api/auth/login', { email: uniqueEmail(), password: PASSWORD }), 401],
       ['signed-out payout link refresh', () => anon.get('/api/stripe/account-link/refresh'), 303],
     ];
@@ -329,14 +390,27 @@ describe('1. security headers and a content security policy on every response', 
       ['push', () => me.post('/api/sync/gigs/push', []), 200],
       ['unknown collection', () => me.get('/api/sync/credentials/pull?seq=0'), 404],
       ['bad checkpoint', () => me.get('/api/sync/gigs/pull?seq=-1'), 400],
-      ['payout account of another user', () => me.post('/api/stripe/create-connect-account', { email: user.email, userId: 'someone-else', hostname: 'localhost' }), 403],
+      [
+        'payout account of another user',
+        () =>
+          me.post('/api/stripe/create-connect-account', {
+            email: user.email,
+            userId: 'someone-else',
+            hostname: 'localhost',
+          }),
+        403,
+      ],
     ];
     for (const [label, send, status] of signedIn) {
       const res = await send();
       expect({ label, status: res.status }).toEqual({ label, status });
       expectHardened(`${status} ${label}`, res.headers);
     }
-    const connect = await me.post<{ accountLink: string }>('/api/stripe/create-connect-account', { email: user.email, userId: user.id, hostname: 'localhost' });
+    const connect = await me.post<{ accountLink: string }>('/api/stripe/create-connect-account', {
+      email: user.email,
+      userId: user.id,
+      hostname: 'localhost',
+    });
     expect(connect.status).toBe(200);
     expectHardened('create-connect-account', connect.headers);
     const page = await me.get<string>(connect.body.accountLink.slice(server.url.length));
@@ -391,11 +465,21 @@ describe('1. security headers and a content security policy on every response', 
     const room = conversationIdFor(aUser.id, bUser.id);
     const cases: [string, string, { cookie?: string; origin?: string }, number][] = [
       ['signed out', `/api/chat/${room}`, { origin: server.url }, 401],
-      ['with oneself', `/api/chat/${conversationIdFor(aUser.id, aUser.id)}`, { cookie: a.cookieHeader(), origin: server.url }, 400],
+      [
+        'with oneself',
+        `/api/chat/${conversationIdFor(aUser.id, aUser.id)}`,
+        { cookie: a.cookieHeader(), origin: server.url },
+        400,
+      ],
       ['malformed id', '/api/chat/not-a-room', { cookie: a.cookieHeader(), origin: server.url }, 400],
       ['another origin', `/api/chat/${room}`, { cookie: a.cookieHeader(), origin: 'https://evil.example' }, 403],
       ['not a participant', `/api/chat/${room}`, { cookie: c.cookieHeader(), origin: server.url }, 403],
-      ['no linking application', `/api/chat/${conversationIdFor(aUser.id, cUser.id)}`, { cookie: a.cookieHeader(), origin: server.url }, 403],
+      [
+        'no linking application',
+        `/api/chat/${conversationIdFor(aUser.id, cUser.id)}`,
+        { cookie: a.cookieHeader(), origin: server.url },
+        403,
+      ],
       ['not a chat path', '/api/sync/stream', { cookie: a.cookieHeader(), origin: server.url }, 404],
     ];
     for (const [label, p, headers, status] of cases) {
@@ -427,12 +511,18 @@ describe('1. security headers and a content security policy on every response', 
 describe('2. the session cookie', () => {
   function expectCookieFlags(label: string, cookie: string | undefined, secure: boolean) {
     expect(cookie, label).toBeDefined();
-    const attrs = cookie!.split(';').slice(1).map((a) => a.trim().toLowerCase());
+    const attrs = cookie!
+      .split(';')
+      .slice(1)
+      .map((a) => a.trim().toLowerCase());
     expect(attrs, label).toContain('httponly');
     expect(attrs, label).toContain('samesite=lax');
     expect(attrs, label).toContain('path=/');
     expect(attrs.includes('secure'), label).toBe(secure);
-    expect(attrs.some((a) => a.startsWith('domain=')), label).toBe(false);
+    expect(
+      attrs.some((a) => a.startsWith('domain=')),
+      label,
+    ).toBe(false);
     ok(`cookie flags: ${label}`);
   }
 
@@ -454,7 +544,13 @@ describe('2. the session cookie', () => {
       try {
         const client = new TestClient(on.url);
         const email = uniqueEmail();
-        const signup = await client.post('/api/auth/signup', { name: 'Ada', email, password: PASSWORD, confirmPassword: PASSWORD, termsAccepted: true });
+        const signup = await client.post('/api/auth/signup', {
+          name: 'Ada',
+          email,
+          password: PASSWORD,
+          confirmPassword: PASSWORD,
+          termsAccepted: true,
+        });
         expect(signup.status).toBe(201);
         expectLiveCookie(`signup (secure=${secure})`, sidOf(signup), secure);
         const login = await new TestClient(on.url).post('/api/auth/login', { email, password: PASSWORD });
@@ -474,11 +570,18 @@ describe('2. the session cookie', () => {
 
   it('is stored only as its hash: the token is in no store file', async () => {
     const client = new TestClient(server.url);
-    const res = await client.post('/api/auth/signup', { name: 'Ada', email: uniqueEmail(), password: PASSWORD, confirmPassword: PASSWORD, termsAccepted: true });
+    const res = await client.post('/api/auth/signup', {
+      name: 'Ada',
+      email: uniqueEmail(),
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      termsAccepted: true,
+    });
     const token = tokenOf(sidOf(res)!);
     expect(server.ctx.store.get('sessions', token)).toBeUndefined();
     expect(server.ctx.store.get('sessions', hashToken(token))).toMatchObject({ _deleted: false });
-    for (const file of await filesUnder(server.dataDir)) expect((await fs.readFile(file)).includes(token), file).toBe(false);
+    for (const file of await filesUnder(server.dataDir))
+      expect((await fs.readFile(file)).includes(token), file).toBe(false);
     ok('session token stored hashed only');
   });
 
@@ -492,10 +595,16 @@ describe('2. the session cookie', () => {
     expect(sidOf(fresh)).toBeUndefined();
     // As if the session was last extended two hours ago.
     const stored = server.ctx.store.get('sessions', hashToken(token))!;
-    await server.ctx.store.commit([{ collection: 'sessions', doc: { ...stored, expiresAt: Date.now() + SESSION_TTL_MS - 2 * 3600_000 } }]);
+    await server.ctx.store.commit([
+      { collection: 'sessions', doc: { ...stored, expiresAt: Date.now() + SESSION_TTL_MS - 2 * 3600_000 } },
+    ]);
     const slid = await client.get('/api/sync/gigs/pull?seq=0');
     expect(slid.status).toBe(200);
-    expect(Math.abs((server.ctx.store.get('sessions', hashToken(token))!.expiresAt as number) - (Date.now() + SESSION_TTL_MS))).toBeLessThan(5 * 60_000);
+    expect(
+      Math.abs(
+        (server.ctx.store.get('sessions', hashToken(token))!.expiresAt as number) - (Date.now() + SESSION_TTL_MS),
+      ),
+    ).toBeLessThan(5 * 60_000);
     const cookie = sidOf(slid);
     expect(cookie && tokenOf(cookie)).toBe(token);
     expectLiveCookie('renewed on a request after the session slid', cookie, false);
@@ -592,14 +701,18 @@ describe('3. logout revokes the session everywhere', () => {
 
 describe('4. scrypt parameters', () => {
   const SCRYPT_HASH = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;
-  const credentialsOf = (on: TestServer, email: string) => on.ctx.store.byIndex('credentials', 'email', email)[0]!.passwordHash as string;
+  const credentialsOf = (on: TestServer, email: string) =>
+    on.ctx.store.byIndex('credentials', 'email', email)[0]!.passwordHash as string;
 
   it('the default configuration is OWASP’s scrypt, and a server on defaults stores N=2^17, r=8, p=1', async () => {
     expect(OWASP_SCRYPT).toEqual({ logN: 17, r: 8, p: 1 });
     expect(readConfig({}).scryptLogN).toBe(17);
     ok('default SCRYPT_LOG_N is 17');
     // startTestServer lowers the cost; here the setting is removed so the default applies.
-    const defaults = await startTestServer({ LOG_LEVEL: 'silent', SCRYPT_LOG_N: undefined } as unknown as Record<string, string>);
+    const defaults = await startTestServer({ LOG_LEVEL: 'silent', SCRYPT_LOG_N: undefined } as unknown as Record<
+      string,
+      string
+    >);
     try {
       expect(defaults.config.scryptLogN).toBe(17);
       const email = uniqueEmail();
@@ -637,8 +750,12 @@ describe('4. scrypt parameters', () => {
       }
       on = await startTestServer({ LOG_LEVEL: 'silent', SCRYPT_LOG_N: '14' }, dataDir);
       try {
-        expect((await new TestClient(on.url).post('/api/auth/login', { email: first, password: PASSWORD })).status).toBe(200);
-        expect((await new TestClient(on.url).post('/api/auth/login', { email: first, password: 'Wrong12345' })).status).toBe(401);
+        expect(
+          (await new TestClient(on.url).post('/api/auth/login', { email: first, password: PASSWORD })).status,
+        ).toBe(200);
+        expect(
+          (await new TestClient(on.url).post('/api/auth/login', { email: first, password: 'Wrong12345' })).status,
+        ).toBe(401);
         const third = uniqueEmail();
         await signUp(new TestClient(on.url), { email: third });
         expect(parseHashParams(credentialsOf(on, third))).toEqual({ logN: 14, r: 8, p: 1 });
@@ -673,7 +790,12 @@ describe('5. rate limits hold under a burst', () => {
     ) {
       super(baseUrl);
     }
-    override request<T = Record<string, unknown>>(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}) {
+    override request<T = Record<string, unknown>>(
+      method: string,
+      urlPath: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ) {
       return super.request<T>(method, urlPath, body, { 'x-forwarded-for': this.ip, ...headers });
     }
   }
@@ -687,7 +809,13 @@ describe('5. rate limits hold under a burst', () => {
     expectHardened(`429 ${label}`, res.headers);
   }
 
-  const signupBody = () => ({ name: 'Burst', email: uniqueEmail('burst'), password: PASSWORD, confirmPassword: PASSWORD, termsAccepted: true });
+  const signupBody = () => ({
+    name: 'Burst',
+    email: uniqueEmail('burst'),
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    termsAccepted: true,
+  });
   const waitlistBody = () => ({ name: 'Burst', email: uniqueEmail('wait'), city: 'Lagos', location: 'NG' });
   const count = (collection: 'credentials' | 'waitlist') => [...limited.ctx.store.all(collection)].length;
 
@@ -705,15 +833,25 @@ describe('5. rate limits hold under a burst', () => {
     expect(signupStatuses.filter((s) => s === 201)).toHaveLength(19);
     expect(signupStatuses.filter((s) => s === 429)).toHaveLength(7);
     expect(count('credentials') - accountsBefore).toBe(19);
-    expect429('signup burst', signups.find((r) => r.status === 429)!);
+    expect429(
+      'signup burst',
+      signups.find((r) => r.status === 429)!,
+    );
     ok('signup burst: 20 per network, then 429, no account beyond');
 
     // Logins: 50 per 15 minutes per network; a burst of 56 wrong attempts spread over many emails.
-    const logins = await Promise.all(Array.from({ length: 56 }, () => net().post('/api/auth/login', { email: uniqueEmail('nobody'), password: 'Wrong12345' })));
+    const logins = await Promise.all(
+      Array.from({ length: 56 }, () =>
+        net().post('/api/auth/login', { email: uniqueEmail('nobody'), password: 'Wrong12345' }),
+      ),
+    );
     const loginStatuses = logins.map((r) => r.status);
     expect(loginStatuses.filter((s) => s === 401)).toHaveLength(50);
     expect(loginStatuses.filter((s) => s === 429)).toHaveLength(6);
-    expect429('login burst', logins.find((r) => r.status === 429)!);
+    expect429(
+      'login burst',
+      logins.find((r) => r.status === 429)!,
+    );
     const rightPassword = await net().post('/api/auth/login', creds(residentUser));
     expect429('login with the right password from the flooded network', rightPassword);
     ok('login burst: 50 per network, then 429 even for a right password');
@@ -724,7 +862,10 @@ describe('5. rate limits hold under a burst', () => {
     expect(joins.filter((r) => r.status === 201)).toHaveLength(20);
     expect(joins.filter((r) => r.status === 429)).toHaveLength(5);
     expect(count('waitlist') - entriesBefore).toBe(20);
-    expect429('waitlist burst', joins.find((r) => r.status === 429)!);
+    expect429(
+      'waitlist burst',
+      joins.find((r) => r.status === 429)!,
+    );
     ok('waitlist burst: 20 per network, then 429, no row beyond');
 
     // The signed-in resident of that network is not locked out of anything else.
@@ -749,7 +890,10 @@ describe('5. rate limits hold under a burst', () => {
   /** `count` wrong guesses at `email`, one after the other, each from its own address `prefix.<n>`. */
   async function wrongGuesses(email: string, prefix: string, count: number, from = 1) {
     for (let i = from; i < from + count; i++) {
-      const res = await new NetworkClient(limited.url, `${prefix}.${i}`).post('/api/auth/login', { email, password: 'Wrong12345' });
+      const res = await new NetworkClient(limited.url, `${prefix}.${i}`).post('/api/auth/login', {
+        email,
+        password: 'Wrong12345',
+      });
       expect(res.status).toBe(401);
     }
   }
@@ -768,11 +912,16 @@ describe('5. rate limits hold under a burst', () => {
     const victim = await signUp(new NetworkClient(limited.url, '198.18.10.1'));
     const attacker = () => new NetworkClient(limited.url, '198.18.11.1');
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await attacker().post('/api/auth/login', { email: victim.email, password: `Wrong${i}Guess` })).status);
+    for (let i = 0; i < 12; i++)
+      statuses.push(
+        (await attacker().post('/api/auth/login', { email: victim.email, password: `Wrong${i}Guess` })).status,
+      );
     expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
     expect429('right password from the guessing address', await attacker().post('/api/auth/login', creds(victim)));
     ok('one address: 10 guesses checked, then 429');
-    expect((await new NetworkClient(limited.url, '198.18.12.1').post('/api/auth/login', creds(victim))).status).toBe(200);
+    expect((await new NetworkClient(limited.url, '198.18.12.1').post('/api/auth/login', creds(victim))).status).toBe(
+      200,
+    );
     ok('the owner logs in from another address');
   });
 
@@ -782,7 +931,14 @@ describe('5. rate limits hold under a burst', () => {
     const waited: number[] = [];
     for (let i = 1; i <= 3; i++) {
       const started = performance.now();
-      expect((await new NetworkClient(limited.url, `198.18.22.${i}`).post('/api/auth/login', { email: victim.email, password: 'Wrong12345' })).status).toBe(401);
+      expect(
+        (
+          await new NetworkClient(limited.url, `198.18.22.${i}`).post('/api/auth/login', {
+            email: victim.email,
+            password: 'Wrong12345',
+          })
+        ).status,
+      ).toBe(401);
       waited.push(performance.now() - started);
     }
     // 1 s, 2 s, 4 s: about one guess per 15 s once the delay is at its longest.
@@ -794,8 +950,12 @@ describe('5. rate limits hold under a burst', () => {
     const other = await signUp(new NetworkClient(limited.url, '198.18.20.2'));
     await wrongGuesses(other.email, '198.18.24', 10);
     const one = () => new NetworkClient(limited.url, '198.18.23.1');
-    for (let i = 0; i < 3; i++) expect((await one().post('/api/auth/login', { email: other.email, password: 'Wrong12345' })).status).toBe(401);
-    expect429('a fourth guess from one address while the email is under attack', await one().post('/api/auth/login', creds(other)));
+    for (let i = 0; i < 3; i++)
+      expect((await one().post('/api/auth/login', { email: other.email, password: 'Wrong12345' })).status).toBe(401);
+    expect429(
+      'a fourth guess from one address while the email is under attack',
+      await one().post('/api/auth/login', creds(other)),
+    );
     ok('under attack, one address gets 3 guesses');
   }, 60_000);
 
@@ -810,22 +970,36 @@ describe('5. rate limits hold under a burst', () => {
     onTestFinished(() => scrypt.mockRestore());
     const guesses = [...Array.from({ length: 39 }, (_, i) => `Wrong${i}Guess`), PASSWORD];
     const attempts = await Promise.all(
-      guesses.map((password, i) => new NetworkClient(slow.url, `192.0.2.${100 + i}`).post('/api/auth/login', { email: victimUser.email, password })),
+      guesses.map((password, i) =>
+        new NetworkClient(slow.url, `192.0.2.${100 + i}`).post('/api/auth/login', {
+          email: victimUser.email,
+          password,
+        }),
+      ),
     );
     const evaluated = scrypt.mock.calls.length;
     scrypt.mockRestore();
     const statuses = attempts.map((r) => r.status);
-    expect(evaluated, `passwords checked in a burst of 40: ${statuses.join(',')}`).toBeLessThanOrEqual(10 + LOGIN_GUARD.laneSize);
+    expect(evaluated, `passwords checked in a burst of 40: ${statuses.join(',')}`).toBeLessThanOrEqual(
+      10 + LOGIN_GUARD.laneSize,
+    );
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(40 - 10 - LOGIN_GUARD.laneSize);
-    expect(statuses.filter((s) => s === 200).length + statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10 + LOGIN_GUARD.laneSize);
-    expect429('email under attack', attempts.find((r) => r.status === 429)!);
+    expect(statuses.filter((s) => s === 200).length + statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(
+      10 + LOGIN_GUARD.laneSize,
+    );
+    expect429(
+      'email under attack',
+      attempts.find((r) => r.status === 429)!,
+    );
     ok('a burst of 40 guesses at one email: at most 13 passwords checked, the rest 429');
     expect((await victim.get('/api/auth/session')).status).toBe(200);
     expect((await victim.get('/api/sync/users/pull?seq=0')).status).toBe(200);
     ok('the attacked email’s live session keeps working');
     const neighbour = new NetworkClient(slow.url, '192.0.2.100');
     const neighbourUser = await signUp(neighbour);
-    expect((await new NetworkClient(slow.url, '192.0.2.100').post('/api/auth/login', creds(neighbourUser))).status).toBe(200);
+    expect(
+      (await new NetworkClient(slow.url, '192.0.2.100').post('/api/auth/login', creds(neighbourUser))).status,
+    ).toBe(200);
     ok('another email logs in from the same network');
   }, 60_000);
 });
@@ -834,135 +1008,201 @@ describe('5. rate limits hold under a burst', () => {
 // 6. Emails and payout ids
 
 describe('6. emails and payout ids never reach another user', () => {
-  it('scans every byte a linked user and a stranger receive through a whole gig: HTTP, pulls, stream, chat', { timeout: 60_000 }, async () => {
-    const buyer = new RecordingClient(server.url);
-    const buyerUser = await signUpWithProfile(buyer, { name: 'Bea Buyer' });
-    const seller = new RecordingClient(server.url);
-    const sellerUser = await signUpWithProfile(seller, { name: 'Sam Seller' });
-    const stranger = new RecordingClient(server.url);
-    const strangerUser = await signUpWithProfile(stranger, { name: 'Stan Stranger' });
-    const streams = {
-      buyer: await rawStream(server.url, buyer.cookieHeader()),
-      seller: await rawStream(server.url, seller.cookieHeader()),
-      stranger: await rawStream(server.url, stranger.cookieHeader()),
-    };
+  it(
+    'scans every byte a linked user and a stranger receive through a whole gig: HTTP, pulls, stream, chat',
+    { timeout: 60_000 },
+    async () => {
+      const buyer = new RecordingClient(server.url);
+      const buyerUser = await signUpWithProfile(buyer, { name: 'Bea Buyer' });
+      const seller = new RecordingClient(server.url);
+      const sellerUser = await signUpWithProfile(seller, { name: 'Sam Seller' });
+      const stranger = new RecordingClient(server.url);
+      const strangerUser = await signUpWithProfile(stranger, { name: 'Stan Stranger' });
+      const streams = {
+        buyer: await rawStream(server.url, buyer.cookieHeader()),
+        seller: await rawStream(server.url, seller.cookieHeader()),
+        stranger: await rawStream(server.url, stranger.cookieHeader()),
+      };
 
-    /** Creates the payout account and completes the simulated onboarding. */
-    const connectPayouts = async (client: RecordingClient, user: SignedUpUser) => {
-      const res = await createPayoutAccount(client, user);
-      expect(res.status).toBe(200);
-      expect((await client.post(res.body.accountLink.slice(server.url.length), {})).status).toBe(200);
-      return res.body.accountId;
-    };
+      /** Creates the payout account and completes the simulated onboarding. */
+      const connectPayouts = async (client: RecordingClient, user: SignedUpUser) => {
+        const res = await createPayoutAccount(client, user);
+        expect(res.status).toBe(200);
+        expect((await client.post(res.body.accountLink.slice(server.url.length), {})).status).toBe(200);
+        return res.body.accountId;
+      };
 
-    // The buyer has a payout account before the link, the seller gets one after it (so the change
-    // to the seller's record flows to the buyer's stream as a public profile).
-    const buyerAccount = await connectPayouts(buyer, buyerUser);
-    const gig = (await write(buyer, 'gigs', gigDoc({ title: 'Leak check mural' }))).master!;
-    const applied = (await write(seller, 'applications', applicationDoc(gig.id as string, sellerUser.id))).master!;
-    const sellerAccount = await connectPayouts(seller, sellerUser);
-    const sellerOwn = await ownUser(seller, sellerUser.id);
-    expect((await write(seller, 'users', { ...sellerOwn, bio: 'Printmaker and muralist' }, sellerOwn)).refusal).toBeUndefined();
+      // The buyer has a payout account before the link, the seller gets one after it (so the change
+      // to the seller's record flows to the buyer's stream as a public profile).
+      const buyerAccount = await connectPayouts(buyer, buyerUser);
+      const gig = (await write(buyer, 'gigs', gigDoc({ title: 'Leak check mural' }))).master!;
+      const applied = (await write(seller, 'applications', applicationDoc(gig.id as string, sellerUser.id))).master!;
+      const sellerAccount = await connectPayouts(seller, sellerUser);
+      const sellerOwn = await ownUser(seller, sellerUser.id);
+      expect(
+        (await write(seller, 'users', { ...sellerOwn, bio: 'Printmaker and muralist' }, sellerOwn)).refusal,
+      ).toBeUndefined();
 
-    // Until an offer is accepted the application links them but shares neither email (decision 003):
-    // applying costs nothing, so it must not be a way to collect creators' emails.
-    for (const client of [buyer, seller]) await pullAll(client, 'applications');
-    await waitFor('both streams saw the application', () => [streams.buyer, streams.seller].every((s) => s.text().includes(applied.id as string)));
-    const beforeAcceptance = {
-      buyer: occurrences(buyer.received.join('\n') + streams.buyer.text(), sellerUser.email),
-      seller: occurrences(seller.received.join('\n') + streams.seller.text(), buyerUser.email),
-    };
-    expect(beforeAcceptance).toEqual({ buyer: 0, seller: 0 });
-    ok('before an offer is accepted: neither email reaches the other side (answers, pulls, stream)');
+      // Until an offer is accepted the application links them but shares neither email (decision 003):
+      // applying costs nothing, so it must not be a way to collect creators' emails.
+      for (const client of [buyer, seller]) await pullAll(client, 'applications');
+      await waitFor('both streams saw the application', () =>
+        [streams.buyer, streams.seller].every((s) => s.text().includes(applied.id as string)),
+      );
+      const beforeAcceptance = {
+        buyer: occurrences(buyer.received.join('\n') + streams.buyer.text(), sellerUser.email),
+        seller: occurrences(seller.received.join('\n') + streams.seller.text(), buyerUser.email),
+      };
+      expect(beforeAcceptance).toEqual({ buyer: 0, seller: 0 });
+      ok('before an offer is accepted: neither email reaches the other side (answers, pulls, stream)');
 
-    const accepted = await offerAndAccept(buyer, seller, applied, 30_000);
-    expect(accepted.status).toBe('PENDING_PAYMENT');
-    const checkout = await buyer.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: applied.id });
-    expect(checkout.status).toBe(200);
-    expect((await buyer.post(`/api/payments/simulated/checkout/${checkout.body.sessionId}/pay`, {})).status).toBe(200);
-    expect((await buyer.post('/api/payments/confirm', { applicationId: applied.id, sessionId: checkout.body.sessionId })).status).toBe(200);
+      const accepted = await offerAndAccept(buyer, seller, applied, 30_000);
+      expect(accepted.status).toBe('PENDING_PAYMENT');
+      const checkout = await buyer.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: applied.id });
+      expect(checkout.status).toBe(200);
+      expect((await buyer.post(`/api/payments/simulated/checkout/${checkout.body.sessionId}/pay`, {})).status).toBe(
+        200,
+      );
+      expect(
+        (await buyer.post('/api/payments/confirm', { applicationId: applied.id, sessionId: checkout.body.sessionId }))
+          .status,
+      ).toBe(200);
 
-    const room = conversationIdFor(buyerUser.id, sellerUser.id);
-    expect((await write(buyer, 'conversations', { id: room, participants: [buyerUser.id, sellerUser.id].sort(), lastMessageRead: true })).refusal).toBeUndefined();
-    const recorders = { buyer: chatRecorder(buyer, room), seller: chatRecorder(seller, room) };
-    await Promise.all([recorders.buyer.opened, recorders.seller.opened]);
-    const chats = { buyer: openChat(buyer, room), seller: openChat(seller, room) };
-    await Promise.all([chats.buyer.synced(), chats.seller.synced()]);
-    chats.buyer.provider.awareness.setLocalState({ user: { id: buyerUser.id, name: buyerUser.name }, typing: true });
-    chats.seller.provider.awareness.setLocalState({ user: { id: sellerUser.id, name: sellerUser.name }, typing: true });
-    chats.buyer.send(chatMessage(buyerUser.id, sellerUser.id, 'Payment is in, go ahead.'));
-    chats.seller.send(chatMessage(sellerUser.id, buyerUser.id, 'Sketches attached, first pass.'));
-    await waitFor('both messages stamped', () => chats.buyer.stamps.size === 2 && chats.seller.stamps.size === 2);
-    await waitFor('the recorders saw both messages', () =>
-      [recorders.buyer, recorders.seller].every((r) => r.bytes().includes('go ahead.') && r.bytes().includes('first pass.')),
-    );
-    const strangerChat = await tryChatSocket(server.url, room, { cookie: stranger.cookieHeader(), origin: server.url });
-    expect(strangerChat.status).toBe(403);
-    const strangerChatBytes = JSON.stringify(strangerChat);
+      const room = conversationIdFor(buyerUser.id, sellerUser.id);
+      expect(
+        (
+          await write(buyer, 'conversations', {
+            id: room,
+            participants: [buyerUser.id, sellerUser.id].sort(),
+            lastMessageRead: true,
+          })
+        ).refusal,
+      ).toBeUndefined();
+      const recorders = { buyer: chatRecorder(buyer, room), seller: chatRecorder(seller, room) };
+      await Promise.all([recorders.buyer.opened, recorders.seller.opened]);
+      const chats = { buyer: openChat(buyer, room), seller: openChat(seller, room) };
+      await Promise.all([chats.buyer.synced(), chats.seller.synced()]);
+      chats.buyer.provider.awareness.setLocalState({ user: { id: buyerUser.id, name: buyerUser.name }, typing: true });
+      chats.seller.provider.awareness.setLocalState({
+        user: { id: sellerUser.id, name: sellerUser.name },
+        typing: true,
+      });
+      chats.buyer.send(chatMessage(buyerUser.id, sellerUser.id, 'Payment is in, go ahead.'));
+      chats.seller.send(chatMessage(sellerUser.id, buyerUser.id, 'Sketches attached, first pass.'));
+      await waitFor('both messages stamped', () => chats.buyer.stamps.size === 2 && chats.seller.stamps.size === 2);
+      await waitFor('the recorders saw both messages', () =>
+        [recorders.buyer, recorders.seller].every(
+          (r) => r.bytes().includes('go ahead.') && r.bytes().includes('first pass.'),
+        ),
+      );
+      const strangerChat = await tryChatSocket(server.url, room, {
+        cookie: stranger.cookieHeader(),
+        origin: server.url,
+      });
+      expect(strangerChat.status).toBe(403);
+      const strangerChatBytes = JSON.stringify(strangerChat);
 
-    const done = await buyer.post('/api/gigs/complete-gig', { gigId: gig.id, applicationId: applied.id, userId: buyerUser.id, userType: 'buyer' });
-    expect(done.body).toEqual({ success: true, payout: 'sent', amount: 27_000 });
-    expect(server.ctx.store.get('ledger', `transfer:${applied.id as string}`)).toMatchObject({ destination: sellerAccount });
+      const done = await buyer.post('/api/gigs/complete-gig', {
+        gigId: gig.id,
+        applicationId: applied.id,
+        userId: buyerUser.id,
+        userType: 'buyer',
+      });
+      expect(done.body).toEqual({ success: true, payout: 'sent', amount: 27_000 });
+      expect(server.ctx.store.get('ledger', `transfer:${applied.id as string}`)).toMatchObject({
+        destination: sellerAccount,
+      });
 
-    // Every party pulls everything, and each stream catches up to a last public change.
-    for (const client of [buyer, seller, stranger]) {
-      for (const collection of REPLICATED) await pullAll(client, collection);
-      await client.get('/api/auth/session');
-    }
-    const marker = (await write(stranger, 'gigs', gigDoc({ title: 'Marker' }))).master!;
-    await waitFor('every stream saw the marker gig', () => Object.values(streams).every((s) => s.text().includes(marker.id as string)));
-    for (const s of Object.values(streams)) await s.close();
-    for (const c of Object.values(chats)) c.destroy();
-    for (const r of Object.values(recorders)) r.close();
-
-    const received = {
-      buyer: { http: buyer.received.join('\n'), stream: streams.buyer.text(), chat: recorders.buyer.bytes().toString('latin1') },
-      seller: { http: seller.received.join('\n'), stream: streams.seller.text(), chat: recorders.seller.bytes().toString('latin1') },
-      stranger: { http: stranger.received.join('\n'), stream: streams.stranger.text(), chat: strangerChatBytes },
-    };
-
-    // The scan can see: each user's own email and payout id did reach them, and the linked
-    // user's public profile (bio) reached the buyer through both pull and stream.
-    for (const [who, user, account] of [['buyer', buyerUser, buyerAccount], ['seller', sellerUser, sellerAccount]] as const) {
-      expect(occurrences(received[who].http, user.email)).toBeGreaterThan(0);
-      expect(occurrences(received[who].http, account)).toBeGreaterThan(0);
-    }
-    expect(received.buyer.http).toContain('Printmaker and muralist');
-    expect(received.buyer.stream).toContain('Printmaker and muralist');
-    expect(received.buyer.stream).toContain(sellerUser.id);
-    expect(occurrences(received.buyer.http, sellerUser.email)).toBeGreaterThan(0); // on the application
-    ok('the scan sees own secrets and the linked public profile');
-
-    const secrets = [
-      { owner: 'seller', email: sellerUser.email, account: sellerAccount, linked: 'buyer' },
-      { owner: 'buyer', email: buyerUser.email, account: buyerAccount, linked: 'seller' },
-    ] as const;
-    const applicationEmailFields = ['creatorEmail', 'applicantEmail'];
-    for (const s of secrets) {
-      for (const channel of ['http', 'stream', 'chat'] as const) {
-        const linkedBytes = received[s.linked][channel];
-        expect({ who: s.linked, channel, of: s.owner, account: occurrences(linkedBytes, s.account) }).toEqual({ who: s.linked, channel, of: s.owner, account: 0 });
-        expect({ who: s.linked, channel, of: s.owner, email: occurrences(linkedBytes, s.email, applicationEmailFields) }).toEqual({ who: s.linked, channel, of: s.owner, email: 0 });
-        ok(`${s.linked} ${channel}: no payout id of the ${s.owner}, the email only on the application`);
-        const strangerBytes = received.stranger[channel];
-        expect({ who: 'stranger', channel, of: s.owner, email: occurrences(strangerBytes, s.email), account: occurrences(strangerBytes, s.account) }).toEqual({
-          who: 'stranger',
-          channel,
-          of: s.owner,
-          email: 0,
-          account: 0,
-        });
-        ok(`stranger ${channel}: no email or payout id of the ${s.owner}`);
+      // Every party pulls everything, and each stream catches up to a last public change.
+      for (const client of [buyer, seller, stranger]) {
+        for (const collection of REPLICATED) await pullAll(client, collection);
+        await client.get('/api/auth/session');
       }
-    }
-    // The stranger's own secrets stay theirs too.
-    const strangerOwn = await ownUser(stranger, strangerUser.id);
-    expect(strangerOwn.email).toBe(strangerUser.email);
-    for (const who of ['buyer', 'seller'] as const) {
-      for (const channel of ['http', 'stream', 'chat'] as const) expect(occurrences(received[who][channel], strangerUser.email)).toBe(0);
-    }
-    ok('nobody receives the stranger’s email');
-  });
+      const marker = (await write(stranger, 'gigs', gigDoc({ title: 'Marker' }))).master!;
+      await waitFor('every stream saw the marker gig', () =>
+        Object.values(streams).every((s) => s.text().includes(marker.id as string)),
+      );
+      for (const s of Object.values(streams)) await s.close();
+      for (const c of Object.values(chats)) c.destroy();
+      for (const r of Object.values(recorders)) r.close();
+
+      const received = {
+        buyer: {
+          http: buyer.received.join('\n'),
+          stream: streams.buyer.text(),
+          chat: recorders.buyer.bytes().toString('latin1'),
+        },
+        seller: {
+          http: seller.received.join('\n'),
+          stream: streams.seller.text(),
+          chat: recorders.seller.bytes().toString('latin1'),
+        },
+        stranger: { http: stranger.received.join('\n'), stream: streams.stranger.text(), chat: strangerChatBytes },
+      };
+
+      // The scan can see: each user's own email and payout id did reach them, and the linked
+      // user's public profile (bio) reached the buyer through both pull and stream.
+      for (const [who, user, account] of [
+        ['buyer', buyerUser, buyerAccount],
+        ['seller', sellerUser, sellerAccount],
+      ] as const) {
+        expect(occurrences(received[who].http, user.email)).toBeGreaterThan(0);
+        expect(occurrences(received[who].http, account)).toBeGreaterThan(0);
+      }
+      expect(received.buyer.http).toContain('Printmaker and muralist');
+      expect(received.buyer.stream).toContain('Printmaker and muralist');
+      expect(received.buyer.stream).toContain(sellerUser.id);
+      expect(occurrences(received.buyer.http, sellerUser.email)).toBeGreaterThan(0); // on the application
+      ok('the scan sees own secrets and the linked public profile');
+
+      const secrets = [
+        { owner: 'seller', email: sellerUser.email, account: sellerAccount, linked: 'buyer' },
+        { owner: 'buyer', email: buyerUser.email, account: buyerAccount, linked: 'seller' },
+      ] as const;
+      const applicationEmailFields = ['creatorEmail', 'applicantEmail'];
+      for (const s of secrets) {
+        for (const channel of ['http', 'stream', 'chat'] as const) {
+          const linkedBytes = received[s.linked][channel];
+          expect({ who: s.linked, channel, of: s.owner, account: occurrences(linkedBytes, s.account) }).toEqual({
+            who: s.linked,
+            channel,
+            of: s.owner,
+            account: 0,
+          });
+          expect({
+            who: s.linked,
+            channel,
+            of: s.owner,
+            email: occurrences(linkedBytes, s.email, applicationEmailFields),
+          }).toEqual({ who: s.linked, channel, of: s.owner, email: 0 });
+          ok(`${s.linked} ${channel}: no payout id of the ${s.owner}, the email only on the application`);
+          const strangerBytes = received.stranger[channel];
+          expect({
+            who: 'stranger',
+            channel,
+            of: s.owner,
+            email: occurrences(strangerBytes, s.email),
+            account: occurrences(strangerBytes, s.account),
+          }).toEqual({
+            who: 'stranger',
+            channel,
+            of: s.owner,
+            email: 0,
+            account: 0,
+          });
+          ok(`stranger ${channel}: no email or payout id of the ${s.owner}`);
+        }
+      }
+      // The stranger's own secrets stay theirs too.
+      const strangerOwn = await ownUser(stranger, strangerUser.id);
+      expect(strangerOwn.email).toBe(strangerUser.email);
+      for (const who of ['buyer', 'seller'] as const) {
+        for (const channel of ['http', 'stream', 'chat'] as const)
+          expect(occurrences(received[who][channel], strangerUser.email)).toBe(0);
+      }
+      ok('nobody receives the stranger’s email');
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -973,18 +1213,38 @@ describe('7. without PUBLIC_ORIGIN, the app is this machine on its port, not wha
   function asHost(method: string, urlPath: string, host: string, headers: Record<string, string> = {}, body?: unknown) {
     const u = new URL(server.url);
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Record<string, unknown> }>((resolve, reject) => {
-      const req = http.request(
-        { host: u.hostname, port: Number(u.port), method, path: urlPath, headers: { host, ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) } },
-        (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : {} }));
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
+    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Record<string, unknown> }>(
+      (resolve, reject) => {
+        const req = http.request(
+          {
+            host: u.hostname,
+            port: Number(u.port),
+            method,
+            path: urlPath,
+            headers: {
+              host,
+              ...headers,
+              ...(payload
+                ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }
+                : {}),
+            },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : {},
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(payload);
+      },
+    );
   }
   const port = () => new URL(server.url).port;
 
@@ -995,7 +1255,13 @@ describe('7. without PUBLIC_ORIGIN, the app is this machine on its port, not wha
     const login = await asHost('POST', '/api/auth/login', rebound, { origin: `http://${rebound}` }, creds(user));
     expect(login.status).toBe(403);
     expect(login.headers['set-cookie']).toBeUndefined();
-    const waitlist = await asHost('POST', '/api/waitlist', rebound, { origin: `http://${rebound}` }, { name: 'Eve', email: uniqueEmail(), city: 'X', location: 'CA' });
+    const waitlist = await asHost(
+      'POST',
+      '/api/waitlist',
+      rebound,
+      { origin: `http://${rebound}` },
+      { name: 'Eve', email: uniqueEmail(), city: 'X', location: 'CA' },
+    );
     expect(waitlist.status).toBe(403);
     ok('rebound host: POSTs refused');
     for (const p of ['/api/public-config', '/api/auth/session']) {
@@ -1007,18 +1273,41 @@ describe('7. without PUBLIC_ORIGIN, the app is this machine on its port, not wha
     const cookie = client.cookieHeader();
     const room = `/api/chat/${'a'.repeat(8)}_${'b'.repeat(8)}`;
     const chat = await refusedUpgrade(server.url, room, { cookie, host: rebound, origin: `http://${rebound}` });
-    expect({ status: chat.status, error: chat.body.error }).toEqual({ status: 403, error: 'Cross-origin requests are not allowed' });
+    expect({ status: chat.status, error: chat.body.error }).toEqual({
+      status: 403,
+      error: 'Cross-origin requests are not allowed',
+    });
     // With the name this machine is known by, the origin check passes and the room is judged.
-    const local = await refusedUpgrade(server.url, room, { cookie, host: `127.0.0.1:${port()}`, origin: `http://127.0.0.1:${port()}` });
+    const local = await refusedUpgrade(server.url, room, {
+      cookie,
+      host: `127.0.0.1:${port()}`,
+      origin: `http://127.0.0.1:${port()}`,
+    });
     expect(local.body.error).not.toBe('Cross-origin requests are not allowed');
     ok('rebound host: chat socket refused');
     // The same origin check with the Host header this machine is known by: the usual answers.
-    expect((await asHost('POST', '/api/auth/login', `127.0.0.1:${port()}`, { origin: `http://127.0.0.1:${port()}` }, creds(user))).status).toBe(200);
+    expect(
+      (
+        await asHost(
+          'POST',
+          '/api/auth/login',
+          `127.0.0.1:${port()}`,
+          { origin: `http://127.0.0.1:${port()}` },
+          creds(user),
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('localhost, 127.0.0.1 and [::1] on the listening port are the app; another port or a look-alike name is not', async () => {
     for (const host of [`localhost:${port()}`, `127.0.0.1:${port()}`, `[::1]:${port()}`, `LOCALHOST:${port()}`]) {
-      const res = await asHost('POST', '/api/auth/login', host, { origin: `http://${host.toLowerCase()}` }, { email: uniqueEmail(), password: PASSWORD });
+      const res = await asHost(
+        'POST',
+        '/api/auth/login',
+        host,
+        { origin: `http://${host.toLowerCase()}` },
+        { email: uniqueEmail(), password: PASSWORD },
+      );
       expect({ host, status: res.status }).toEqual({ host, status: 401 });
       expect((await asHost('GET', '/api/public-config', host)).status).toBe(200);
     }
@@ -1030,7 +1319,13 @@ describe('7. without PUBLIC_ORIGIN, the app is this machine on its port, not wha
       [`localhost:${Number(port()) + 1}`, `http://localhost:${Number(port()) + 1}`],
       [`localhost.evil.example:${port()}`, `http://localhost.evil.example:${port()}`],
     ]) {
-      const res = await asHost('POST', '/api/auth/login', host!, { origin: origin! }, { email: uniqueEmail(), password: PASSWORD });
+      const res = await asHost(
+        'POST',
+        '/api/auth/login',
+        host!,
+        { origin: origin! },
+        { email: uniqueEmail(), password: PASSWORD },
+      );
       expect({ host, origin, status: res.status }).toEqual({ host, origin, status: 403 });
     }
     ok('another port or name refused');
@@ -1039,7 +1334,8 @@ describe('7. without PUBLIC_ORIGIN, the app is this machine on its port, not wha
   it('PUBLIC_ORIGIN replaces them all (HOST adding its name: sync-server/http/security.test.ts)', async () => {
     const configured = await startTestServer({ LOG_LEVEL: 'silent', PUBLIC_ORIGIN: 'https://gigs.example' });
     onTestFinished(() => configured.cleanup());
-    const login = (on: TestServer, origin: string) => new TestClient(on.url, origin).post('/api/auth/login', { email: uniqueEmail(), password: PASSWORD });
+    const login = (on: TestServer, origin: string) =>
+      new TestClient(on.url, origin).post('/api/auth/login', { email: uniqueEmail(), password: PASSWORD });
     expect((await login(configured, 'https://gigs.example')).status).toBe(401);
     expect((await login(configured, configured.url)).status).toBe(403);
     ok('PUBLIC_ORIGIN: only that origin');

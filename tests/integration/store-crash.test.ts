@@ -74,7 +74,8 @@ function verify(store: Store, acked: Acked): void {
     expect(store.byIndex('gigs', 'pair', pair)).toHaveLength(2);
   }
   for (const pair of acked.pairs) expect(byPair.has(pair), `acknowledged pair ${pair}`).toBe(true);
-  for (const [pair, v] of acked.versions) expect(byPair.get(pair)![0]!.v, `version of ${pair}`).toBeGreaterThanOrEqual(v);
+  for (const [pair, v] of acked.versions)
+    expect(byPair.get(pair)![0]!.v, `version of ${pair}`).toBeGreaterThanOrEqual(v);
   for (const [room, ids] of acked.chat) {
     const present = new Set(store.chatUpdates(room).flatMap(decodeChat));
     for (const id of ids) expect(present.has(id), `chat ${room} ${id}`).toBe(true);
@@ -95,7 +96,12 @@ describe('store under SIGKILL', () => {
       const copy = await fs.mkdtemp(path.join(os.tmpdir(), 'store-crash-copy-'));
       cleanup.push(copy);
       await fs.cp(dir, copy, { recursive: true });
-      const store = await openJournalStore({ dataDir: copy, indexes: CRASH_INDEXES, snapshotIntervalMs: 60_000, snapshotEveryCommits: 1e9 });
+      const store = await openJournalStore({
+        dataDir: copy,
+        indexes: CRASH_INDEXES,
+        snapshotIntervalMs: 60_000,
+        snapshotEveryCommits: 1e9,
+      });
       try {
         verify(store, acked);
       } finally {
@@ -103,7 +109,12 @@ describe('store under SIGKILL', () => {
         await fs.rm(copy, { recursive: true, force: true });
       }
     }
-    const store = await openJournalStore({ dataDir: dir, indexes: CRASH_INDEXES, snapshotIntervalMs: 60_000, snapshotEveryCommits: 1e9 });
+    const store = await openJournalStore({
+      dataDir: dir,
+      indexes: CRASH_INDEXES,
+      snapshotIntervalMs: 60_000,
+      snapshotEveryCommits: 1e9,
+    });
     verify(store, acked);
     await store.close();
     expect(total).toBeGreaterThan(ROUNDS * 20);

@@ -25,7 +25,9 @@ describe('change stream', () => {
       await sellerStream.waitFor((e) => e.event === 'hello');
 
       const gig = (await write(buyer, 'gigs', gigDoc({ title: 'Live gig' }))).master!;
-      const seen = await sellerStream.waitFor((e) => e.event === 'changes' && (e.data as ChangesEvent).documents.some((d) => d.id === gig.id));
+      const seen = await sellerStream.waitFor(
+        (e) => e.event === 'changes' && (e.data as ChangesEvent).documents.some((d) => d.id === gig.id),
+      );
       expect((seen.data as ChangesEvent).collection).toBe('gigs');
 
       await write(seller, 'applications', applicationDoc(gig.id as string, sellerUser.id));
@@ -71,7 +73,9 @@ describe('durability', () => {
     again.setCookie('sid', client.cookieHeader().replace('sid=', ''));
     const session = await again.get<{ user: { id: string } }>('/api/auth/session');
     expect(session.body.user.id).toBe(user.id);
-    expect((await pullAll(again, 'gigs')).documents.find((g) => g.id === gig.id)).toMatchObject({ title: 'Survives restarts' });
+    expect((await pullAll(again, 'gigs')).documents.find((g) => g.id === gig.id)).toMatchObject({
+      title: 'Survives restarts',
+    });
     await server.close();
     await fs.rm(dir, { recursive: true, force: true });
   });
@@ -119,7 +123,9 @@ describe('one server per data folder', () => {
     let other: ChildServer | undefined;
     try {
       other = await startChildServer({ dataDir: dir, env: { LOG_LEVEL: 'error' }, ipc: false });
-      await expect(startTestServer({}, dir)).rejects.toThrow(/Another server process \(pid \d+\) is using the data folder/);
+      await expect(startTestServer({}, dir)).rejects.toThrow(
+        /Another server process \(pid \d+\) is using the data folder/,
+      );
     } finally {
       await other?.stop();
       await fs.rm(dir, { recursive: true, force: true });

@@ -11,7 +11,13 @@ afterAll(async () => {
   await server.cleanup();
 });
 
-const entry = (o: Record<string, unknown> = {}) => ({ name: 'Kemi', email: uniqueEmail(), city: 'Lagos', location: 'NG', ...o });
+const entry = (o: Record<string, unknown> = {}) => ({
+  name: 'Kemi',
+  email: uniqueEmail(),
+  city: 'Lagos',
+  location: 'NG',
+  ...o,
+});
 const rows = () => [...server.ctx.store.all('waitlist')];
 
 describe('POST /api/waitlist', () => {

@@ -48,13 +48,18 @@ describe.each([
     expect(await c.add(k, 2, { now: 1, windowMs: MINUTE, limit: 5 })).toEqual({ start: 0, count: 4, added: false });
     expect(await c.add(k, 1, { now: 2, windowMs: MINUTE, limit: 5 })).toEqual({ start: 0, count: 5, added: true });
     // A batch larger than the limit never fits, even in a fresh window.
-    expect(await c.add(key('big'), 6, { now: 0, windowMs: MINUTE, limit: 5 })).toMatchObject({ count: 0, added: false });
+    expect(await c.add(key('big'), 6, { now: 0, windowMs: MINUTE, limit: 5 })).toMatchObject({
+      count: 0,
+      added: false,
+    });
   });
 
   it('let no more than the limit through when many take at once', async () => {
     const c = make();
     const k = key('burst');
-    const results = await Promise.all(Array.from({ length: 40 }, () => c.add(k, 1, { now: 5, windowMs: MINUTE, limit: 10 })));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => c.add(k, 1, { now: 5, windowMs: MINUTE, limit: 10 })),
+    );
     expect(results.filter((r) => r.added)).toHaveLength(10);
     expect((await c.add(k, 0, { now: 6, windowMs: MINUTE })).count).toBe(10);
   });
@@ -75,7 +80,10 @@ describe.each([
     await c.add(old, 1, { now: 0, windowMs: 10 * MINUTE });
     await c.prune(5 * MINUTE, MINUTE);
     // Pruned: a new window starts although the old one had not ended.
-    expect(await c.add(old, 0, { now: 5 * MINUTE, windowMs: 10 * MINUTE })).toMatchObject({ start: 5 * MINUTE, count: 0 });
+    expect(await c.add(old, 0, { now: 5 * MINUTE, windowMs: 10 * MINUTE })).toMatchObject({
+      start: 5 * MINUTE,
+      count: 0,
+    });
   });
 });
 
@@ -110,7 +118,11 @@ describe('limits shared by three instances through PostgreSQL', () => {
     const counters = new PgWindowCounters(pool);
     const limiters = [0, 1, 2].map(() => new RateLimiter('login-ip', 50, 15 * MINUTE, true, Date.now, counters));
     const ip = `192.0.2.${Math.floor(Math.random() * 200)}-${Math.random()}`;
-    const results = await Promise.allSettled(Array.from({ length: 80 }, (_, i) => limiters[i % 3]!.hit(ip, 'Too many login attempts. Please try again later.')));
+    const results = await Promise.allSettled(
+      Array.from({ length: 80 }, (_, i) =>
+        limiters[i % 3]!.hit(ip, 'Too many login attempts. Please try again later.'),
+      ),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(50);
   });
 });

@@ -39,7 +39,11 @@ export async function signedInContext(
 /** A user made through the API, with a completed profile, and a browser context signed in as them. */
 export type Actor = Person & { context: BrowserContext; page: Page };
 
-export async function signedInActor(browser: Browser, serverUrl: string, overrides: Parameters<typeof person>[1] = {}): Promise<Actor> {
+export async function signedInActor(
+  browser: Browser,
+  serverUrl: string,
+  overrides: Parameters<typeof person>[1] = {},
+): Promise<Actor> {
   const p = await person(serverUrl, overrides);
   return { ...p, ...(await signedInContext(browser, serverUrl, p.http)) };
 }

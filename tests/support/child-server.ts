@@ -15,7 +15,11 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SERVER_CHILD = path.join(ROOT, 'tests/support/server-child.ts');
 
 /** What benchmarks and kill tests run the server with: quiet, rate limits off, the built client. */
-export const LOAD_ENV: Record<string, string> = { LOG_LEVEL: 'error', RATE_LIMITS: 'off', DIST_DIR: path.join(ROOT, 'dist') };
+export const LOAD_ENV: Record<string, string> = {
+  LOG_LEVEL: 'error',
+  RATE_LIMITS: 'off',
+  DIST_DIR: path.join(ROOT, 'dist'),
+};
 
 export type ChildServerOptions = {
   /** The script to run; TypeScript runs through tsx. Default: the real server. */
@@ -57,7 +61,11 @@ const STDERR_KEPT = 20_000;
  * Resolves with the URL of the child's `serving on http://…` line; rejects when the child exits
  * first or `timeoutMs` passes. `stderr` goes into the error.
  */
-export function waitForServingUrl(child: ChildProcess, timeoutMs?: number, stderr: () => string = () => ''): Promise<string> {
+export function waitForServingUrl(
+  child: ChildProcess,
+  timeoutMs?: number,
+  stderr: () => string = () => '',
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
     let timer: NodeJS.Timeout | undefined;
@@ -79,7 +87,11 @@ export function waitForServingUrl(child: ChildProcess, timeoutMs?: number, stder
       settle(new Error(`the server exited while starting (${code ?? signal}): ${stderr()}`));
     child.stdout!.on('data', onData);
     child.once('exit', onExit);
-    if (timeoutMs !== undefined) timer = setTimeout(() => settle(new Error(`the server did not start in ${timeoutMs} ms: ${stderr()}`)), timeoutMs);
+    if (timeoutMs !== undefined)
+      timer = setTimeout(
+        () => settle(new Error(`the server did not start in ${timeoutMs} ms: ${stderr()}`)),
+        timeoutMs,
+      );
   });
 }
 

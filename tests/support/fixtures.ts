@@ -20,7 +20,10 @@ export function isoDay(offsetDays: number, from = Date.now()): string {
 
 export type SignedUpUser = { id: string; name: string; email: string; [k: string]: unknown };
 
-export async function signUp(client: TestClient, overrides: Partial<{ name: string; email: string; password: string }> = {}): Promise<SignedUpUser> {
+export async function signUp(
+  client: TestClient,
+  overrides: Partial<{ name: string; email: string; password: string }> = {},
+): Promise<SignedUpUser> {
   const body = {
     name: overrides.name ?? 'Ada Painter',
     email: overrides.email ?? uniqueEmail(),
@@ -37,13 +40,24 @@ export async function signUp(client: TestClient, overrides: Partial<{ name: stri
 export type PushResult = PushAnswer;
 
 /** Pushes rows as they are (tests send malformed ones too: the rows are not typed as the protocol's). */
-export async function push(client: TestClient, collection: string, rows: { assumedMasterState?: unknown; newDocumentState: unknown }[]) {
+export async function push(
+  client: TestClient,
+  collection: string,
+  rows: { assumedMasterState?: unknown; newDocumentState: unknown }[],
+) {
   return client.post<PushResult>(`/api/sync/${collection}/push`, rows);
 }
 
 /** Pushes one document as the client would, assuming the given master state; returns the server's answer for it. */
-export async function write(client: TestClient, collection: string, doc: Record<string, unknown>, assumed?: Record<string, unknown>) {
-  const res = await push(client, collection, [{ assumedMasterState: assumed ?? null, newDocumentState: { _deleted: false, ...doc } }]);
+export async function write(
+  client: TestClient,
+  collection: string,
+  doc: Record<string, unknown>,
+  assumed?: Record<string, unknown>,
+) {
+  const res = await push(client, collection, [
+    { assumedMasterState: assumed ?? null, newDocumentState: { _deleted: false, ...doc } },
+  ]);
   if (res.status !== 200) throw new Error(`push failed: ${res.status} ${JSON.stringify(res.body)}`);
   const refusal = res.body.refused.find((r) => r.id === doc.id);
   const master = res.body.conflicts.find((c) => c.id === doc.id);
@@ -72,10 +86,23 @@ export const PROFILE = {
 } as const;
 
 /** Signs up and completes the one-time profile setup. */
-export async function signUpWithProfile(client: TestClient, overrides: Partial<{ name: string; email: string; username: string; location: string }> = {}) {
+export async function signUpWithProfile(
+  client: TestClient,
+  overrides: Partial<{ name: string; email: string; username: string; location: string }> = {},
+) {
   const user = await signUp(client, overrides);
   const own = await ownUser(client, user.id);
-  const { refusal, master } = await write(client, 'users', { ...own, ...PROFILE, username: overrides.username ?? `u${randomId().slice(0, 8)}`, location: overrides.location ?? 'CA' }, own);
+  const { refusal, master } = await write(
+    client,
+    'users',
+    {
+      ...own,
+      ...PROFILE,
+      username: overrides.username ?? `u${randomId().slice(0, 8)}`,
+      location: overrides.location ?? 'CA',
+    },
+    own,
+  );
   if (refusal) throw new Error(`profile setup refused: ${refusal}`);
   return { ...user, ...master } as SignedUpUser;
 }
@@ -101,7 +128,11 @@ export function gigDoc(overrides: Record<string, unknown> = {}): Record<string, 
   };
 }
 
-export function applicationDoc(gigId: string, applicantId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function applicationDoc(
+  gigId: string,
+  applicantId: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     id: `${gigId}.${applicantId}`,
     gigId,
@@ -138,12 +169,18 @@ async function mustWrite(what: string, answer: Promise<{ refusal?: string; maste
 
 /** `applicant` applies to the gig: the stored application (PENDING). Throws when refused. */
 export function applyTo(applicant: Person, gigId: string, overrides: Doc = {}): Promise<Doc> {
-  return mustWrite('application', write(applicant.http, 'applications', applicationDoc(gigId, applicant.user.id, overrides)));
+  return mustWrite(
+    'application',
+    write(applicant.http, 'applications', applicationDoc(gigId, applicant.user.id, overrides)),
+  );
 }
 
 /** The gig's creator offers `finalBudget` on the application (PENDING_ACCEPTANCE). Throws when refused. */
 export function offer(buyer: TestClient, application: Doc, finalBudget: number): Promise<Doc> {
-  return mustWrite('offer', write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget }, application));
+  return mustWrite(
+    'offer',
+    write(buyer, 'applications', { ...application, status: 'PENDING_ACCEPTANCE', finalBudget }, application),
+  );
 }
 
 /** The applicant accepts the offer (Start Working): PENDING_PAYMENT when there is money to pay, IN_PROGRESS otherwise. Throws when refused. */
@@ -152,11 +189,20 @@ export function accept(seller: TestClient, offered: Doc): Promise<Doc> {
 }
 
 /** An offer of `finalBudget` made and accepted: the application as the acceptance left it. */
-export async function offerAndAccept(buyer: TestClient, seller: TestClient, application: Doc, finalBudget: number): Promise<Doc> {
+export async function offerAndAccept(
+  buyer: TestClient,
+  seller: TestClient,
+  application: Doc,
+  finalBudget: number,
+): Promise<Doc> {
   return accept(seller, await offer(buyer, application, finalBudget));
 }
 
 /** Asks for a payout (Stripe Connect) account for `user`, as the settings page does: the server's answer. */
 export function createPayoutAccount(http: TestClient, user: { id: string; email: string }, hostname = 'localhost') {
-  return http.post<{ accountId: string; accountLink: string; error?: string }>('/api/stripe/create-connect-account', { email: user.email, userId: user.id, hostname });
+  return http.post<{ accountId: string; accountLink: string; error?: string }>('/api/stripe/create-connect-account', {
+    email: user.email,
+    userId: user.id,
+    hostname,
+  });
 }

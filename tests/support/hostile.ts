@@ -78,7 +78,12 @@ const NASTY_STRINGS = [
 ];
 
 export function randomText(r: Rng, maxLength = 40): string {
-  const alphabets = ['abcdefghijklmnopqrstuvwxyz', 'ABCDEFXYZ0123456789-_.', '\u00e9\u00fc\u4e2d\u6587\u0416\u05d0', '<>"\'&;{}[]\\/%$#'];
+  const alphabets = [
+    'abcdefghijklmnopqrstuvwxyz',
+    'ABCDEFXYZ0123456789-_.',
+    '\u00e9\u00fc\u4e2d\u6587\u0416\u05d0',
+    '<>"\'&;{}[]\\/%$#',
+  ];
   const alphabet = r.pick(alphabets);
   let out = '';
   const n = r.int(0, maxLength);
@@ -131,7 +136,8 @@ function anyValue(r: Rng, depth: number): unknown {
       return Array.from({ length: r.int(0, 4) }, () => hostileValue(r, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      for (let i = r.int(0, 4); i > 0; i--) o[r.pick(['a', 'id', 'email', 'status', '$where', '0', '', randomText(r, 8)])] = hostileValue(r, depth + 1);
+      for (let i = r.int(0, 4); i > 0; i--)
+        o[r.pick(['a', 'id', 'email', 'status', '$where', '0', '', randomText(r, 8)])] = hostileValue(r, depth + 1);
       return o;
     }
   }
@@ -144,7 +150,8 @@ const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'arra
  * arrays and objects: a number or a string could be a valid value of the field.
  */
 export function wrongTypeFor(r: Rng, value: unknown): unknown {
-  if (value === null) return r.pick<unknown>([true, false, [], [hostileString(r)], { a: 1 }, { [hostileString(r)]: null }]);
+  if (value === null)
+    return r.pick<unknown>([true, false, [], [hostileString(r)], { a: 1 }, { [hostileString(r)]: null }]);
   for (;;) {
     const v = hostileValue(r);
     if (jsonType(v) !== jsonType(value) && v !== '') return v;
@@ -187,7 +194,8 @@ export function withProtoKey(r: Rng, body: unknown): string {
   const entry = `${key}:${protoPayload(r)}`;
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const fields = Object.keys(body);
-    if (fields.length && r.chance(0.5)) return withRawField(body as Record<string, unknown>, r.pick(fields), `{${entry}}`);
+    if (fields.length && r.chance(0.5))
+      return withRawField(body as Record<string, unknown>, r.pick(fields), `{${entry}}`);
     const text = JSON.stringify(body);
     return text === '{}' ? `{${entry}}` : `{${entry},${text.slice(1)}`;
   }
@@ -396,7 +404,12 @@ function kindsOf(spec: EndpointSpec): Kind[] {
 }
 
 /** Hostile requests of one endpoint: `count` of them, each with one known defect. */
-export function* hostileRequests(spec: EndpointSpec, attacker: Attacker, r: Rng, count: number): Generator<HostileRequest> {
+export function* hostileRequests(
+  spec: EndpointSpec,
+  attacker: Attacker,
+  r: Rng,
+  count: number,
+): Generator<HostileRequest> {
   const kinds = kindsOf(spec);
   for (let i = 0; i < count; i++) yield hostileRequest(spec, attacker, r, kinds[i % kinds.length]!);
 }
@@ -414,7 +427,8 @@ function hostileRequest(spec: EndpointSpec, a: Attacker, r: Rng, kind: Kind): Ho
   let path = spec.path;
   let method: string = spec.method;
   let defect: string = kind;
-  const refused = (status?: number): Expectation => (spec.public ? { kind: 'public' } : { kind: 'refused', ...(status ? { status } : {}) });
+  const refused = (status?: number): Expectation =>
+    spec.public ? { kind: 'public' } : { kind: 'refused', ...(status ? { status } : {}) };
   let expect: Expectation = refused();
   const fields = Object.keys(valid);
   const limit = spec.limit ?? 64 * 1024;
@@ -445,7 +459,8 @@ function hostileRequest(spec: EndpointSpec, a: Attacker, r: Rng, kind: Kind): Ho
     case 'deep-nesting': {
       const depth = r.int(40, Math.min(30_000, Math.floor(limit / 6)));
       const deep = deepJson(r, depth);
-      if (spec.rows && r.chance(0.7)) raw = `[{"assumedMasterState":null,"newDocumentState":{"id":"deep-${depth}","title":${deep}}}]`;
+      if (spec.rows && r.chance(0.7))
+        raw = `[{"assumedMasterState":null,"newDocumentState":{"id":"deep-${depth}","title":${deep}}}]`;
       else raw = fields.length && r.chance(0.7) ? withRawField(valid, r.pick(fields), deep) : deep;
       defect = `deep-nesting ${depth}`;
       expect = refused(400);
@@ -488,7 +503,9 @@ function hostileRequest(spec: EndpointSpec, a: Attacker, r: Rng, kind: Kind): Ho
     case 'too-large': {
       const extra = r.int(1, 200_000);
       const padding = 'p'.repeat(limit + extra);
-      raw = spec.rows ? JSON.stringify([{ newDocumentState: { id: 'padding', padding } }]) : JSON.stringify({ ...valid, padding });
+      raw = spec.rows
+        ? JSON.stringify([{ newDocumentState: { id: 'padding', padding } }])
+        : JSON.stringify({ ...valid, padding });
       expect = refused(413);
       break;
     }
@@ -511,7 +528,20 @@ function hostileRequest(spec: EndpointSpec, a: Attacker, r: Rng, kind: Kind): Ho
       break;
     }
     case 'extra-field': {
-      const name = r.pick(['isAdmin', 'role', 'userId2', 'createdBy', 'status', '$where', '', ' ', 'toString', 'hasOwnProperty', 'valueOf', randomText(r, 12) || 'x']);
+      const name = r.pick([
+        'isAdmin',
+        'role',
+        'userId2',
+        'createdBy',
+        'status',
+        '$where',
+        '',
+        ' ',
+        'toString',
+        'hasOwnProperty',
+        'valueOf',
+        randomText(r, 12) || 'x',
+      ]);
       if (name in valid) return hostileRequest(spec, a, r, 'wrong-type');
       body = { ...valid, [name]: hostileValue(r) };
       defect = `extra field '${name}'`;
@@ -557,7 +587,15 @@ function hostileRequest(spec: EndpointSpec, a: Attacker, r: Rng, kind: Kind): Ho
       break;
     }
     case 'not-rows':
-      raw = r.pick(['null', '42', '"rows"', 'true', '{}', '{"newDocumentState":{}}', JSON.stringify({ rows: template })]);
+      raw = r.pick([
+        'null',
+        '42',
+        '"rows"',
+        'true',
+        '{}',
+        '{"newDocumentState":{}}',
+        JSON.stringify({ rows: template }),
+      ]);
       defect = `not rows ${raw.slice(0, 30)}`;
       expect = refused(400);
       break;
@@ -700,7 +738,14 @@ function craftUpdate(r: Rng, room: ChatRoomContext, change: (doc: Y.Doc) => void
 }
 
 function message(r: Rng, room: ChatRoomContext, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id: `m-${r.int(0, 2 ** 30).toString(36)}`, content: 'hello', senderId: room.userId, receiverId: room.otherId, clientTime: Date.now(), ...overrides };
+  return {
+    id: `m-${r.int(0, 2 ** 30).toString(36)}`,
+    content: 'hello',
+    senderId: room.userId,
+    receiverId: room.otherId,
+    clientTime: Date.now(),
+    ...overrides,
+  };
 }
 
 /** One hostile frame for an open chat socket. */
@@ -716,21 +761,59 @@ export function hostileChatFrame(r: Rng, room: ChatRoomContext): HostileFrame {
     case 2:
       return closes('text frame', hostileString(r).slice(0, 500) || 'x');
     case 3:
-      return closes('unknown message type', frame((e) => { encoding.writeVarUint(e, r.int(4, 2 ** 31)); encoding.writeUint8Array(e, randomBytes(r, 20)); }));
+      return closes(
+        'unknown message type',
+        frame((e) => {
+          encoding.writeVarUint(e, r.int(4, 2 ** 31));
+          encoding.writeUint8Array(e, randomBytes(r, 20));
+        }),
+      );
     case 4:
-      return closes('unknown sync step', frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, r.int(3, 1000)); }));
+      return closes(
+        'unknown sync step',
+        frame((e) => {
+          encoding.writeVarUint(e, 0);
+          encoding.writeVarUint(e, r.int(3, 1000));
+        }),
+      );
     case 5:
-      return { defect: 'sync step 1 with a garbage state vector', data: frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, 0); encoding.writeVarUint8Array(e, randomBytes(r, 40)); }), mayBeIgnored: true };
+      return {
+        defect: 'sync step 1 with a garbage state vector',
+        data: frame((e) => {
+          encoding.writeVarUint(e, 0);
+          encoding.writeVarUint(e, 0);
+          encoding.writeVarUint8Array(e, randomBytes(r, 40));
+        }),
+        mayBeIgnored: true,
+      };
     case 6:
       return closes('update of random bytes', updateFrame(randomBytes(r, 120)));
     case 7:
-      return closes('sync step 2 of random bytes', frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, 1); encoding.writeVarUint8Array(e, randomBytes(r, 120)); }));
+      return closes(
+        'sync step 2 of random bytes',
+        frame((e) => {
+          encoding.writeVarUint(e, 0);
+          encoding.writeVarUint(e, 1);
+          encoding.writeVarUint8Array(e, randomBytes(r, 120));
+        }),
+      );
     case 8:
-      return closes('write to another shared type', updateFrame(craftUpdate(r, room, (d) => d.getMap(r.pick(['evil', 'users', 'messages2'])).set('x', hostileString(r)))));
+      return closes(
+        'write to another shared type',
+        updateFrame(
+          craftUpdate(r, room, (d) => d.getMap(r.pick(['evil', 'users', 'messages2'])).set('x', hostileString(r))),
+        ),
+      );
     case 9:
-      return closes('write to stamps', updateFrame(craftUpdate(r, room, (d) => d.getMap(CHAT_STAMPS_MAP).set(`m-${r.int(0, 1e6)}`, 1))));
+      return closes(
+        'write to stamps',
+        updateFrame(craftUpdate(r, room, (d) => d.getMap(CHAT_STAMPS_MAP).set(`m-${r.int(0, 1e6)}`, 1))),
+      );
     case 10:
-      return push('message in the other user’s name', message(r, room, { senderId: room.otherId, receiverId: room.userId }));
+      return push(
+        'message in the other user’s name',
+        message(r, room, { senderId: room.otherId, receiverId: room.userId }),
+      );
     case 11:
       return push('message to someone else', message(r, room, { receiverId: r.pick(['someone-else-1', room.userId]) }));
     case 12:
@@ -738,13 +821,16 @@ export function hostileChatFrame(r: Rng, room: ChatRoomContext): HostileFrame {
     case 13:
       return push('message over 5000 characters', message(r, room, { content: tooLong(r) }));
     case 14:
-      return push('message with a wrong field', r.pick<Record<string, unknown>>([
-        message(r, room, { content: hostileValue(r) === null ? 5 : [hostileString(r)] }),
-        message(r, room, { id: r.pick(['__proto__', 'constructor', 'a b', '', 'x'.repeat(65)]) }),
-        message(r, room, { clientTime: r.pick(['now', -1, null]) }),
-        message(r, room, { extra: true }),
-        { id: 'm-1', content: 'hi' },
-      ]));
+      return push(
+        'message with a wrong field',
+        r.pick<Record<string, unknown>>([
+          message(r, room, { content: hostileValue(r) === null ? 5 : [hostileString(r)] }),
+          message(r, room, { id: r.pick(['__proto__', 'constructor', 'a b', '', 'x'.repeat(65)]) }),
+          message(r, room, { clientTime: r.pick(['now', -1, null]) }),
+          message(r, room, { extra: true }),
+          { id: 'm-1', content: 'hi' },
+        ]),
+      );
     case 15:
       return push('a value that is not a message', hostileValue(r));
     case 16: {
@@ -761,30 +847,62 @@ export function hostileChatFrame(r: Rng, room: ChatRoomContext): HostileFrame {
       return closes('update depending on unknown changes', updateFrame(update));
     }
     case 17: {
-      const data = updateFrame(craftUpdate(r, room, (d) => {
-        const messages = d.getArray(CHAT_MESSAGES_ARRAY);
-        if (messages.length > 0) messages.delete(r.int(0, messages.length - 1), 1);
-        else d.getMap(CHAT_STAMPS_MAP).set('x', 1);
-      }));
+      const data = updateFrame(
+        craftUpdate(r, room, (d) => {
+          const messages = d.getArray(CHAT_MESSAGES_ARRAY);
+          if (messages.length > 0) messages.delete(r.int(0, messages.length - 1), 1);
+          else d.getMap(CHAT_STAMPS_MAP).set('x', 1);
+        }),
+      );
       return closes('delete a message', data);
     }
     case 18:
-      return closes('truncated varuint', new Uint8Array(Array.from({ length: r.int(1, 12) }, () => 0x80 | r.int(0, 127))));
+      return closes(
+        'truncated varuint',
+        new Uint8Array(Array.from({ length: r.int(1, 12) }, () => 0x80 | r.int(0, 127))),
+      );
     case 19:
-      return closes('length prefix beyond the frame', frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, 2); encoding.writeVarUint(e, r.int(100, 2 ** 30)); encoding.writeUint8Array(e, randomBytes(r, 10)); }));
+      return closes(
+        'length prefix beyond the frame',
+        frame((e) => {
+          encoding.writeVarUint(e, 0);
+          encoding.writeVarUint(e, 2);
+          encoding.writeVarUint(e, r.int(100, 2 ** 30));
+          encoding.writeUint8Array(e, randomBytes(r, 10));
+        }),
+      );
     case 20: {
       // Presence in another user's name, or with fields the room does not carry: dropped.
-      const state = r.pick<unknown>([{ user: { id: room.otherId, name: 'x' } }, { user: { id: room.userId }, admin: true }, { typing: 'yes' }, hostileValue(r)]);
+      const state = r.pick<unknown>([
+        { user: { id: room.otherId, name: 'x' } },
+        { user: { id: room.userId }, admin: true },
+        { typing: 'yes' },
+        hostileValue(r),
+      ]);
       const update = frame((e) => {
         encoding.writeVarUint(e, 1);
         encoding.writeVarUint(e, r.int(1, 2 ** 31));
         encoding.writeVarUint(e, r.int(0, 10));
         encoding.writeVarString(e, JSON.stringify(state) ?? 'null');
       });
-      return { defect: 'awareness for someone else', data: frame((e) => { encoding.writeVarUint(e, 1); encoding.writeVarUint8Array(e, update); }), mayBeIgnored: true };
+      return {
+        defect: 'awareness for someone else',
+        data: frame((e) => {
+          encoding.writeVarUint(e, 1);
+          encoding.writeVarUint8Array(e, update);
+        }),
+        mayBeIgnored: true,
+      };
     }
     default:
-      return { defect: 'awareness of random bytes', data: frame((e) => { encoding.writeVarUint(e, 1); encoding.writeVarUint8Array(e, randomBytes(r, 60)); }), mayBeIgnored: true };
+      return {
+        defect: 'awareness of random bytes',
+        data: frame((e) => {
+          encoding.writeVarUint(e, 1);
+          encoding.writeVarUint8Array(e, randomBytes(r, 60));
+        }),
+        mayBeIgnored: true,
+      };
   }
 }
 
@@ -800,7 +918,13 @@ export type UpgradeContext = Attacker & {
   selfRoom: string;
 };
 
-export type HostileUpgrade = { defect: string; method: string; path: string; headers: Record<string, string>; status: number | 'any4xx' };
+export type HostileUpgrade = {
+  defect: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  status: number | 'any4xx';
+};
 
 const wsKey = (r: Rng) => Buffer.from(Array.from({ length: 16 }, () => r.int(0, 255))).toString('base64');
 
@@ -859,21 +983,41 @@ export function hostileUpgrade(r: Rng, u: UpgradeContext): HostileUpgrade {
     case 7: {
       const foreign = r.chance(0.5);
       path = `/api/chat/${foreign ? u.foreignRoom : u.unlinkedRoom}`;
-      return { defect: foreign ? "other users' room" : 'room with an unlinked user', method, path, headers, status: 403 };
+      return {
+        defect: foreign ? "other users' room" : 'room with an unlinked user',
+        method,
+        path,
+        headers,
+        status: 403,
+      };
     }
     case 8: {
       const variant = r.int(0, 6);
       if (variant === 0) delete headers['sec-websocket-key'];
-      else if (variant === 1) headers['sec-websocket-key'] = r.pick(['', 'short', 'x'.repeat(30), '!!!!!!!!!!!!!!!!!!!!!!==']);
+      else if (variant === 1)
+        headers['sec-websocket-key'] = r.pick(['', 'short', 'x'.repeat(30), '!!!!!!!!!!!!!!!!!!!!!!==']);
       else if (variant === 2) headers['sec-websocket-version'] = r.pick(['12', '0', 'abc', '13, 8', '']);
       else if (variant === 3) headers.upgrade = r.pick(['h2c', 'websocket2', 'WebSocket/2', 'tls/1.0']);
       else if (variant === 4) method = r.pick(['POST', 'PUT', 'DELETE']);
       else if (variant === 5) delete headers['sec-websocket-version'];
       else headers['sec-websocket-protocol'] = r.pick(['a b', 'x,,y', 'chat, chat', '"quoted"', ',', 'é']);
-      return { defect: `bad handshake (${['no key', 'bad key', 'bad version', 'other protocol', `method ${method}`, 'no version', 'bad subprotocol'][variant]})`, method, path, headers, status: 'any4xx' };
+      return {
+        defect: `bad handshake (${['no key', 'bad key', 'bad version', 'other protocol', `method ${method}`, 'no version', 'bad subprotocol'][variant]})`,
+        method,
+        path,
+        headers,
+        status: 'any4xx',
+      };
     }
     default:
-      path = r.pick(['/api/health', '/api/chat', '/api/sync/stream', '/', `/api/chatx/${u.ownRoom}`, `/API/CHAT/${u.ownRoom}`]);
+      path = r.pick([
+        '/api/health',
+        '/api/chat',
+        '/api/sync/stream',
+        '/',
+        `/api/chatx/${u.ownRoom}`,
+        `/API/CHAT/${u.ownRoom}`,
+      ]);
       return { defect: `upgrade on ${path}`, method, path, headers, status: 'any4xx' };
   }
 }

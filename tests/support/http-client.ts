@@ -6,7 +6,10 @@ export type JsonResponse<T = Record<string, unknown>> = { status: number; body: 
 
 export class TestClient {
   private cookies = new Map<string, string>();
-  constructor(readonly baseUrl: string, private origin: string | null = baseUrl) {}
+  constructor(
+    readonly baseUrl: string,
+    private origin: string | null = baseUrl,
+  ) {}
 
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -35,7 +38,12 @@ export class TestClient {
     return client;
   }
 
-  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse<T>> {
+  async request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<JsonResponse<T>> {
     const h: Record<string, string> = { ...headers };
     if (this.cookies.size) h.cookie = this.cookieHeader();
     if (this.origin && method !== 'GET') h.origin = this.origin;

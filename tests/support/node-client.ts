@@ -20,10 +20,17 @@ export type NodeAppClient = {
 /** What a test may swap: the storage under RxDB, the fetch the replication uses, the pull batch size. */
 export type NodeClientOptions = { storage?: RxStorage<unknown, unknown>; fetch?: typeof fetch; batchSize?: number };
 
-export async function startNodeClient(http: TestClient, userId: string, options: NodeClientOptions = {}): Promise<NodeAppClient> {
+export async function startNodeClient(
+  http: TestClient,
+  userId: string,
+  options: NodeClientOptions = {},
+): Promise<NodeAppClient> {
   const refused = new Set<string>();
   const storage = options.storage ?? (getRxStorageMemory() as RxStorage<unknown, unknown>);
-  const db = await createAppDatabase(`${userId}-${Math.random().toString(36).slice(2, 8)}`, storage, { multiInstance: false, refused });
+  const db = await createAppDatabase(`${userId}-${Math.random().toString(36).slice(2, 8)}`, storage, {
+    multiInstance: false,
+    refused,
+  });
   const outbox = new Outbox();
   let onUnauthorized!: () => void;
   const unauthorized = new Promise<void>((resolve) => (onUnauthorized = resolve));

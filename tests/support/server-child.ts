@@ -36,7 +36,13 @@ async function answer(op: Request['op']): Promise<Record<string, unknown>> {
         gc();
       }
       const m = process.memoryUsage();
-      return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, heapTotal: v8.getHeapStatistics().total_heap_size };
+      return {
+        rss: m.rss,
+        heapUsed: m.heapUsed,
+        external: m.external,
+        arrayBuffers: m.arrayBuffers,
+        heapTotal: v8.getHeapStatistics().total_heap_size,
+      };
     }
     case 'cpu': {
       const { user, system } = process.cpuUsage();

@@ -28,10 +28,11 @@ export async function openStream(url: string, cookie: string) {
             if (!data) continue;
             const e = { event, data: JSON.parse(data) as unknown };
             events.push(e);
-            for (const w of [...waiters]) if (w.match(e)) {
-              waiters.splice(waiters.indexOf(w), 1);
-              w.resolve(e);
-            }
+            for (const w of [...waiters])
+              if (w.match(e)) {
+                waiters.splice(waiters.indexOf(w), 1);
+                w.resolve(e);
+              }
           }
         }
       } catch {
@@ -50,7 +51,13 @@ export async function openStream(url: string, cookie: string) {
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no matching stream event')), timeoutMs);
-        waiters.push({ match, resolve: (e) => { clearTimeout(timer); resolve(e); } });
+        waiters.push({
+          match,
+          resolve: (e) => {
+            clearTimeout(timer);
+            resolve(e);
+          },
+        });
       });
     },
     close() {

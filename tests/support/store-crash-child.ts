@@ -29,7 +29,8 @@ export function decodeChat(update: Uint8Array): number[] {
 
 async function main(): Promise<void> {
   const [mode, dir, round = '0'] = process.argv.slice(2);
-  if (!dir || (mode !== 'hold' && mode !== 'crash')) throw new Error('usage: store-crash-child.ts hold|crash <dir> [round]');
+  if (!dir || (mode !== 'hold' && mode !== 'crash'))
+    throw new Error('usage: store-crash-child.ts hold|crash <dir> [round]');
   const store = await openJournalStore({
     dataDir: dir,
     indexes: CRASH_INDEXES,

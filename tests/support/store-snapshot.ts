@@ -65,11 +65,15 @@ export async function snapshotStore(server: Snapshottable, rooms: readonly strin
 export function storeDifference(before: StoreState, after: StoreState): string | undefined {
   const out: string[] = [];
   if (before.seq !== after.seq) out.push(`sequence ${before.seq} → ${after.seq}`);
-  if (before.journalLines !== after.journalLines) out.push(`journal lines ${before.journalLines} → ${after.journalLines}`);
+  if (before.journalLines !== after.journalLines)
+    out.push(`journal lines ${before.journalLines} → ${after.journalLines}`);
   const changed = (a: Map<string, unknown>, b: Map<string, unknown>, what: string) => {
     const keys = new Set([...a.keys(), ...b.keys()]);
     const diff = [...keys].filter((k) => a.get(k) !== b.get(k));
-    if (diff.length) out.push(`${what} changed: ${diff.slice(0, 5).join(', ')}${diff.length > 5 ? ` and ${diff.length - 5} more` : ''}`);
+    if (diff.length)
+      out.push(
+        `${what} changed: ${diff.slice(0, 5).join(', ')}${diff.length > 5 ? ` and ${diff.length - 5} more` : ''}`,
+      );
   };
   changed(before.documents, after.documents, 'documents');
   changed(before.chat, after.chat, 'chat logs');

@@ -13,7 +13,13 @@ import Stripe from 'stripe';
  * (stripe-stateful-mock answers 404 for account links, sessions and transfers, as we found when choosing a mock.)
  */
 
-export type RecordedRequest = { method: string; path: string; body: Record<string, unknown>; query: Record<string, unknown>; idempotencyKey: string | undefined };
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  body: Record<string, unknown>;
+  query: Record<string, unknown>;
+  idempotencyKey: string | undefined;
+};
 type Obj = Record<string, unknown>;
 type Answer = { status: number; body: Obj };
 
@@ -78,7 +84,8 @@ export async function startStripeMock(): Promise<StripeMock> {
     const intentId = session.payment_intent as string | null;
     if (!intentId || !expand.some((e) => e === 'payment_intent' || e.startsWith('payment_intent.'))) return session;
     const intent = { ...intents.get(intentId)! };
-    if (expand.includes('payment_intent.latest_charge') && intent.latest_charge) intent.latest_charge = charges.get(intent.latest_charge as string);
+    if (expand.includes('payment_intent.latest_charge') && intent.latest_charge)
+      intent.latest_charge = charges.get(intent.latest_charge as string);
     return { ...session, payment_intent: intent };
   }
 
@@ -104,15 +111,29 @@ export async function startStripeMock(): Promise<StripeMock> {
       return { status: 200, body: account };
     }
     if (method === 'POST' && path === '/v1/account_links') {
-      if (!accounts.has(String(body.account))) return error(400, `No such account: '${String(body.account)}'`, 'invalid_request_error', 'resource_missing');
-      return { status: 200, body: { object: 'account_link', url: `https://connect.stripe.mock/setup/e/${String(body.account)}/${randomId('link')}`, created: seconds(), expires_at: seconds() + 300 } };
+      if (!accounts.has(String(body.account)))
+        return error(400, `No such account: '${String(body.account)}'`, 'invalid_request_error', 'resource_missing');
+      return {
+        status: 200,
+        body: {
+          object: 'account_link',
+          url: `https://connect.stripe.mock/setup/e/${String(body.account)}/${randomId('link')}`,
+          created: seconds(),
+          expires_at: seconds() + 300,
+        },
+      };
     }
     if (method === 'GET' && (m = path.match(/^\/v1\/accounts\/([^/]+)$/))) {
       const account = accounts.get(m[1]!);
-      return account ? { status: 200, body: account } : error(404, `No such account: '${m[1]}'`, 'invalid_request_error', 'resource_missing');
+      return account
+        ? { status: 200, body: account }
+        : error(404, `No such account: '${m[1]}'`, 'invalid_request_error', 'resource_missing');
     }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
-      const items = (body.line_items ?? []) as { quantity: string; price_data: { currency: string; unit_amount: string } }[];
+      const items = (body.line_items ?? []) as {
+        quantity: string;
+        price_data: { currency: string; unit_amount: string };
+      }[];
       const currencies = new Set(items.map((i) => i.price_data.currency));
       if (currencies.size !== 1) return error(400, 'All line items must share one currency');
       const amountTotal = items.reduce((sum, i) => sum + Number(i.price_data.unit_amount) * Number(i.quantity), 0);
@@ -138,18 +159,35 @@ export async function startStripeMock(): Promise<StripeMock> {
     }
     if (method === 'GET' && (m = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/))) {
       const session = sessions.get(m[1]!);
-      if (!session) return error(404, `No such checkout.session: '${m[1]}'`, 'invalid_request_error', 'resource_missing');
+      if (!session)
+        return error(404, `No such checkout.session: '${m[1]}'`, 'invalid_request_error', 'resource_missing');
       const expand = Array.isArray(query.expand) ? (query.expand as string[]) : [];
       return { status: 200, body: expandedSession(session, expand) };
     }
     if (method === 'POST' && path === '/v1/transfers') {
       const destination = accounts.get(String(body.destination));
-      if (!destination) return error(400, `No such destination: '${String(body.destination)}'`, 'invalid_request_error', 'resource_missing');
-      if (!destination.payouts_enabled) return error(400, 'Your destination account needs to have at least one of the following capabilities enabled: transfers');
-      if (body.source_transaction && !charges.has(String(body.source_transaction))) return error(400, `No such charge: '${String(body.source_transaction)}'`);
+      if (!destination)
+        return error(
+          400,
+          `No such destination: '${String(body.destination)}'`,
+          'invalid_request_error',
+          'resource_missing',
+        );
+      if (!destination.payouts_enabled)
+        return error(
+          400,
+          'Your destination account needs to have at least one of the following capabilities enabled: transfers',
+        );
+      if (body.source_transaction && !charges.has(String(body.source_transaction)))
+        return error(400, `No such charge: '${String(body.source_transaction)}'`);
       if (transferFailures.count > 0) {
         transferFailures.count -= 1;
-        return error(transferFailures.status, 'Insufficient funds in Stripe account.', 'invalid_request_error', 'balance_insufficient');
+        return error(
+          transferFailures.status,
+          'Insufficient funds in Stripe account.',
+          'invalid_request_error',
+          'balance_insufficient',
+        );
       }
       const transfer: Obj = {
         id: randomId('tr'),
@@ -180,16 +218,27 @@ export async function startStripeMock(): Promise<StripeMock> {
       const idempotencyKey = typeof key === 'string' ? key : undefined;
       requests.push({ method, path: url.pathname, body, query, idempotencyKey });
       const send = (answer: Answer, replayed = false) => {
-        res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': randomId('req'), ...(replayed ? { 'idempotent-replayed': 'true' } : {}) });
+        res.writeHead(answer.status, {
+          'content-type': 'application/json',
+          'request-id': randomId('req'),
+          ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
+        });
         res.end(JSON.stringify(answer.body));
       };
-      if (!/^Bearer sk_/.test(req.headers.authorization ?? '')) return send(error(401, 'Invalid API Key provided', 'invalid_request_error'));
+      if (!/^Bearer sk_/.test(req.headers.authorization ?? ''))
+        return send(error(401, 'Invalid API Key provided', 'invalid_request_error'));
       if (method === 'POST' && idempotencyKey) {
         const fingerprint = `${url.pathname} ${JSON.stringify(body)}`;
         const seen = idempotency.get(idempotencyKey);
         if (seen) {
           if (seen.fingerprint !== fingerprint) {
-            return send(error(400, `Keys for idempotent requests can only be used with the same parameters they were first used with.`, 'idempotency_error'));
+            return send(
+              error(
+                400,
+                `Keys for idempotent requests can only be used with the same parameters they were first used with.`,
+                'idempotency_error',
+              ),
+            );
           }
           return send(seen.answer, true);
         }
@@ -215,15 +264,35 @@ export async function startStripeMock(): Promise<StripeMock> {
       if (!session) throw new Error(`no session ${sessionId}`);
       const chargeId = randomId('ch');
       const paymentIntentId = randomId('pi');
-      charges.set(chargeId, { id: chargeId, object: 'charge', amount: session.amount_total, currency: session.currency, paid: true, payment_intent: paymentIntentId });
-      intents.set(paymentIntentId, { id: paymentIntentId, object: 'payment_intent', amount: session.amount_total, currency: session.currency, status: 'succeeded', latest_charge: chargeId });
+      charges.set(chargeId, {
+        id: chargeId,
+        object: 'charge',
+        amount: session.amount_total,
+        currency: session.currency,
+        paid: true,
+        payment_intent: paymentIntentId,
+      });
+      intents.set(paymentIntentId, {
+        id: paymentIntentId,
+        object: 'payment_intent',
+        amount: session.amount_total,
+        currency: session.currency,
+        status: 'succeeded',
+        latest_charge: chargeId,
+      });
       Object.assign(session, { payment_status: 'paid', status: 'complete', payment_intent: paymentIntentId });
       return { paymentIntentId, chargeId };
     },
     enableAccount(accountId) {
       const account = accounts.get(accountId);
       if (!account) throw new Error(`no account ${accountId}`);
-      Object.assign(account, { charges_enabled: true, payouts_enabled: true, details_submitted: true, capabilities: { transfers: 'active' }, requirements: { currently_due: [] } });
+      Object.assign(account, {
+        charges_enabled: true,
+        payouts_enabled: true,
+        details_submitted: true,
+        capabilities: { transfers: 'active' },
+        requirements: { currently_due: [] },
+      });
     },
     failTransfers(count, status = 400) {
       transferFailures = { count, status };
@@ -247,12 +316,25 @@ export function signedEvent(
   options: { id?: string; timestamp?: number; account?: string } = {},
 ): { id: string; body: string; signature: string } {
   const id = options.id ?? randomId('evt');
-  const event = { id, object: 'event', type, api_version: '2025-01-01', created: seconds(), data: { object }, livemode: false, pending_webhooks: 1 };
+  const event = {
+    id,
+    object: 'event',
+    type,
+    api_version: '2025-01-01',
+    created: seconds(),
+    data: { object },
+    livemode: false,
+    pending_webhooks: 1,
+  };
   const body = JSON.stringify(options.account ? { ...event, account: options.account } : event);
   return { id, body, signature: stripeSignature(body, secret, options.timestamp) };
 }
 
 /** A Stripe-Signature header for `body` under `secret` (at `timestamp`, in seconds; now by default), as Stripe computes it. */
 export function stripeSignature(body: string, secret: string, timestamp?: number): string {
-  return Stripe.webhooks.generateTestHeaderString({ payload: body, secret, ...(timestamp !== undefined ? { timestamp } : {}) });
+  return Stripe.webhooks.generateTestHeaderString({
+    payload: body,
+    secret,
+    ...(timestamp !== undefined ? { timestamp } : {}),
+  });
 }

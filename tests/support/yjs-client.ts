@@ -3,7 +3,13 @@ import { WebSocket } from 'ws';
 import * as syncProtocol from 'y-protocols/sync';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
-import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages, type ChatDocMessage, type ShownChatMessage } from '../../shared/chat-doc';
+import {
+  CHAT_MESSAGES_ARRAY,
+  CHAT_STAMPS_MAP,
+  orderChatMessages,
+  type ChatDocMessage,
+  type ShownChatMessage,
+} from '../../shared/chat-doc';
 import type { TestClient } from './http-client';
 import { waitFor } from './wait';
 
@@ -44,7 +50,11 @@ export type ChatClient = {
 export type ChatOptions = SocketHeaders & { maxBackoffTime?: number };
 
 /** A y-websocket client on a room, signed in as `http`'s user, sending the app's origin. */
-export function openChat(http: TestClient, room: string, { maxBackoffTime = 200, ...headers }: ChatOptions = {}): ChatClient {
+export function openChat(
+  http: TestClient,
+  room: string,
+  { maxBackoffTime = 200, ...headers }: ChatOptions = {},
+): ChatClient {
   const doc = new Y.Doc();
   let closed: { code: number; reason: string } | undefined;
   const provider = new WebsocketProvider(chatSocketBase(http.baseUrl), room, doc, {
@@ -73,9 +83,21 @@ export function openChat(http: TestClient, room: string, { maxBackoffTime = 200,
 
 let sequence = 0;
 /** A message object the way the chat client writes one. */
-export function chatMessage(senderId: string, receiverId: string, content: string, overrides: Partial<ChatDocMessage> = {}): ChatDocMessage {
+export function chatMessage(
+  senderId: string,
+  receiverId: string,
+  content: string,
+  overrides: Partial<ChatDocMessage> = {},
+): ChatDocMessage {
   sequence += 1;
-  return { id: `msg-${Date.now().toString(36)}-${sequence}`, content, senderId, receiverId, clientTime: Date.now(), ...overrides };
+  return {
+    id: `msg-${Date.now().toString(36)}-${sequence}`,
+    content,
+    senderId,
+    receiverId,
+    clientTime: Date.now(),
+    ...overrides,
+  };
 }
 
 /** A y-websocket sync "update" message carrying `update` as is, for sending on a raw socket. */
@@ -114,7 +136,11 @@ export function tryChatSocket(baseUrl: string, room: string, headers: SocketHead
 }
 
 /** The room as the server stored it: its chat log merged into one document. */
-export function storedRoom(updates: Uint8Array[]): { messages: ChatDocMessage[]; stamps: Map<string, number>; types: string[] } {
+export function storedRoom(updates: Uint8Array[]): {
+  messages: ChatDocMessage[];
+  stamps: Map<string, number>;
+  types: string[];
+} {
   const doc = new Y.Doc();
   if (updates.length > 0) Y.applyUpdate(doc, Y.mergeUpdates(updates));
   const types = [...doc.share.keys()];

@@ -8,7 +8,6 @@ import { Loading } from '../../ui/loading';
 import { useSession } from '../session';
 import { SignedInLayout } from './layout';
 
-
 function NotFound() {
   return (
     <main className="page narrow">
@@ -42,7 +41,10 @@ export default function SignedInArea() {
   return (
     <DataProvider userId={user.id} onUnauthorized={onUnauthorized}>
       <SignedInLayout>
-        <RequireData ready={screenReady} fallback={pathname === PATHS.landing ? <BoardSkeleton /> : <Loading label="Opening your data…" />}>
+        <RequireData
+          ready={screenReady}
+          fallback={pathname === PATHS.landing ? <BoardSkeleton /> : <Loading label="Opening your data…" />}
+        >
           <Suspense fallback={<Loading />}>
             <Routes>
               {routesOf('signed-in').map(({ path, screen }) => {

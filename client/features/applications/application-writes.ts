@@ -10,7 +10,12 @@ import type { DataContextValue } from '../../data/data-provider';
  * same function the server runs again when the write arrives, before it writes the notifications.
  */
 
-export async function applyToGig({ local, userId }: DataContextValue, gig: Gig, me: User, rateMinor: number): Promise<string> {
+export async function applyToGig(
+  { local, userId }: DataContextValue,
+  gig: Gig,
+  me: User,
+  rateMinor: number,
+): Promise<string> {
   // The creator's email is not public: the server stores it and shares it once an offer is accepted.
   const doc = newApplication({
     gig,
@@ -24,7 +29,11 @@ export async function applyToGig({ local, userId }: DataContextValue, gig: Gig, 
 }
 
 /** Moves one application by the state machine's rules, as this device knows them; throws the refusal's message. */
-async function move({ local, userId }: DataContextValue, applicationId: string, event: ApplicationEvent): Promise<void> {
+async function move(
+  { local, userId }: DataContextValue,
+  applicationId: string,
+  event: ApplicationEvent,
+): Promise<void> {
   const [application, me] = await Promise.all([local.get('applications', applicationId), local.get('users', userId)]);
   if (!application) throw new Error('Application not found');
   // The gig as the application names it: whether it still exists (and still has openings) is the

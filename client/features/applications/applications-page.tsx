@@ -27,7 +27,8 @@ export default function ApplicationsPage() {
   async function converse(a: Application) {
     const result = await startConversation(data, a.applicantId, a.gigId);
     if (result.ok) navigate(result.path);
-    else if ('redirectTo' in result) navigate(result.redirectTo, { replace: true, state: { notice: NO_LINK_NOTICES.fromLink } });
+    else if ('redirectTo' in result)
+      navigate(result.redirectTo, { replace: true, state: { notice: NO_LINK_NOTICES.fromLink } });
     else setErrors((e) => new Map(e).set(a.id, result.error));
   }
 
@@ -58,7 +59,8 @@ export default function ApplicationsPage() {
                 {a.gigDeleted ? ' (gig deleted)' : ''} · {new Date(a.appliedAt).toLocaleString()}
               </p>
               <p>
-                Offer: <strong>{offerLabel(a.budget, a.currency)}</strong> · <span className="status">{statusLabel(a.status)}</span>
+                Offer: <strong>{offerLabel(a.budget, a.currency)}</strong> ·{' '}
+                <span className="status">{statusLabel(a.status)}</span>
               </p>
               <div className="row">
                 <button type="button" className="button button--quiet button--small" onClick={() => setProfileOf(a)}>

@@ -54,19 +54,45 @@ export default function LoginPage() {
       <form onSubmit={(e) => void submit(e)} noValidate className="form">
         <label>
           Email
-          <input type="email" autoComplete="email" value={values.email} onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))} />
+          <input
+            type="email"
+            autoComplete="email"
+            value={values.email}
+            onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))}
+          />
         </label>
-        {errors.email && <p className="field-error" role="alert">{errors.email}</p>}
+        {errors.email && (
+          <p className="field-error" role="alert">
+            {errors.email}
+          </p>
+        )}
         <label>
           Password
-          <input type="password" autoComplete="current-password" value={values.password} onChange={(e) => setValues((v) => ({ ...v, password: e.target.value }))} />
+          <input
+            type="password"
+            autoComplete="current-password"
+            value={values.password}
+            onChange={(e) => setValues((v) => ({ ...v, password: e.target.value }))}
+          />
         </label>
-        {errors.password && <p className="field-error" role="alert">{errors.password}</p>}
+        {errors.password && (
+          <p className="field-error" role="alert">
+            {errors.password}
+          </p>
+        )}
         <button type="submit" className="button" disabled={busy}>
           Log in
         </button>
-        {done && <p className="success" role="status">{SUCCESS}</p>}
-        {error && <p className="form-error" role="alert">{error}</p>}
+        {done && (
+          <p className="success" role="status">
+            {SUCCESS}
+          </p>
+        )}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
       </form>
       <p>
         New here? <Link to={PATHS.signup}>Create an account</Link>

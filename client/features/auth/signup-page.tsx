@@ -12,7 +12,13 @@ const SUCCESS = 'Successfully signed up! Redirecting to profile setup...';
 export default function SignupPage() {
   const { signup, establish } = useSession();
   const navigate = useNavigate();
-  const [values, setValues] = useState<SignupValues>({ name: '', email: '', password: '', confirmPassword: '', termsAccepted: false });
+  const [values, setValues] = useState<SignupValues>({
+    name: '',
+    email: '',
+    password: '',
+    confirmPassword: '',
+    termsAccepted: false,
+  });
   const [errors, setErrors] = useState<Partial<Record<keyof SignupValues, string>>>({});
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
@@ -41,13 +47,28 @@ export default function SignupPage() {
     }
   }
 
-  const text = (key: 'name' | 'email' | 'password' | 'confirmPassword', label: string, type: string, autoComplete: string) => (
+  const text = (
+    key: 'name' | 'email' | 'password' | 'confirmPassword',
+    label: string,
+    type: string,
+    autoComplete: string,
+  ) => (
     <>
       <label>
         {label}
-        <input type={type} autoComplete={autoComplete} value={values[key]} onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))} aria-invalid={Boolean(errors[key])} />
+        <input
+          type={type}
+          autoComplete={autoComplete}
+          value={values[key]}
+          onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
+          aria-invalid={Boolean(errors[key])}
+        />
       </label>
-      {errors[key] && <p className="field-error" role="alert">{errors[key]}</p>}
+      {errors[key] && (
+        <p className="field-error" role="alert">
+          {errors[key]}
+        </p>
+      )}
     </>
   );
 
@@ -60,7 +81,11 @@ export default function SignupPage() {
         {text('password', 'Password', 'password', 'new-password')}
         {text('confirmPassword', 'Confirm password', 'password', 'new-password')}
         <label className="checkbox">
-          <input type="checkbox" checked={values.termsAccepted} onChange={(e) => setValues((v) => ({ ...v, termsAccepted: e.target.checked }))} />
+          <input
+            type="checkbox"
+            checked={values.termsAccepted}
+            onChange={(e) => setValues((v) => ({ ...v, termsAccepted: e.target.checked }))}
+          />
           <span>
             I accept the{' '}
             <a href="/terms" target="_blank" rel="noopener">
@@ -68,12 +93,24 @@ export default function SignupPage() {
             </a>
           </span>
         </label>
-        {errors.termsAccepted && <p className="field-error" role="alert">{errors.termsAccepted}</p>}
+        {errors.termsAccepted && (
+          <p className="field-error" role="alert">
+            {errors.termsAccepted}
+          </p>
+        )}
         <button type="submit" className="button" disabled={busy}>
           Sign up
         </button>
-        {done && <p className="success" role="status">{SUCCESS}</p>}
-        {error && <p className="form-error" role="alert">{error}</p>}
+        {done && (
+          <p className="success" role="status">
+            {SUCCESS}
+          </p>
+        )}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
       </form>
       <p>
         Already have an account? <Link to={PATHS.login}>Log in</Link>

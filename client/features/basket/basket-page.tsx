@@ -22,7 +22,8 @@ export default function BasketPage() {
   const [postedN, appliedN] = [Number(roles.posted), Number(roles.applied)];
   // Nothing on this device yet may only mean the first sync has not brought it: wait for that (when online).
   const known = !roles.loading && (postedN + appliedN > 0 || sync.initialSync.done || !online);
-  const view = requested === 'seller' || requested === 'buyer' ? requested : known ? defaultBasketView(postedN, appliedN) : null;
+  const view =
+    requested === 'seller' || requested === 'buyer' ? requested : known ? defaultBasketView(postedN, appliedN) : null;
   const choose = (v: 'buyer' | 'seller') => setParams({ view: v }, { replace: true });
   useEffect(() => {
     if (view && requested !== view) setParams({ view }, { replace: true });

@@ -56,9 +56,14 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
       setMessage({ kind: 'error', text: HIRING_MESSAGES.noOpeningLeft });
       return;
     }
-    const result = validateFinalBudgets([...selected].map(([applicationId, finalBudget]) => ({ applicationId, finalBudget })));
+    const result = validateFinalBudgets(
+      [...selected].map(([applicationId, finalBudget]) => ({ applicationId, finalBudget })),
+    );
     if (!result.ok) {
-      setMessage({ kind: 'error', text: result.error === FINAL_BUDGETS_MISSING ? FINAL_BUDGETS_MISSING : result.error });
+      setMessage({
+        kind: 'error',
+        text: result.error === FINAL_BUDGETS_MISSING ? FINAL_BUDGETS_MISSING : result.error,
+      });
       return;
     }
     try {
@@ -101,7 +106,13 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
       </p>
       {gig.filledAt && <p className="notice position-filled">{HIRING_MESSAGES.positionFilled}</p>}
       <div className="row">
-        <button type="button" className="button button--quiet button--small" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
+        <button
+          type="button"
+          className="button button--quiet button--small"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen((o) => !o)}
+        >
           {open ? 'Hide applicants' : 'View applicants'}
         </button>
         {deletable.ok && (
@@ -110,9 +121,14 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
           </button>
         )}
       </div>
-      {!deletable.ok && deletable.error === DELETE_GIG_MESSAGES.workUnderWay && <p className="field-state">{deletable.error}</p>}
+      {!deletable.ok && deletable.error === DELETE_GIG_MESSAGES.workUnderWay && (
+        <p className="field-state">{deletable.error}</p>
+      )}
       {message && (
-        <p className={message.kind === 'ok' ? 'success' : 'form-error'} role={message.kind === 'ok' ? 'status' : 'alert'}>
+        <p
+          className={message.kind === 'ok' ? 'success' : 'form-error'}
+          role={message.kind === 'ok' ? 'status' : 'alert'}
+        >
           {message.text}
         </p>
       )}
@@ -157,7 +173,9 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                         </span>
                       </label>
                       <span className="status">{statusLabel(a.status)}</span>
-                      {a.finalBudget !== null && !checked && <span>Final budget: {formatMoney(a.finalBudget, a.currency)}</span>}
+                      {a.finalBudget !== null && !checked && (
+                        <span>Final budget: {formatMoney(a.finalBudget, a.currency)}</span>
+                      )}
                       {isWaiting('applications', a.id) && <span className="field-state">Waiting to sync</span>}
                       {checked && (
                         <label className="row">
@@ -177,10 +195,17 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
               </ul>
               {left === 0 && applications.some(isSelectable) && (
                 <p className="field-state">
-                  {gig.filledAt ? `${HIRING_MESSAGES.positionFilled}. Add openings on the gig's page to hire more.` : HIRING_MESSAGES.noOpeningLeft}
+                  {gig.filledAt
+                    ? `${HIRING_MESSAGES.positionFilled}. Add openings on the gig's page to hire more.`
+                    : HIRING_MESSAGES.noOpeningLeft}
                 </p>
               )}
-              <button type="button" className="button" onClick={() => void moveForward()} disabled={selected.size === 0}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => void moveForward()}
+                disabled={selected.size === 0}
+              >
                 Send offers
               </button>
             </>

@@ -14,7 +14,13 @@ type Tab = (typeof SELLER_TABS)[number];
 const ACCEPT_FAILED = 'Error accepting offer. Please try again.';
 const DECLINE_FAILED = 'Error declining offer. Please try again.';
 
-function SellerApplication({ application: a, payoutStatus }: { application: Application; payoutStatus: User['payoutStatus'] }) {
+function SellerApplication({
+  application: a,
+  payoutStatus,
+}: {
+  application: Application;
+  payoutStatus: User['payoutStatus'];
+}) {
   const data = useData();
   const isWaiting = useOutbox(data.outbox);
   const [error, setError] = useState<string | null>(null);
@@ -48,17 +54,37 @@ function SellerApplication({ application: a, payoutStatus }: { application: Appl
           Final budget: <strong>{formatMoney(a.finalBudget, a.currency)}</strong>
         </p>
       )}
-      {a.status === 'PENDING_PAYMENT' && <p className="notice">Offer accepted. Waiting for the buyer's payment before work starts.</p>}
-      {a.status === 'REJECTED' && <p className="notice">You declined this offer. The buyer can still send you a new one.</p>}
-      {a.status === 'CLOSED' && <p className="notice">The gig was filled before you got an offer. The buyer can still send you one if they add openings.</p>}
-      {(a.status === 'IN_PROGRESS' || a.status === 'COMPLETED' || a.status === 'PENDING_PAYMENT') && <FreelancerPayout application={a} payoutStatus={payoutStatus} />}
+      {a.status === 'PENDING_PAYMENT' && (
+        <p className="notice">Offer accepted. Waiting for the buyer's payment before work starts.</p>
+      )}
+      {a.status === 'REJECTED' && (
+        <p className="notice">You declined this offer. The buyer can still send you a new one.</p>
+      )}
+      {a.status === 'CLOSED' && (
+        <p className="notice">
+          The gig was filled before you got an offer. The buyer can still send you one if they add openings.
+        </p>
+      )}
+      {(a.status === 'IN_PROGRESS' || a.status === 'COMPLETED' || a.status === 'PENDING_PAYMENT') && (
+        <FreelancerPayout application={a} payoutStatus={payoutStatus} />
+      )}
       {isWaiting('applications', a.id) && <p className="field-state">Waiting to sync</p>}
       {offer && (
         <div className="row">
-          <button type="button" className="button" disabled={busy} onClick={() => void run(() => acceptOffer(data, a), ACCEPT_FAILED)}>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => void run(() => acceptOffer(data, a), ACCEPT_FAILED)}
+          >
             Start Working
           </button>
-          <button type="button" className="button button--quiet" disabled={busy} onClick={() => void run(() => declineOffer(data, a.id), DECLINE_FAILED)}>
+          <button
+            type="button"
+            className="button button--quiet"
+            disabled={busy}
+            onClick={() => void run(() => declineOffer(data, a.id), DECLINE_FAILED)}
+          >
             Decline
           </button>
         </div>

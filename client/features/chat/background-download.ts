@@ -29,7 +29,11 @@ async function downloadRoom(userId: string, roomId: string, signal: AbortSignal)
     aborted.catch(() => undefined);
     await Promise.race([persistence.whenSynced, aborted]);
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const p = new WebsocketProvider(`${scheme}://${location.host}/api/chat`, roomId, doc, { connect: false, disableBc: true, maxBackoffTime: 5_000 });
+    const p = new WebsocketProvider(`${scheme}://${location.host}/api/chat`, roomId, doc, {
+      connect: false,
+      disableBc: true,
+      maxBackoffTime: 5_000,
+    });
     provider = p;
     p.awareness.setLocalState(null);
     const synced = new Promise<void>((resolve, reject) => {

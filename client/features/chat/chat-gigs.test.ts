@@ -11,13 +11,22 @@ const gone: LinkedGig = { gigId: 'gig-gone1', title: 'Old poster', status: 'PEND
 
 describe('the gigs linking two users in a chat', () => {
   it('lists every linking gig, those that still exist first, newest application first', () => {
-    const gigs = linkedGigs([app('gig-gone1', 'Old poster', 3, { gigDeleted: true }), app('gig-mural', 'Community mural', 1, { status: 'IN_PROGRESS' }), app('gig-album', 'Album cover illustration', 2)]);
+    const gigs = linkedGigs([
+      app('gig-gone1', 'Old poster', 3, { gigDeleted: true }),
+      app('gig-mural', 'Community mural', 1, { status: 'IN_PROGRESS' }),
+      app('gig-album', 'Album cover illustration', 2),
+    ]);
     expect(gigs).toEqual([album, mural, gone]);
   });
 
   it.each<[string, string | null, { gigId?: string }[], LinkedGig | undefined]>([
     ['the gig the user came from', 'gig-album', [{ gigId: 'gig-mural' }], album],
-    ['the last gig talked about when the URL names none', null, [{ gigId: 'gig-album' }, { gigId: 'gig-mural' }, {}], mural],
+    [
+      'the last gig talked about when the URL names none',
+      null,
+      [{ gigId: 'gig-album' }, { gigId: 'gig-mural' }, {}],
+      mural,
+    ],
     ['not a gig that does not link the two', 'gig-other', [{ gigId: 'gig-other' }], undefined],
     ['not a deleted gig', 'gig-gone1', [{ gigId: 'gig-gone1' }], undefined],
   ])('writes new messages from %s', (_case, requested, messages, expected) => {

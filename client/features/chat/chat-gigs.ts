@@ -20,7 +20,11 @@ export function linkedGigs(applications: readonly Application[]): LinkedGig[] {
  * conversation last talked about, else the only one linking the two. Never a deleted gig, nor a
  * gig that does not link them.
  */
-export function writingAbout(gigs: readonly LinkedGig[], requested: string | null, messages: readonly Pick<ChatDocMessage, 'gigId'>[]): LinkedGig | undefined {
+export function writingAbout(
+  gigs: readonly LinkedGig[],
+  requested: string | null,
+  messages: readonly Pick<ChatDocMessage, 'gigId'>[],
+): LinkedGig | undefined {
   const live = gigs.filter((g) => !g.deleted);
   const find = (id: string | null | undefined) => (id ? live.find((g) => g.gigId === id) : undefined);
   const fromUrl = find(requested);
@@ -36,7 +40,10 @@ export function writingAbout(gigs: readonly LinkedGig[], requested: string | nul
  * Where the subject changes in the message list: message id → the gig it turns to. A message
  * without a gig, or naming one that does not link the two, keeps the subject as it was.
  */
-export function subjectChanges(gigs: readonly LinkedGig[], messages: readonly Pick<ChatDocMessage, 'id' | 'gigId'>[]): Map<string, LinkedGig> {
+export function subjectChanges(
+  gigs: readonly LinkedGig[],
+  messages: readonly Pick<ChatDocMessage, 'id' | 'gigId'>[],
+): Map<string, LinkedGig> {
   const byId = new Map(gigs.map((g) => [g.gigId, g]));
   const changes = new Map<string, LinkedGig>();
   let current: string | undefined;

@@ -1,7 +1,13 @@
 import { IndexeddbPersistence } from 'y-indexeddb';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
-import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages, type ChatDocMessage, type ShownChatMessage } from '../../../shared/chat-doc';
+import {
+  CHAT_MESSAGES_ARRAY,
+  CHAT_STAMPS_MAP,
+  orderChatMessages,
+  type ChatDocMessage,
+  type ShownChatMessage,
+} from '../../../shared/chat-doc';
 import { sanitizeText } from '../../../shared/text';
 import { chatDatabaseName, markSynced, openRooms, syncedStamp } from './offline-history';
 
@@ -40,14 +46,28 @@ export class ChatRoom {
     private readonly me: { id: string; name: string },
     private readonly otherId: string,
   ) {
-    this.state = { messages: [], loaded: false, connected: false, synced: false, everSynced: syncedStamp(me.id, roomId) !== null, other: { online: false, typing: false }, closed: null };
+    this.state = {
+      messages: [],
+      loaded: false,
+      connected: false,
+      synced: false,
+      everSynced: syncedStamp(me.id, roomId) !== null,
+      other: { online: false, typing: false },
+      closed: null,
+    };
     openRooms.add(roomId);
     this.persistence = new IndexeddbPersistence(chatDatabaseName(me.id, roomId), this.doc);
     void this.persistence.whenSynced.then(() => this.update({ loaded: true }));
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    this.provider = new WebsocketProvider(`${scheme}://${location.host}/api/chat`, roomId, this.doc, { disableBc: false, maxBackoffTime: 10_000 });
+    this.provider = new WebsocketProvider(`${scheme}://${location.host}/api/chat`, roomId, this.doc, {
+      disableBc: false,
+      maxBackoffTime: 10_000,
+    });
     // Sanitised like every shown name (decision 013): the server relays no other.
-    this.provider.awareness.setLocalState({ user: { id: me.id, name: sanitizeText(me.name) }, typing: false } satisfies AwarenessUser);
+    this.provider.awareness.setLocalState({
+      user: { id: me.id, name: sanitizeText(me.name) },
+      typing: false,
+    } satisfies AwarenessUser);
     this.provider.on('status', ({ status }) => this.update({ connected: status === 'connected' }));
     this.provider.on('closed', (event) => this.update({ closed: event.reason || `closed (${event.code})` }));
     this.provider.on('sync', (synced) => {
@@ -121,7 +141,14 @@ export class ChatRoom {
    */
   send(content: string, gigId?: string): void {
     const id = `${Date.now().toString(36)}-${crypto.getRandomValues(new Uint32Array(2)).join('')}`.slice(0, 64);
-    const message: ChatDocMessage = { id, content, senderId: this.me.id, receiverId: this.otherId, clientTime: Date.now(), ...(gigId ? { gigId } : {}) };
+    const message: ChatDocMessage = {
+      id,
+      content,
+      senderId: this.me.id,
+      receiverId: this.otherId,
+      clientTime: Date.now(),
+      ...(gigId ? { gigId } : {}),
+    };
     this.messagesArray().push([message]);
     this.setTyping(false);
   }
@@ -129,7 +156,8 @@ export class ChatRoom {
   /** Typing shows for the other participant until a pause of three seconds. */
   setTyping(typing: boolean): void {
     clearTimeout(this.typingTimer);
-    if (this.provider.awareness.getLocalState()?.typing !== typing) this.provider.awareness.setLocalStateField('typing', typing);
+    if (this.provider.awareness.getLocalState()?.typing !== typing)
+      this.provider.awareness.setLocalStateField('typing', typing);
     if (typing) this.typingTimer = setTimeout(() => this.setTyping(false), 3_000);
   }
 

@@ -18,7 +18,8 @@ export { ChatDownloader } from './background-download';
 
 const SEND_FAILED = 'Failed to send message. Please try again.';
 /** The conversation has messages (its record says so) but none was ever stored on this device. */
-const NOT_DOWNLOADED = "This conversation hasn't been downloaded to this device yet. It will appear when you're back online.";
+const NOT_DOWNLOADED =
+  "This conversation hasn't been downloaded to this device yet. It will appear when you're back online.";
 
 function draftKey(userId: string, roomId: string): string {
   return `chat-draft-${userId}-${roomId}`;
@@ -83,10 +84,15 @@ export default function ExchangePage() {
 
   // Opening the conversation as the participant who did not send the last message marks it read
   // (`unreadSince` names the last message while it is unread by this user).
-  const unreadSince = conv && !conv.lastMessageRead && conv.lastSenderId && conv.lastSenderId !== userId ? conv.lastMessageTimestamp : null;
+  const unreadSince =
+    conv && !conv.lastMessageRead && conv.lastSenderId && conv.lastSenderId !== userId
+      ? conv.lastMessageTimestamp
+      : null;
   useEffect(() => {
     if (unreadSince === null) return;
-    void local.get('conversations', roomId).then((c) => c && !c.lastMessageRead && local.patch('conversations', roomId, { lastMessageRead: true }));
+    void local
+      .get('conversations', roomId)
+      .then((c) => c && !c.lastMessageRead && local.patch('conversations', roomId, { lastMessageRead: true }));
   }, [unreadSince, local, roomId]);
 
   // Its unread message notifications are read too: the badge clears on every device.
@@ -96,7 +102,10 @@ export default function ExchangePage() {
   }, [unreadNotes.data, local]);
 
   const messages = useMemo(() => state?.messages ?? [], [state?.messages]);
-  const names = useMemo(() => ({ [userId]: 'You', [otherId]: otherProfile?.name ?? 'Them' }), [userId, otherId, otherProfile?.name]);
+  const names = useMemo(
+    () => ({ [userId]: 'You', [otherId]: otherProfile?.name ?? 'Them' }),
+    [userId, otherId, otherProfile?.name],
+  );
   const gigs = useMemo(() => linkedGigs(linking.data ?? []), [linking.data]);
   const writing = writingAbout(gigs, searchParams.get('gig'), messages);
   const markers = useMemo(() => subjectChanges(gigs, messages), [gigs, messages]);
@@ -113,7 +122,8 @@ export default function ExchangePage() {
     );
   }
   // Right after sign-in the linking application may still be on its way: wait for the first sync.
-  if (linking.loading || conversation.loading || (!allowed && !sync.initialSync.done)) return <p role="status">Loading conversation…</p>;
+  if (linking.loading || conversation.loading || (!allowed && !sync.initialSync.done))
+    return <p role="status">Loading conversation…</p>;
   if (!allowed) return <Navigate to={PATHS.applications} replace state={{ notice: NO_LINK_NOTICES.fromLink }} />;
 
   function changeDraft(text: string) {
@@ -181,7 +191,11 @@ export default function ExchangePage() {
       {liveGigs.length > 1 ? (
         <p className="chat__about">
           <label htmlFor="chat-about">About</label>{' '}
-          <select id="chat-about" value={writing?.gigId ?? ''} onChange={(e) => setSearchParams(e.target.value ? { gig: e.target.value } : {}, { replace: true })}>
+          <select
+            id="chat-about"
+            value={writing?.gigId ?? ''}
+            onChange={(e) => setSearchParams(e.target.value ? { gig: e.target.value } : {}, { replace: true })}
+          >
             {!writing && <option value="">Choose a gig</option>}
             {liveGigs.map((g) => (
               <option key={g.gigId} value={g.gigId}>
@@ -214,7 +228,9 @@ export default function ExchangePage() {
           Send
         </button>
       </form>
-      {!state?.connected && <p className="field-state">Offline: messages are kept on this device and sent when you reconnect.</p>}
+      {!state?.connected && (
+        <p className="field-state">Offline: messages are kept on this device and sent when you reconnect.</p>
+      )}
     </main>
   );
 }

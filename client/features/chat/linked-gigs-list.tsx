@@ -10,7 +10,11 @@ export function LinkedGigsList({ gigs, current }: { gigs: readonly LinkedGig[]; 
     <ul className="chat__gigs" aria-label="Gigs between you">
       {gigs.map((g) => (
         <li key={g.gigId} aria-current={g.gigId === current ? 'true' : undefined}>
-          {g.deleted ? <span className="chat__gig-title">{g.title}</span> : <Link to={gigPath(g.gigId)}>{g.title}</Link>}
+          {g.deleted ? (
+            <span className="chat__gig-title">{g.title}</span>
+          ) : (
+            <Link to={gigPath(g.gigId)}>{g.title}</Link>
+          )}
           {' · '}
           <span className="field-state">{g.deleted ? 'Gig deleted' : statusLabel(g.status)}</span>
         </li>

@@ -51,7 +51,12 @@ function completed(tx: IDBTransaction): Promise<void> {
  * overlapping stores in the order they were made, so once it completes every update y-indexeddb
  * queued before it is on disk. Only then is the stamp published where the screens read it.
  */
-export async function markSynced(persistence: IndexeddbPersistence, doc: Y.Doc, userId: string, roomId: string): Promise<void> {
+export async function markSynced(
+  persistence: IndexeddbPersistence,
+  doc: Y.Doc,
+  userId: string,
+  roomId: string,
+): Promise<void> {
   await persistence.whenSynced;
   if (!persistence.db) return;
   let newest = 0;

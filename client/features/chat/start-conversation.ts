@@ -6,7 +6,8 @@ import { applicationsBetween } from '../../data/queries';
 
 export const START_FAILED = 'Failed to start conversation. Please try again.';
 
-export type StartResult = { ok: true; path: string } | { ok: false; error: string } | { ok: false; redirectTo: typeof PATHS.applications };
+export type StartResult =
+  { ok: true; path: string } | { ok: false; error: string } | { ok: false; redirectTo: typeof PATHS.applications };
 
 /**
  * Converse buttons: opens the conversation with `otherId`, creating its record when it does not
@@ -14,16 +15,23 @@ export type StartResult = { ok: true; path: string } | { ok: false; error: strin
  * writes new messages from it, and a new record is named after it. The link is judged on what
  * this device holds: an application between the two users; the server judges again.
  */
-export async function startConversation(data: DataContextValue | null, otherId: string, gigId?: string): Promise<StartResult> {
+export async function startConversation(
+  data: DataContextValue | null,
+  otherId: string,
+  gigId?: string,
+): Promise<StartResult> {
   if (!data) return { ok: false, error: CHAT_MESSAGES.loggedOut };
   const { local, userId } = data;
   try {
     const linking = await local.find('applications', applicationsBetween(userId, otherId));
     const check = checkConversationStart({ actorId: userId, otherId, linkedByApplication: linking.length > 0 });
-    if (!check.ok) return check.error ? { ok: false, error: check.error } : { ok: false, redirectTo: PATHS.applications };
+    if (!check.ok)
+      return check.error ? { ok: false, error: check.error } : { ok: false, redirectTo: PATHS.applications };
     const id = conversationIdFor(userId, otherId);
     if (!(await local.get('conversations', id))) {
-      const link = linking.find((a) => a.gigId === gigId && !a.gigDeleted) ?? linking.sort((a, b) => b.appliedAt - a.appliedAt)[0]!;
+      const link =
+        linking.find((a) => a.gigId === gigId && !a.gigDeleted) ??
+        linking.sort((a, b) => b.appliedAt - a.appliedAt)[0]!;
       await local.insert('conversations', newConversation({ starterId: userId, otherId, link, now: Date.now() }));
     }
     const from = gigId ? `?gig=${encodeURIComponent(gigId)}` : '';

@@ -6,7 +6,10 @@ export default function CommunityPage() {
   const [url, setUrl] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
-    api<{ communityChatUrl: string }>('GET', '/api/public-config').then((c) => setUrl(c.communityChatUrl), () => setFailed(true));
+    api<{ communityChatUrl: string }>('GET', '/api/public-config').then(
+      (c) => setUrl(c.communityChatUrl),
+      () => setFailed(true),
+    );
   }, []);
   return (
     <main className="page narrow prose">
@@ -17,7 +20,9 @@ export default function CommunityPage() {
           Join the community chat
         </a>
       )}
-      {failed && <p className="notice">The invitation link could not be loaded. Please check your connection and try again.</p>}
+      {failed && (
+        <p className="notice">The invitation link could not be loaded. Please check your connection and try again.</p>
+      )}
     </main>
   );
 }

@@ -18,7 +18,15 @@ function fromRestored(content: string): GigFormValues {
  * (`variant: 'page'`) and the board's modal (`'modal'`, whose budget message differs).
  * `restoreId` names a refused write from the sync problems list to bring back into the form.
  */
-export function CreateGigPanel({ variant, restoreId, onCreated }: { variant: 'page' | 'modal'; restoreId?: string | null; onCreated: (gigId: string) => void }) {
+export function CreateGigPanel({
+  variant,
+  restoreId,
+  onCreated,
+}: {
+  variant: 'page' | 'modal';
+  restoreId?: string | null;
+  onCreated: (gigId: string) => void;
+}) {
   const data = useData();
   const { local } = data;
   const me = useMe();
@@ -57,7 +65,14 @@ export function CreateGigPanel({ variant, restoreId, onCreated }: { variant: 'pa
           {message}
         </p>
       )}
-      <GigForm key={restoreId ?? 'new'} initial={initial} variant={variant} submitLabel="Post gig" onSubmit={submit} idPrefix={`create-${variant}`} />
+      <GigForm
+        key={restoreId ?? 'new'}
+        initial={initial}
+        variant={variant}
+        submitLabel="Post gig"
+        onSubmit={submit}
+        idPrefix={`create-${variant}`}
+      />
     </>
   );
 }

@@ -208,7 +208,9 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
                   </button>
                 )}
               </div>
-              {!deletable.ok && deletable.error === DELETE_GIG_MESSAGES.workUnderWay && <p className="notice">{deletable.error}</p>}
+              {!deletable.ok && deletable.error === DELETE_GIG_MESSAGES.workUnderWay && (
+                <p className="notice">{deletable.error}</p>
+              )}
               <OpeningsControl gig={gig} applications={applications} />
             </>
           )}

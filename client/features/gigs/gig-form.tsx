@@ -2,8 +2,15 @@ import { useState, type FormEvent } from 'react';
 import { LIMITS } from '../../../shared/constants';
 import { OPENINGS } from '../../../shared/hiring';
 import {
-  changeCountry, changeLocationType, EMPTY_GIG_FORM, localIsoDay, normalizeGigForm, setPassionDriven, validateGigForm,
-  type GigFormValues, type GigFormVariant,
+  changeCountry,
+  changeLocationType,
+  EMPTY_GIG_FORM,
+  localIsoDay,
+  normalizeGigForm,
+  setPassionDriven,
+  validateGigForm,
+  type GigFormValues,
+  type GigFormVariant,
 } from '../../../shared/validation/gig';
 import { CountryOptions, NicheOptions } from '../../ui/options';
 
@@ -30,7 +37,8 @@ export function GigForm({
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const today = localIsoDay(new Date());
-  const set = <K extends keyof GigFormValues>(key: K, value: GigFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const set = <K extends keyof GigFormValues>(key: K, value: GigFormValues[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
   const id = (k: string) => `${idPrefix}-${k}`;
 
   async function submit(e: FormEvent) {
@@ -56,22 +64,43 @@ export function GigForm({
         {errors[k]}
       </p>
     ) : null;
-  const aria = (k: keyof GigFormValues) => ({ id: id(k), 'aria-invalid': Boolean(errors[k]), 'aria-describedby': errors[k] ? id(`${k}-error`) : undefined });
+  const aria = (k: keyof GigFormValues) => ({
+    id: id(k),
+    'aria-invalid': Boolean(errors[k]),
+    'aria-describedby': errors[k] ? id(`${k}-error`) : undefined,
+  });
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className="form">
       <label>
         <span>
-          Title <span className="counter">{values.title.length}/{LIMITS.titleMax}</span>
+          Title{' '}
+          <span className="counter">
+            {values.title.length}/{LIMITS.titleMax}
+          </span>
         </span>
-        <input {...aria('title')} value={values.title} maxLength={LIMITS.titleMax} onChange={(e) => set('title', e.target.value)} />
+        <input
+          {...aria('title')}
+          value={values.title}
+          maxLength={LIMITS.titleMax}
+          onChange={(e) => set('title', e.target.value)}
+        />
       </label>
       {err('title')}
       <label>
         <span>
-          Description <span className="counter">{values.description.length}/{LIMITS.descriptionMax}</span>
+          Description{' '}
+          <span className="counter">
+            {values.description.length}/{LIMITS.descriptionMax}
+          </span>
         </span>
-        <textarea {...aria('description')} value={values.description} maxLength={LIMITS.descriptionMax} onChange={(e) => set('description', e.target.value)} rows={4} />
+        <textarea
+          {...aria('description')}
+          value={values.description}
+          maxLength={LIMITS.descriptionMax}
+          onChange={(e) => set('description', e.target.value)}
+          rows={4}
+        />
       </label>
       {err('description')}
       <label>
@@ -84,7 +113,11 @@ export function GigForm({
       {err('category')}
       <label>
         Location type
-        <select {...aria('locationType')} value={values.locationType} onChange={(e) => setValues((v) => changeLocationType(v, e.target.value as GigFormValues['locationType']))}>
+        <select
+          {...aria('locationType')}
+          value={values.locationType}
+          onChange={(e) => setValues((v) => changeLocationType(v, e.target.value as GigFormValues['locationType']))}
+        >
           <option value="">Choose a location type</option>
           <option value="remote">Remote</option>
           <option value="in-person">In person</option>
@@ -96,7 +129,13 @@ export function GigForm({
         <>
           <label>
             Project deadline
-            <input {...aria('projectDeadline')} type="date" min={today} value={values.projectDeadline} onChange={(e) => set('projectDeadline', e.target.value)} />
+            <input
+              {...aria('projectDeadline')}
+              type="date"
+              min={today}
+              value={values.projectDeadline}
+              onChange={(e) => set('projectDeadline', e.target.value)}
+            />
           </label>
           {err('projectDeadline')}
         </>
@@ -105,12 +144,22 @@ export function GigForm({
         <>
           <label>
             Project date
-            <input {...aria('projectDate')} type="date" min={today} value={values.projectDate} onChange={(e) => set('projectDate', e.target.value)} />
+            <input
+              {...aria('projectDate')}
+              type="date"
+              min={today}
+              value={values.projectDate}
+              onChange={(e) => set('projectDate', e.target.value)}
+            />
           </label>
           {err('projectDate')}
           <label>
             Country
-            <select {...aria('country')} value={values.country} onChange={(e) => setValues((v) => changeCountry(v, e.target.value))}>
+            <select
+              {...aria('country')}
+              value={values.country}
+              onChange={(e) => setValues((v) => changeCountry(v, e.target.value))}
+            >
               <option value="">Choose a country</option>
               <CountryOptions />
             </select>
@@ -118,28 +167,57 @@ export function GigForm({
           {err('country')}
           <label>
             City
-            <input {...aria('city')} value={values.city} maxLength={LIMITS.cityMax} onChange={(e) => set('city', e.target.value)} />
+            <input
+              {...aria('city')}
+              value={values.city}
+              maxLength={LIMITS.cityMax}
+              onChange={(e) => set('city', e.target.value)}
+            />
           </label>
           {err('city')}
         </>
       )}
       <label className="checkbox">
-        <input type="checkbox" checked={values.isPassionDriven} onChange={(e) => setValues((v) => setPassionDriven(v, e.target.checked))} />
+        <input
+          type="checkbox"
+          checked={values.isPassionDriven}
+          onChange={(e) => setValues((v) => setPassionDriven(v, e.target.checked))}
+        />
         Passion driven (no budget)
       </label>
       <label>
         Budget ({values.currency})
-        <input {...aria('budget')} value={values.budget} disabled={values.isPassionDriven} placeholder="500-1000" onChange={(e) => set('budget', e.target.value)} />
+        <input
+          {...aria('budget')}
+          value={values.budget}
+          disabled={values.isPassionDriven}
+          placeholder="500-1000"
+          onChange={(e) => set('budget', e.target.value)}
+        />
       </label>
       {err('budget')}
       <label>
         Skills (comma separated)
-        <input {...aria('skills')} value={values.skills} maxLength={LIMITS.skillsMax} onChange={(e) => set('skills', e.target.value)} />
+        <input
+          {...aria('skills')}
+          value={values.skills}
+          maxLength={LIMITS.skillsMax}
+          onChange={(e) => set('skills', e.target.value)}
+        />
       </label>
       {err('skills')}
       <label>
         People to hire ({OPENINGS.min}–{OPENINGS.max})
-        <input {...aria('openings')} type="number" inputMode="numeric" min={OPENINGS.min} max={OPENINGS.max} step={1} value={values.openings} onChange={(e) => set('openings', e.target.value)} />
+        <input
+          {...aria('openings')}
+          type="number"
+          inputMode="numeric"
+          min={OPENINGS.min}
+          max={OPENINGS.max}
+          step={1}
+          value={values.openings}
+          onChange={(e) => set('openings', e.target.value)}
+        />
       </label>
       {err('openings')}
       <button type="submit" className="button" disabled={busy}>

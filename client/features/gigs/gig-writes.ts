@@ -8,7 +8,11 @@ import type { DataContextValue } from '../../data/data-provider';
  * Writes a new gig to the local database; replication takes it to the server, which validates it
  * again and has the last word. Returns the new id.
  */
-export async function createGig({ local, userId }: DataContextValue, values: GigFormValues, me: User | undefined): Promise<string> {
+export async function createGig(
+  { local, userId }: DataContextValue,
+  values: GigFormValues,
+  me: User | undefined,
+): Promise<string> {
   const id = newId((n) => crypto.getRandomValues(new Uint8Array(n)));
   const now = Date.now();
   await local.insert('gigs', {

@@ -55,7 +55,13 @@ export function BoardControls({ tab, onTab, filters, onFilters, countries, disab
         disabled={disabled}
       />
 
-      <button type="button" className="button button--quiet button--small filters-toggle" aria-expanded={open} aria-controls="board-filters" onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="button button--quiet button--small filters-toggle"
+        aria-expanded={open}
+        aria-controls="board-filters"
+        onClick={() => setOpen((o) => !o)}
+      >
         {active > 0 ? `Filters (${active})` : 'Filters'}
       </button>
 
@@ -64,7 +70,12 @@ export function BoardControls({ tab, onTab, filters, onFilters, countries, disab
           <legend>Niches</legend>
           {NICHES.map((n) => (
             <label key={n.id}>
-              <input type="checkbox" disabled={disabled} checked={filters.niches.includes(n.name)} onChange={() => onFilters((f) => ({ ...f, niches: toggle(f.niches, n.name) }))} />
+              <input
+                type="checkbox"
+                disabled={disabled}
+                checked={filters.niches.includes(n.name)}
+                onChange={() => onFilters((f) => ({ ...f, niches: toggle(f.niches, n.name) }))}
+              />
               {n.name}
             </label>
           ))}
@@ -99,13 +110,23 @@ export function BoardControls({ tab, onTab, filters, onFilters, countries, disab
             {countries.length === 0 && <span className="field-state">No in-person gigs loaded</span>}
             {countries.map((c) => (
               <label key={c.code}>
-                <input type="checkbox" disabled={disabled} checked={filters.countries.includes(c.code)} onChange={() => onFilters((f) => ({ ...f, countries: toggle(f.countries, c.code) }))} />
+                <input
+                  type="checkbox"
+                  disabled={disabled}
+                  checked={filters.countries.includes(c.code)}
+                  onChange={() => onFilters((f) => ({ ...f, countries: toggle(f.countries, c.code) }))}
+                />
                 {c.name}
               </label>
             ))}
           </fieldset>
         )}
-        <button type="button" className="button button--quiet button--small" onClick={() => onFilters(NO_FILTERS)} disabled={disabled || !filtered}>
+        <button
+          type="button"
+          className="button button--quiet button--small"
+          onClick={() => onFilters(NO_FILTERS)}
+          disabled={disabled || !filtered}
+        >
           Reset Filters
         </button>
       </div>
@@ -120,7 +141,14 @@ export function BoardControls({ tab, onTab, filters, onFilters, countries, disab
 export function BoardSkeleton() {
   return (
     <main className="page">
-      <BoardControls tab="all" onTab={() => undefined} filters={NO_FILTERS} onFilters={() => undefined} countries={[]} disabled />
+      <BoardControls
+        tab="all"
+        onTab={() => undefined}
+        filters={NO_FILTERS}
+        onFilters={() => undefined}
+        countries={[]}
+        disabled
+      />
       <p role="status">Loading gigs…</p>
     </main>
   );

@@ -1,6 +1,14 @@
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { budgetLabel, countriesInGigs, EMPTY_STATES, filterGigs, NO_FILTERS, skillPreview, type GigFilters } from '../../../shared/display';
+import {
+  budgetLabel,
+  countriesInGigs,
+  EMPTY_STATES,
+  filterGigs,
+  NO_FILTERS,
+  skillPreview,
+  type GigFilters,
+} from '../../../shared/display';
 import { HIRING_MESSAGES, onBoardFor } from '../../../shared/hiring';
 import type { Gig } from '../../../shared/schemas/gig';
 import { useData } from '../../data/data-provider';
@@ -37,7 +45,10 @@ export default function LandingPage() {
   // new applications to it anyway; this keeps it out of everyone else's way).
   const onBoard = useMemo(() => gigs.filter((g) => onBoardFor(g, userId, appliedIds)), [gigs, userId, appliedIds]);
   const countries = useMemo(() => countriesInGigs(onBoard), [onBoard]);
-  const shown = useMemo(() => filterGigs(tab === 'applied' ? gigs.filter((g) => appliedIds.has(g.id)) : onBoard, filters), [gigs, onBoard, tab, appliedIds, filters]);
+  const shown = useMemo(
+    () => filterGigs(tab === 'applied' ? gigs.filter((g) => appliedIds.has(g.id)) : onBoard, filters),
+    [gigs, onBoard, tab, appliedIds, filters],
+  );
   const openGig: Gig | undefined = openGigId ? gigs.find((g) => g.id === openGigId) : undefined;
   const createOpen = params.get('openModal') === 'true';
   const closeCreate = () => {
@@ -54,7 +65,9 @@ export default function LandingPage() {
         <p role="status">Loading gigs…</p>
       ) : shown.length === 0 ? (
         board.complete ? (
-          <p className="empty">{tab === 'applied' && appliedIds.size === 0 ? EMPTY_STATES.appliedTo : EMPTY_STATES.allGigs}</p>
+          <p className="empty">
+            {tab === 'applied' && appliedIds.size === 0 ? EMPTY_STATES.appliedTo : EMPTY_STATES.allGigs}
+          </p>
         ) : (
           <p role="status">Loading gigs…</p>
         )

@@ -1,4 +1,17 @@
-import { BadgeCheck, Bell, CreditCard, FilePen, Flag, Hammer, Handshake, MessageCircle, MessagesSquare, Pin, Undo2, type LucideIcon } from 'lucide-react';
+import {
+  BadgeCheck,
+  Bell,
+  CreditCard,
+  FilePen,
+  Flag,
+  Hammer,
+  Handshake,
+  MessageCircle,
+  MessagesSquare,
+  Pin,
+  Undo2,
+  type LucideIcon,
+} from 'lucide-react';
 import { notificationIcon, type NotificationIconName } from '../../../shared/display';
 
 // Each icon imported by name, so the bundle carries these and no others.
@@ -20,5 +33,14 @@ const ICONS: Record<NotificationIconName, LucideIcon> = {
 export function NotificationIcon({ type }: { type: string }) {
   const name = notificationIcon(type);
   const Icon = ICONS[name];
-  return <Icon className="notification__icon" data-icon={name} aria-hidden="true" focusable="false" size={24} strokeWidth={2} />;
+  return (
+    <Icon
+      className="notification__icon"
+      data-icon={name}
+      aria-hidden="true"
+      focusable="false"
+      size={24}
+      strokeWidth={2}
+    />
+  );
 }

@@ -61,7 +61,11 @@ export default function NotificationsPage() {
         <ul className="card-list" aria-label="Notifications">
           {shown.map((n) => (
             <li key={n.id}>
-              <button type="button" className={n.read ? 'notification' : 'notification notification--unread'} onClick={() => void open(n)}>
+              <button
+                type="button"
+                className={n.read ? 'notification' : 'notification notification--unread'}
+                onClick={() => void open(n)}
+              >
                 <NotificationIcon type={n.type} />
                 <span className="notification__text">
                   {!n.read && <span className="visually-hidden">Unread: </span>}

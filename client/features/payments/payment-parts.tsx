@@ -35,7 +35,17 @@ export function AmountLines({ finalBudget, currency }: { finalBudget: number; cu
 }
 
 /** The three lines of a buyer's payment, from amounts already worked out (the server's confirmation, say). */
-export function PaidAmounts({ base, fee, total, currency }: { base: number; fee: number; total: number; currency: string }) {
+export function PaidAmounts({
+  base,
+  fee,
+  total,
+  currency,
+}: {
+  base: number;
+  fee: number;
+  total: number;
+  currency: string;
+}) {
   return (
     <dl className="details amounts">
       <dt>Base</dt>
@@ -119,7 +129,8 @@ export function MarkComplete({ application, userId }: { application: Application
           title="Mark this work as complete?"
           message={
             <p>
-              {application.applicantName} will be paid {money(payout.freelancer, application.currency)} for “{application.gigTitle}”. This cannot be undone.
+              {application.applicantName} will be paid {money(payout.freelancer, application.currency)} for “
+              {application.gigTitle}”. This cannot be undone.
             </p>
           }
           confirmLabel="Mark as Complete"
@@ -145,7 +156,13 @@ export function BuyerReceipt({ application }: { application: Application }) {
 }
 
 /** The freelancer's payout: 90% of the final budget, the 10% platform fee, and where it stands. */
-export function FreelancerPayout({ application, payoutStatus }: { application: Application; payoutStatus: 'none' | 'pending' | 'active' | undefined }) {
+export function FreelancerPayout({
+  application,
+  payoutStatus,
+}: {
+  application: Application;
+  payoutStatus: 'none' | 'pending' | 'active' | undefined;
+}) {
   if (!application.finalBudget) return null;
   const { freelancer, platformFee } = payoutSplit(application.finalBudget);
   const status =
@@ -172,4 +189,3 @@ export function FreelancerPayout({ application, payoutStatus }: { application: A
     </div>
   );
 }
-

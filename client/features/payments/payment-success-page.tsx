@@ -9,7 +9,10 @@ import { confirmPayment, readPaymentSuccessQuery, type PaymentConfirmation } fro
 import { PaidAmounts } from './payment-parts';
 import { PATHS } from '../../../shared/routes';
 
-type State = { kind: 'confirming' } | { kind: 'confirmed'; confirmation: PaymentConfirmation } | { kind: 'error'; message: string; retry: boolean };
+type State =
+  | { kind: 'confirming' }
+  | { kind: 'confirmed'; confirmation: PaymentConfirmation }
+  | { kind: 'error'; message: string; retry: boolean };
 
 /**
  * `/payment/success` (docs/product.md §2, §4): shows the title, amount and currency of the query, asks the
@@ -20,7 +23,9 @@ export default function PaymentSuccessPage() {
   const { search } = useLocation();
   const navigate = useNavigate();
   const query = readPaymentSuccessQuery(search);
-  const [state, setState] = useState<State>(query ? { kind: 'confirming' } : { kind: 'error', message: PAYMENT_SUCCESS_MESSAGES.missingInfo, retry: false });
+  const [state, setState] = useState<State>(
+    query ? { kind: 'confirming' } : { kind: 'error', message: PAYMENT_SUCCESS_MESSAGES.missingInfo, retry: false },
+  );
   const [attempt, setAttempt] = useState(0);
   const applicationId = query?.applicationId;
   const sessionId = query?.sessionId;
@@ -34,8 +39,18 @@ export default function PaymentSuccessPage() {
       (err: unknown) => {
         if (!live) return;
         // No answer is worth another try; only a browser that is offline is told it is offline.
-        if (err instanceof NetworkError) setState({ kind: 'error', message: isOffline(err) ? NEEDS_NETWORK : PAYMENT_SUCCESS_MESSAGES.updateFailed, retry: true });
-        else setState({ kind: 'error', message: paymentSuccessError(err instanceof ApiError ? err.message : undefined), retry: false });
+        if (err instanceof NetworkError)
+          setState({
+            kind: 'error',
+            message: isOffline(err) ? NEEDS_NETWORK : PAYMENT_SUCCESS_MESSAGES.updateFailed,
+            retry: true,
+          });
+        else
+          setState({
+            kind: 'error',
+            message: paymentSuccessError(err instanceof ApiError ? err.message : undefined),
+            retry: false,
+          });
       },
     );
     return () => {
@@ -45,7 +60,10 @@ export default function PaymentSuccessPage() {
 
   useEffect(() => {
     if (state.kind !== 'confirmed') return;
-    const timer = setTimeout(() => navigate(`${PATHS.basket}?view=buyer`, { replace: true }), REDIRECT_DELAYS_MS.afterPaymentSuccess);
+    const timer = setTimeout(
+      () => navigate(`${PATHS.basket}?view=buyer`, { replace: true }),
+      REDIRECT_DELAYS_MS.afterPaymentSuccess,
+    );
     return () => clearTimeout(timer);
   }, [state.kind, navigate]);
 
@@ -54,7 +72,12 @@ export default function PaymentSuccessPage() {
   const queryTotal = query ? decimalToMinor(query.amount) : undefined;
   const amounts =
     state.kind === 'confirmed'
-      ? { base: state.confirmation.base, fee: state.confirmation.fee, total: state.confirmation.amount, currency: state.confirmation.currency }
+      ? {
+          base: state.confirmation.base,
+          fee: state.confirmation.fee,
+          total: state.confirmation.amount,
+          currency: state.confirmation.currency,
+        }
       : queryTotal !== undefined && query
         ? { ...splitFromTotal(queryTotal), total: queryTotal, currency: query.currency }
         : null;

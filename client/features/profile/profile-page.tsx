@@ -12,7 +12,8 @@ const UPDATED = 'Profile updated successfully!';
 const SAVE_FAILED = 'Failed to save changes. Please try again.';
 const TYPING_PAUSE_MS = 800;
 
-type FieldState = { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string } | { kind: 'hint'; message: string };
+type FieldState =
+  { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string } | { kind: 'hint'; message: string };
 
 function valuesOf(user: User): ProfileValues {
   return {
@@ -127,7 +128,10 @@ export default function ProfilePage() {
     const next = { ...draft!, subcategory };
     setDraft(next);
     dirty.current.add('subcategory');
-    void save(next.creativeNiche !== (user!.creativeNiche ?? '') ? ['creativeNiche', 'subcategory'] : ['subcategory'], next);
+    void save(
+      next.creativeNiche !== (user!.creativeNiche ?? '') ? ['creativeNiche', 'subcategory'] : ['subcategory'],
+      next,
+    );
   }
 
   const niche = NICHES.find((n) => n.id === draft.creativeNiche);

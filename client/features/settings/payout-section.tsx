@@ -80,12 +80,18 @@ export function PayoutSection({ user }: { user: User | undefined }) {
           </p>
           {view.status.released > 0 && (
             <p className="success" role="status">
-              {view.status.released} held payout{view.status.released === 1 ? ' was' : 's were'} released to your account.
+              {view.status.released} held payout{view.status.released === 1 ? ' was' : 's were'} released to your
+              account.
             </p>
           )}
           {view.status.state !== 'connected' && (
             // Waits for the user's own record (the first sync brings it) rather than ignoring a click.
-            <button type="button" className="button" onClick={() => void connect()} disabled={busy || !online || !user?.email}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => void connect()}
+              disabled={busy || !online || !user?.email}
+            >
               {view.status.state === 'details_due' ? 'Finish payout setup' : 'Set up payouts'}
             </button>
           )}

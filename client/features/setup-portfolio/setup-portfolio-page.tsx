@@ -10,7 +10,13 @@ import { CountryOptions, NicheOptions, SubcategoryOptions } from '../../ui/optio
 import { saveProfileFields } from '../profile';
 
 const SUCCESS = 'Profile setup complete! Redirecting to landing page...';
-const EMPTY: PortfolioSetupValues = { username: '', location: '', creativeNiche: '', subcategory: '', portfolioLink: '' };
+const EMPTY: PortfolioSetupValues = {
+  username: '',
+  location: '',
+  creativeNiche: '',
+  subcategory: '',
+  portfolioLink: '',
+};
 
 /** `/setup-portfolio`: the one-time profile and portfolio setup (docs/product.md §2, §5). */
 export default function SetupPortfolioPage() {
@@ -66,7 +72,11 @@ export default function SetupPortfolioPage() {
       <form className="form" noValidate onSubmit={(e) => void submit(e)}>
         <label>
           Username
-          <input value={values.username} autoComplete="username" onChange={(e) => setValues((v) => ({ ...v, username: e.target.value }))} />
+          <input
+            value={values.username}
+            autoComplete="username"
+            onChange={(e) => setValues((v) => ({ ...v, username: e.target.value }))}
+          />
         </label>
         {err('username')}
         <label>
@@ -87,7 +97,11 @@ export default function SetupPortfolioPage() {
         {err('creativeNiche')}
         <label>
           Specific focus
-          <select value={values.subcategory} disabled={!niche} onChange={(e) => setValues((v) => ({ ...v, subcategory: e.target.value }))}>
+          <select
+            value={values.subcategory}
+            disabled={!niche}
+            onChange={(e) => setValues((v) => ({ ...v, subcategory: e.target.value }))}
+          >
             <option value="">Choose your focus</option>
             <SubcategoryOptions niche={niche} />
           </select>
@@ -95,14 +109,27 @@ export default function SetupPortfolioPage() {
         {err('subcategory')}
         <label>
           Portfolio link
-          <input type="url" placeholder="https://" value={values.portfolioLink} onChange={(e) => setValues((v) => ({ ...v, portfolioLink: e.target.value }))} />
+          <input
+            type="url"
+            placeholder="https://"
+            value={values.portfolioLink}
+            onChange={(e) => setValues((v) => ({ ...v, portfolioLink: e.target.value }))}
+          />
         </label>
         {err('portfolioLink')}
         <button type="submit" className="button" disabled={done}>
           Complete setup
         </button>
-        {done && <p className="success" role="status">{SUCCESS}</p>}
-        {failed && <p className="form-error" role="alert">{failed}</p>}
+        {done && (
+          <p className="success" role="status">
+            {SUCCESS}
+          </p>
+        )}
+        {failed && (
+          <p className="form-error" role="alert">
+            {failed}
+          </p>
+        )}
       </form>
     </main>
   );

@@ -18,7 +18,9 @@ function describe(problem: SyncProblem): string {
   try {
     const content = JSON.parse(problem.content) as Record<string, unknown>;
     const title = content.title ?? content.gigTitle ?? content.name;
-    return typeof title === 'string' && title ? `${WHAT[problem.collectionName] ?? 'Change'}: ${title}` : (WHAT[problem.collectionName] ?? 'Change');
+    return typeof title === 'string' && title
+      ? `${WHAT[problem.collectionName] ?? 'Change'}: ${title}`
+      : (WHAT[problem.collectionName] ?? 'Change');
   } catch {
     return WHAT[problem.collectionName] ?? 'Change';
   }
@@ -54,12 +56,19 @@ export function SyncProblems() {
                 type="button"
                 className="button button--small button--quiet"
                 onClick={() => {
-                  void navigator.clipboard?.writeText(readable(p)).then(() => setCopied(p.id), () => setCopied(null));
+                  void navigator.clipboard?.writeText(readable(p)).then(
+                    () => setCopied(p.id),
+                    () => setCopied(null),
+                  );
                 }}
               >
                 {copied === p.id ? 'Copied' : 'Copy the content'}
               </button>
-              <button type="button" className="button button--small button--quiet" onClick={() => void local.remove('syncproblems', p.id)}>
+              <button
+                type="button"
+                className="button button--small button--quiet"
+                onClick={() => void local.remove('syncproblems', p.id)}
+              >
                 Dismiss
               </button>
             </div>
@@ -77,7 +86,8 @@ function readable(p: SyncProblem): string {
       .filter((k) => typeof content[k] === 'string' && content[k])
       .map((k) => `${k}: ${String(content[k])}`);
     // An application's rate is in minor units.
-    if (typeof content.budget === 'number' && typeof content.currency === 'string') lines.push(`rate: ${formatMoney(content.budget, content.currency)}`);
+    if (typeof content.budget === 'number' && typeof content.currency === 'string')
+      lines.push(`rate: ${formatMoney(content.budget, content.currency)}`);
     return lines.join('\n');
   } catch {
     return p.content;

@@ -6,7 +6,8 @@ import { useSyncStatus } from '../../data/data-provider';
  */
 export function SyncStatusIndicator() {
   const status = useSyncStatus();
-  const waiting = status.pending > 0 ? ` · ${status.pending} change${status.pending === 1 ? '' : 's'} waiting to sync` : '';
+  const waiting =
+    status.pending > 0 ? ` · ${status.pending} change${status.pending === 1 ? '' : 's'} waiting to sync` : '';
   let label: string;
   let tone: 'ok' | 'busy' | 'off' | 'error';
   if (status.network === 'offline') {

@@ -34,7 +34,12 @@ export default function WaitlistPage() {
     <>
       <label>
         {label}
-        <input type={type} value={values[key]} onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))} aria-invalid={Boolean(errors[key])} />
+        <input
+          type={type}
+          value={values[key]}
+          onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
+          aria-invalid={Boolean(errors[key])}
+        />
       </label>
       {errors[key] && (
         <p className="field-error" role="alert">
@@ -49,7 +54,15 @@ export default function WaitlistPage() {
       <section className="waitlist__hero">
         <h1>Creative Gigs</h1>
         <p>Post a gig. Find your creative. A marketplace made by creatives, for creatives.</p>
-        <video className="demo-video" src="/demo.webm" controls muted playsInline preload="metadata" aria-label="Demo video of the app" />
+        <video
+          className="demo-video"
+          src="/demo.webm"
+          controls
+          muted
+          playsInline
+          preload="metadata"
+          aria-label="Demo video of the app"
+        />
       </section>
       <section className="waitlist__form" aria-labelledby="waitlist-title">
         <h2 id="waitlist-title">Join the waitlist</h2>
@@ -59,7 +72,11 @@ export default function WaitlistPage() {
           {field('city', 'City')}
           <label>
             Country
-            <select value={values.location} onChange={(e) => setValues((v) => ({ ...v, location: e.target.value }))} aria-invalid={Boolean(errors.location)}>
+            <select
+              value={values.location}
+              onChange={(e) => setValues((v) => ({ ...v, location: e.target.value }))}
+              aria-invalid={Boolean(errors.location)}
+            >
               <option value="">Choose your country</option>
               <CountryOptions />
             </select>
@@ -72,8 +89,16 @@ export default function WaitlistPage() {
           <button type="submit" className="button" disabled={status === 'sending'}>
             {status === 'sending' ? 'Sending…' : 'Join the waitlist'}
           </button>
-          {status === 'done' && <p className="success" role="status">{SUCCESS}</p>}
-          {status === 'failed' && <p className="form-error" role="alert">{FAILURE}</p>}
+          {status === 'done' && (
+            <p className="success" role="status">
+              {SUCCESS}
+            </p>
+          )}
+          {status === 'failed' && (
+            <p className="form-error" role="alert">
+              {FAILURE}
+            </p>
+          )}
         </form>
       </section>
     </main>

@@ -68,7 +68,10 @@ export async function importDataDir(options: {
   connectionString: string;
   indexes: IndexDefinitions;
 }): Promise<ImportSummary> {
-  const found = await fs.stat(options.from).then((st) => st.isDirectory(), () => false);
+  const found = await fs.stat(options.from).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
   if (!found) throw new ImportRefused(`There is no data folder at ${options.from}.`);
   const lock = await lockDataDir(options.from).catch((err: Error) => {
     throw new ImportRefused(`The data folder ${options.from} is in use (${err.message}). Stop its server first.`);
@@ -81,7 +84,11 @@ export async function importDataDir(options: {
     if (rows[0]?.used) throw new ImportRefused('The database already holds data: import only into an empty database.');
 
     const { memory } = await loadDataDir(options.from, options.indexes);
-    const target = new PgDocuments({ pool: options.pool, connectionString: options.connectionString, indexes: options.indexes });
+    const target = new PgDocuments({
+      pool: options.pool,
+      connectionString: options.connectionString,
+      indexes: options.indexes,
+    });
     const source: ImportSummary = { collections: {}, chat: summariseChat(memory.chat) };
     for (const collection of memory.collectionNames()) {
       const docs = [...memory.all(collection)];
@@ -93,12 +100,15 @@ export async function importDataDir(options: {
     for (const [room, updates] of memory.chat) await target.writeChatLog(room, updates);
 
     const copied: ImportSummary = { collections: {}, chat: { rooms: 0, updates: 0, checksum: '' } };
-    for (const collection of memory.collectionNames()) copied.collections[collection] = summarise(await target.all(collection));
+    for (const collection of memory.collectionNames())
+      copied.collections[collection] = summarise(await target.all(collection));
     const rooms = new Map<string, Uint8Array[]>();
     for (const room of memory.chat.keys()) rooms.set(room, (await target.chatLog(room)).updates);
     copied.chat = summariseChat(rooms);
     if (canonical(copied) !== canonical(source)) {
-      throw new Error(`The copy does not match its source.\nsource: ${canonical(source)}\ncopy:   ${canonical(copied)}`);
+      throw new Error(
+        `The copy does not match its source.\nsource: ${canonical(source)}\ncopy:   ${canonical(copied)}`,
+      );
     }
     return copied;
   } finally {

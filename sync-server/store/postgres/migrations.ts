@@ -69,13 +69,17 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = 
   const applied: number[] = [];
   const client = await pool.connect();
   try {
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`).catch(
-      // Two instances may race on the very first CREATE TABLE IF NOT EXISTS: the loser's error is harmless.
-      (err: { code?: string }) => {
-        if (err.code !== '23505' && err.code !== '42P07') throw err;
-      },
-    );
+    await client
+      .query(
+        `CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      )
+      .catch(
+        // Two instances may race on the very first CREATE TABLE IF NOT EXISTS: the loser's error is harmless.
+        (err: { code?: string }) => {
+          if (err.code !== '23505' && err.code !== '42P07') throw err;
+        },
+      );
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       await client.query('BEGIN');
       try {

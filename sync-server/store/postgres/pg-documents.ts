@@ -87,7 +87,10 @@ export class PgDocuments {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const { rows } = await client.query<{ horizon: string }>(`SELECT ${HORIZON_SQL} AS horizon`);
       const horizon = toSeq(rows[0]?.horizon ?? Number.NaN);
-      const docs = await client.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.seq < $1 ORDER BY d.seq`, [horizon]);
+      const docs = await client.query<DocRow>(
+        `SELECT ${DOC_COLUMNS} FROM documents d WHERE d.seq < $1 ORDER BY d.seq`,
+        [horizon],
+      );
       await client.query('COMMIT');
       return { changes: docs.rows.map((r) => ({ collection: r.collection, doc: toDoc(r) })), upTo: horizon - 1 };
     } catch (err) {
@@ -179,7 +182,11 @@ export class PgDocuments {
    * first: the caller reads what it missed (`chatLog(room, afterPos)`) and decides again. Every
    * instance is told (`onChatAppended`) at commit.
    */
-  async appendChat(room: string, update: Uint8Array, afterPos: number): Promise<{ ok: true; pos: number } | { ok: false }> {
+  async appendChat(
+    room: string,
+    update: Uint8Array,
+    afterPos: number,
+  ): Promise<{ ok: true; pos: number } | { ok: false }> {
     try {
       await this.pool.query(
         `WITH added AS (INSERT INTO chat_updates (room, pos, update) VALUES ($1, $2, $3) RETURNING room)
@@ -213,7 +220,10 @@ export class PgDocuments {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const gone = await client.query('DELETE FROM chat_updates WHERE room = $1 AND pos = ANY($2::bigint[])', [room, positions]);
+      const gone = await client.query('DELETE FROM chat_updates WHERE room = $1 AND pos = ANY($2::bigint[])', [
+        room,
+        positions,
+      ]);
       if (gone.rowCount !== new Set(positions).size) {
         await client.query('ROLLBACK');
         return false;
@@ -335,10 +345,10 @@ type Queryable = pg.Pool | pg.PoolClient;
 const DOC_COLUMNS = 'd.collection, d.id, d.seq, d.deleted, d.body';
 
 async function readDoc(q: Queryable, collection: CollectionName, id: string): Promise<StoredDoc | undefined> {
-  const { rows } = await q.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.collection = $1 AND d.id = $2`, [
-    collection,
-    id,
-  ]);
+  const { rows } = await q.query<DocRow>(
+    `SELECT ${DOC_COLUMNS} FROM documents d WHERE d.collection = $1 AND d.id = $2`,
+    [collection, id],
+  );
   return rows[0] && toDoc(rows[0]);
 }
 
@@ -352,7 +362,9 @@ async function readByIndex(q: Queryable, collection: CollectionName, index: stri
 }
 
 async function readAll(q: Queryable, collection: CollectionName): Promise<StoredDoc[]> {
-  const { rows } = await q.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.collection = $1`, [collection]);
+  const { rows } = await q.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.collection = $1`, [
+    collection,
+  ]);
   return rows.map(toDoc);
 }
 
@@ -364,7 +376,13 @@ async function readCurrent(q: Queryable, ids: readonly DocRef[], keys: readonly 
      SELECT ${DOC_COLUMNS} FROM document_keys k
        JOIN unnest($3::text[], $4::text[], $5::text[]) AS r(c, x, key) ON k.collection = r.c AND k.index_name = r.x AND k.key = r.key
        JOIN documents d ON d.collection = k.collection AND d.id = k.id`,
-    [ids.map((r) => r.collection), ids.map((r) => r.id), keys.map((k) => k.collection), keys.map((k) => k.index), keys.map((k) => k.key)],
+    [
+      ids.map((r) => r.collection),
+      ids.map((r) => r.id),
+      keys.map((k) => k.collection),
+      keys.map((k) => k.index),
+      keys.map((k) => k.key),
+    ],
   );
   const byRef = new Map(rows.map((r) => [`${r.collection}\u0000${r.id}`, r]));
   return [...byRef.values()].map((r) => ({ collection: r.collection, doc: toDoc(r) }));
@@ -450,7 +468,8 @@ export class PgTransaction {
       ],
     );
     const seqs = rows[0]?.seqs ?? [];
-    if (seqs.length !== writes.length) throw new Error(`wrote ${writes.length} documents but got ${seqs.length} seqs back`);
+    if (seqs.length !== writes.length)
+      throw new Error(`wrote ${writes.length} documents but got ${seqs.length} seqs back`);
     return writes.map((w, i) => ({ collection: w.collection, id: idOf(w), seq: toSeq(seqs[i]!) }));
   }
 }

@@ -181,7 +181,10 @@ export class PgStore {
         const seqOf = new Map(stamps.map((s) => [`${s.collection}\u0000${s.id}`, s.seq]));
         const stamped: StampedWrite[] = writes.map(({ collection, doc }) => {
           const id = String(doc.id);
-          return { collection, doc: { ...doc, id, _deleted: doc._deleted === true, _seq: seqOf.get(`${collection}\u0000${id}`) ?? 0 } };
+          return {
+            collection,
+            doc: { ...doc, id, _deleted: doc._deleted === true, _seq: seqOf.get(`${collection}\u0000${id}`) ?? 0 },
+          };
         });
         this.memory.applyNewer(JSON.parse(JSON.stringify(stamped)) as StampedWrite[]);
         return { value, seq: Math.max(...stamps.map((s) => s.seq)) };

@@ -1,7 +1,19 @@
 import { applicationIdFor, conversationIdFor } from '../../../shared/ids';
 import { ownUserView } from '../../../sync-server/auth/users';
 import type { CollectionName } from '../../../sync-server/store/store';
-import { accept, applyTo, createPayoutAccount, gigDoc, offer, PASSWORD, randomId, signUpWithProfile, write, type Person, type SignedUpUser } from '../fixtures';
+import {
+  accept,
+  applyTo,
+  createPayoutAccount,
+  gigDoc,
+  offer,
+  PASSWORD,
+  randomId,
+  signUpWithProfile,
+  write,
+  type Person,
+  type SignedUpUser,
+} from '../fixtures';
 import { TestClient } from '../http-client';
 import type { TestServer } from '../server';
 import { waitFor } from '../wait';
@@ -36,7 +48,10 @@ export type World = {
 };
 
 export const idOf = (w: World, role: Member): string => w.users[role].id;
-const personOf = (w: Pick<World, 'clients' | 'users'>, role: Member): Person => ({ http: w.clients[role], user: w.users[role] });
+const personOf = (w: Pick<World, 'clients' | 'users'>, role: Member): Person => ({
+  http: w.clients[role],
+  user: w.users[role],
+});
 
 /** The stored document as its owner's client holds it: what a pushing client would base a write on. */
 export function stored(w: World, collection: CollectionName, id: string): Doc | undefined {
@@ -68,29 +83,62 @@ async function ok(what: string, p: Promise<{ refusal?: string; master?: Doc }>):
 }
 
 /** Signs up the four members, posts the gig, applies twice, opens a conversation and connects payouts. */
-export async function buildWorld(server: TestServer, options: { conversation?: boolean; payouts?: boolean } = {}): Promise<World> {
+export async function buildWorld(
+  server: TestServer,
+  options: { conversation?: boolean; payouts?: boolean } = {},
+): Promise<World> {
   const clients = Object.fromEntries(ROLES.map((r) => [r, new TestClient(server.url)])) as Record<Role, TestClient>;
-  const names: Record<Member, string> = { stranger: 'Stan Stranger', buyer: 'Bea Buyer', applicant: 'Ada Applicant', otherApplicant: 'Otto Other' };
+  const names: Record<Member, string> = {
+    stranger: 'Stan Stranger',
+    buyer: 'Bea Buyer',
+    applicant: 'Ada Applicant',
+    otherApplicant: 'Otto Other',
+  };
   const signed = await Promise.all(MEMBERS.map((m) => signUpWithProfile(clients[m], { name: names[m] })));
   const users = Object.fromEntries(MEMBERS.map((m, i) => [m, signed[i]!])) as Record<Member, SignedUpUser>;
-  const w: World = { server, clients, users, gigId: '', appId: '', otherAppId: '', conversationId: '', onboarding: {} as Record<Member, string>, cleanups: [] };
+  const w: World = {
+    server,
+    clients,
+    users,
+    gigId: '',
+    appId: '',
+    otherAppId: '',
+    conversationId: '',
+    onboarding: {} as Record<Member, string>,
+    cleanups: [],
+  };
 
   const gig = await ok('gig', write(clients.buyer, 'gigs', gigDoc({ title: 'The gig' })));
   w.gigId = gig.id as string;
   w.appId = (await applyTo(personOf(w, 'applicant'), w.gigId)).id as string;
   w.otherAppId = (await applyTo(personOf(w, 'otherApplicant'), w.gigId)).id as string;
   w.conversationId = conversationIdFor(users.buyer.id, users.applicant.id);
-  if (options.conversation !== false) await ok('conversation', write(clients.buyer, 'conversations', { id: w.conversationId, participants: [users.buyer.id, users.applicant.id] }));
+  if (options.conversation !== false)
+    await ok(
+      'conversation',
+      write(clients.buyer, 'conversations', {
+        id: w.conversationId,
+        participants: [users.buyer.id, users.applicant.id],
+      }),
+    );
 
   for (const m of options.payouts === false ? [] : MEMBERS) {
     const res = await createPayoutAccount(clients[m], users[m]);
-    if (res.status !== 200) throw new Error(`fixture: payout account of ${m}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200)
+      throw new Error(`fixture: payout account of ${m}: ${res.status} ${JSON.stringify(res.body)}`);
     w.onboarding[m] = res.body.accountLink.slice(server.url.length);
   }
   return w;
 }
 
-export type AppState = 'PENDING' | 'PENDING_ACCEPTANCE' | 'PENDING_PAYMENT' | 'IN_PROGRESS' | 'IN_PROGRESS_UNPAID' | 'REJECTED' | 'COMPLETED';
+export type AppState =
+  | 'PENDING'
+  | 'PENDING_ACCEPTANCE'
+  | 'PENDING_PAYMENT'
+  | 'IN_PROGRESS'
+  | 'IN_PROGRESS_UNPAID'
+  | 'REJECTED'
+  | 'COMPLETED';
 
 export type Fixture = { gigId: string; appId: string; otherAppId?: string; sessionId?: string };
 
@@ -118,13 +166,20 @@ export async function freshGig(w: World, state: AppState | 'none' = 'PENDING'): 
   // Start Working: PENDING_PAYMENT when there is money to pay, IN_PROGRESS at once otherwise.
   app = await accept(clients.applicant, app);
   if (state === 'PENDING_PAYMENT' || state === 'IN_PROGRESS_UNPAID') return f;
-  const checkout = await clients.buyer.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: f.appId });
+  const checkout = await clients.buyer.post<{ sessionId: string }>('/api/payments/checkout', {
+    applicationId: f.appId,
+  });
   if (checkout.status !== 200) throw new Error(`fixture: checkout ${checkout.status} ${JSON.stringify(checkout.body)}`);
   f.sessionId = checkout.body.sessionId;
   const paid = await clients.buyer.post(`/api/payments/simulated/checkout/${f.sessionId}/pay`, {});
   if (paid.status !== 200) throw new Error(`fixture: pay ${paid.status} ${JSON.stringify(paid.body)}`);
   if (state === 'IN_PROGRESS') return f;
-  const done = await clients.buyer.post('/api/gigs/complete-gig', { gigId, applicationId: f.appId, userId: users.buyer.id, userType: 'buyer' });
+  const done = await clients.buyer.post('/api/gigs/complete-gig', {
+    gigId,
+    applicationId: f.appId,
+    userId: users.buyer.id,
+    userType: 'buyer',
+  });
   if (done.status !== 200) throw new Error(`fixture: complete ${done.status} ${JSON.stringify(done.body)}`);
   return f;
 }
@@ -132,7 +187,9 @@ export async function freshGig(w: World, state: AppState | 'none' = 'PENDING'): 
 /** A checkout session the buyer opened for a PENDING_PAYMENT application, not paid. */
 export async function openCheckout(w: World): Promise<Fixture> {
   const f = await freshGig(w, 'PENDING_PAYMENT');
-  const checkout = await w.clients.buyer.post<{ sessionId: string }>('/api/payments/checkout', { applicationId: f.appId });
+  const checkout = await w.clients.buyer.post<{ sessionId: string }>('/api/payments/checkout', {
+    applicationId: f.appId,
+  });
   if (checkout.status !== 200) throw new Error(`fixture: checkout ${checkout.status} ${JSON.stringify(checkout.body)}`);
   return { ...f, sessionId: checkout.body.sessionId };
 }

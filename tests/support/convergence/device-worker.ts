@@ -6,7 +6,12 @@ import { createAppDatabase, type AppDatabase } from '../../../client/data/databa
 import { LocalData } from '../../../client/data/local-data';
 import { Outbox } from '../../../client/data/outbox';
 import { SyncController } from '../../../client/data/replication';
-import { acceptOffer, applyToGig, declineOffer, sendOffers } from '../../../client/features/applications/application-writes';
+import {
+  acceptOffer,
+  applyToGig,
+  declineOffer,
+  sendOffers,
+} from '../../../client/features/applications/application-writes';
 import { createGig, deleteGig } from '../../../client/features/gigs/gig-writes';
 import { saveProfileFields } from '../../../client/features/profile/profile-writes';
 import type { Application } from '../../../shared/schemas/application';
@@ -72,23 +77,38 @@ class Network {
           .map((r) => `${brief(r.newDocumentState)}(assumed @${String(r.assumedMasterState?.updatedAt ?? '-')})`)
           .join(' ');
         const what = `push ${String(input).split('/').at(-2)} [${rows}]`;
-        void res.clone().text().then(
-          (t) => {
-            const answer = res.ok ? (JSON.parse(t) as { conflicts: Row[]; refused: Refusal[] }) : undefined;
-            trace(`${what} -> ${answer ? `conflicts [${answer.conflicts.map(brief).join(' ')}] refused ${JSON.stringify(answer.refused)}` : `${res.status} ${t.slice(0, 200)}`}`);
-          },
-          () => trace(`${what} -> (answer lost)`),
-        );
+        void res
+          .clone()
+          .text()
+          .then(
+            (t) => {
+              const answer = res.ok ? (JSON.parse(t) as { conflicts: Row[]; refused: Refusal[] }) : undefined;
+              trace(
+                `${what} -> ${answer ? `conflicts [${answer.conflicts.map(brief).join(' ')}] refused ${JSON.stringify(answer.refused)}` : `${res.status} ${t.slice(0, 200)}`}`,
+              );
+            },
+            () => trace(`${what} -> (answer lost)`),
+          );
       }
       if (TRACE && String(input).includes('/pull')) {
         const what = `pull ${String(input).split('/').at(-2)} ${String(input).split('?').at(-1)}`;
-        void res.clone().text().then(
-          (t) => {
-            const body = res.ok ? (JSON.parse(t) as { documents: { id: string; status?: string; updatedAt?: number }[]; checkpoint: unknown }) : undefined;
-            trace(`${what} -> ${body ? `[${body.documents.map((d) => `${d.id}${d.status ? `:${d.status}` : ''}@${String(d.updatedAt ?? '-')}`).join(' ')}] ${JSON.stringify(body.checkpoint)}` : res.status}`);
-          },
-          () => trace(`${what} -> (answer lost)`),
-        );
+        void res
+          .clone()
+          .text()
+          .then(
+            (t) => {
+              const body = res.ok
+                ? (JSON.parse(t) as {
+                    documents: { id: string; status?: string; updatedAt?: number }[];
+                    checkpoint: unknown;
+                  })
+                : undefined;
+              trace(
+                `${what} -> ${body ? `[${body.documents.map((d) => `${d.id}${d.status ? `:${d.status}` : ''}@${String(d.updatedAt ?? '-')}`).join(' ')}] ${JSON.stringify(body.checkpoint)}` : res.status}`,
+              );
+            },
+            () => trace(`${what} -> (answer lost)`),
+          );
       }
       return res;
     } catch (err) {
@@ -155,8 +175,11 @@ async function application(d: DataContextValue, id: string): Promise<Application
 async function snapshot(): Promise<DeviceSnapshot> {
   const d = data!;
   const docs = {} as DeviceSnapshot['docs'];
-  for (const name of REPLICATED_NAMES) docs[name] = (await d.db[name].find().exec()).map((x) => x.toJSON() as Record<string, unknown>);
-  const problems = (await d.db.syncproblems.find().exec()).map((x) => x.toJSON() as DeviceSnapshot['syncproblems'][number]);
+  for (const name of REPLICATED_NAMES)
+    docs[name] = (await d.db[name].find().exec()).map((x) => x.toJSON() as Record<string, unknown>);
+  const problems = (await d.db.syncproblems.find().exec()).map(
+    (x) => x.toJSON() as DeviceSnapshot['syncproblems'][number],
+  );
   return { docs, syncproblems: problems, outbox: d.outbox.count, unauthorized };
 }
 
@@ -172,7 +195,10 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
     case 'start':
       trace('restart');
       await start();
-      if (TRACE) trace(`restarted holding applications [${(await data!.db.applications.find().exec()).map((a) => `${a.id}:${a.status}`).join(' ')}], outbox ${data!.outbox.count}`);
+      if (TRACE)
+        trace(
+          `restarted holding applications [${(await data!.db.applications.find().exec()).map((a) => `${a.id}:${a.status}`).join(' ')}], outbox ${data!.outbox.count}`,
+        );
       return undefined;
     case 'stop':
       return stop();
@@ -220,6 +246,10 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
 parentPort!.on('message', (message: { id: number; cmd: DeviceCommand }) => {
   run(message.cmd).then(
     (result) => parentPort!.postMessage({ id: message.id, result }),
-    (err: unknown) => parentPort!.postMessage({ id: message.id, error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) }),
+    (err: unknown) =>
+      parentPort!.postMessage({
+        id: message.id,
+        error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err),
+      }),
   );
 });

@@ -51,7 +51,6 @@ export class DeviceWorker {
   }
 }
 
-
 /**
  * One user's device: the app's data layer (RxDB from the shared schemas + the replication
  * controller) in its worker, against the real server over HTTP, and one Yjs chat client per
@@ -75,7 +74,10 @@ export class Device {
 
   /** First start on this worker: a fresh device (empty storage) signed in as this user. */
   async open(): Promise<void> {
-    await this.worker.call({ type: 'open', identity: { userId: this.userId, baseUrl: this.http.baseUrl, cookie: this.http.cookieHeader() } });
+    await this.worker.call({
+      type: 'open',
+      identity: { userId: this.userId, baseUrl: this.http.baseUrl, cookie: this.http.cookieHeader() },
+    });
   }
 
   snapshot(): Promise<DeviceSnapshot> {
@@ -118,7 +120,9 @@ export class Device {
       c = openChat(this.http, room);
       if (process.env.CONVERGENCE_TRACE) {
         const tag = `[chat ${this.label} ${room.slice(0, 13)}]`;
-        c.provider.on('connection-error', (e: Event) => console.log(tag, 'error', (e as unknown as { message?: string }).message ?? String(e)));
+        c.provider.on('connection-error', (e: Event) =>
+          console.log(tag, 'error', (e as unknown as { message?: string }).message ?? String(e)),
+        );
         c.provider.on('connection-close', (e: CloseEvent | null) => console.log(tag, 'close', e?.code, e?.reason));
         c.provider.on('status', (e: { status: string }) => console.log(tag, e.status));
       }

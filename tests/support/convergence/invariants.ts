@@ -1,5 +1,10 @@
 import type { ReplicatedName } from '../../../client/data/collections';
-import { closeForFilledGig, normalizeStatus, transition, type ApplicationEvent } from '../../../shared/application-machine';
+import {
+  closeForFilledGig,
+  normalizeStatus,
+  transition,
+  type ApplicationEvent,
+} from '../../../shared/application-machine';
 import type { ChatDocMessage } from '../../../shared/chat-doc';
 import { participantsOf } from '../../../shared/ids';
 import type { Application } from '../../../shared/schemas/application';
@@ -34,7 +39,12 @@ export type ChatRecord = { device: Device; room: string; message: ChatDocMessage
  * wrote in it cannot be delivered. The refusal is kept in the device's sync problems, which is
  * what the user is shown; the messages must then never reach the server's room.
  */
-export function linkRefused(store: Store, userId: string, problems: DeviceSnapshot['syncproblems'], room: string): boolean {
+export function linkRefused(
+  store: Store,
+  userId: string,
+  problems: DeviceSnapshot['syncproblems'],
+  room: string,
+): boolean {
   const [a, b] = participantsOf(room) ?? [];
   if (!a || !b || linkedByApplication(store, a, b)) return false;
   const other = a === userId ? b : a;
@@ -50,7 +60,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 /** Whether `next` follows from `prev` by one move of the state machine, made by either party. */
 function allowedMove(prev: StoredDoc, next: StoredDoc): boolean {
   const application = prev as unknown as Application;
-  const gig = prev.gigDeleted ? undefined : { id: String(prev.gigId), createdBy: String(prev.creatorId), title: String(prev.gigTitle) };
+  const gig = prev.gigDeleted
+    ? undefined
+    : { id: String(prev.gigId), createdBy: String(prev.creatorId), title: String(prev.gigTitle) };
   const events: ApplicationEvent[] = [
     { type: 'SEND_OFFER', finalBudget: typeof next.finalBudget === 'number' ? next.finalBudget : -1 },
     { type: 'ACCEPT' },
@@ -60,7 +72,12 @@ function allowedMove(prev: StoredDoc, next: StoredDoc): boolean {
   ];
   // The server closes a waiting applicant when the gig fills (decision 014): not a party's move.
   const closed = closeForFilledGig(application, String(prev.gigTitle));
-  if (closed && normalizeStatus(String(next.status)) === closed.changes.status && same(next.finalBudget, closed.changes.finalBudget)) return true;
+  if (
+    closed &&
+    normalizeStatus(String(next.status)) === closed.changes.status &&
+    same(next.finalBudget, closed.changes.finalBudget)
+  )
+    return true;
   for (const actorId of [String(prev.creatorId), String(prev.applicantId)]) {
     for (const event of events) {
       const r = transition({ actor: { id: actorId, name: 'x' }, application, gig, event, now: Number(next.updatedAt) });
@@ -76,10 +93,21 @@ function allowedMove(prev: StoredDoc, next: StoredDoc): boolean {
 }
 
 const paidOrFree = (a: Record<string, unknown>) =>
-  !['IN_PROGRESS', 'COMPLETED'].includes(String(a.status)) || !(Number(a.finalBudget ?? 0) > 0) || Boolean(a.paymentConfirmedAt);
+  !['IN_PROGRESS', 'COMPLETED'].includes(String(a.status)) ||
+  !(Number(a.finalBudget ?? 0) > 0) ||
+  Boolean(a.paymentConfirmedAt);
 
 /** The notification types one application move writes, each at most once per application. */
-const ONCE_PER_APPLICATION = ['new_application', 'application_status', 'FINAL_BUDGET_OFFER', 'OFFER_REJECTED', 'payment_needed', 'GIG_STARTED', 'PAYMENT_CONFIRMED', 'GIG_COMPLETED'];
+const ONCE_PER_APPLICATION = [
+  'new_application',
+  'application_status',
+  'FINAL_BUDGET_OFFER',
+  'OFFER_REJECTED',
+  'payment_needed',
+  'GIG_STARTED',
+  'PAYMENT_CONFIRMED',
+  'GIG_COMPLETED',
+];
 
 function landed(w: WriteRecord, versions: StoredDoc[], writes: WriteRecord[]): boolean {
   switch (w.kind) {
@@ -92,14 +120,18 @@ function landed(w: WriteRecord, versions: StoredDoc[], writes: WriteRecord[]): b
     case 'offer':
       return versions.some((v) => v.status === 'PENDING_ACCEPTANCE' && v.finalBudget === w.fields.finalBudget);
     case 'accept':
-      return versions.some((v) => v.status === w.fields.status && (w.fields.status === 'PENDING_PAYMENT' || !v.paymentConfirmedAt));
+      return versions.some(
+        (v) => v.status === w.fields.status && (w.fields.status === 'PENDING_PAYMENT' || !v.paymentConfirmedAt),
+      );
     case 'decline':
       return versions.some((v) => v.status === 'REJECTED');
     case 'profile': {
       const [field, value] = Object.entries(w.fields)[0]!;
       if (versions.some((v) => v[field] === value)) return true;
       // A later edit of the same field on the same device replaced it before it went out.
-      return writes.some((o) => o.index > w.index && o.device === w.device && o.kind === 'profile' && field in o.fields);
+      return writes.some(
+        (o) => o.index > w.index && o.device === w.device && o.kind === 'profile' && field in o.fields,
+      );
     }
   }
 }
@@ -116,7 +148,13 @@ function landed(w: WriteRecord, versions: StoredDoc[], writes: WriteRecord[]): b
  *   the server answers the room with 403 and the message is not in its room;
  * - no session was reported gone, no chat socket was closed by the server.
  */
-export async function checkInvariants(input: { server: TestServer; devices: Device[]; history: History; writes: WriteRecord[]; chats: ChatRecord[] }): Promise<string[]> {
+export async function checkInvariants(input: {
+  server: TestServer;
+  devices: Device[];
+  history: History;
+  writes: WriteRecord[];
+  chats: ChatRecord[];
+}): Promise<string[]> {
   const { server, devices, history, writes, chats } = input;
   const store = server.ctx.store;
   const problems: string[] = [];
@@ -135,9 +173,12 @@ export async function checkInvariants(input: { server: TestServer; devices: Devi
         problems.push(`${key}: ${String(prev.status)} → ${String(next.status)} is not a move of the state machine`);
       }
     }
-    for (const v of versions) if (!paidOrFree(v)) problems.push(`${key}: ${String(v.status)} with a budget of ${String(v.finalBudget)} and no payment`);
+    for (const v of versions)
+      if (!paidOrFree(v))
+        problems.push(`${key}: ${String(v.status)} with a budget of ${String(v.finalBudget)} and no payment`);
   }
-  for (const a of store.all('applications')) if (!paidOrFree(a)) problems.push(`applications:${a.id}: ${String(a.status)} unpaid on the server`);
+  for (const a of store.all('applications'))
+    if (!paidOrFree(a)) problems.push(`applications:${a.id}: ${String(a.status)} unpaid on the server`);
 
   const perMove = new Map<string, number>();
   const unreadNotices = new Map<string, number>();
@@ -153,15 +194,20 @@ export async function checkInvariants(input: { server: TestServer; devices: Devi
     }
   }
   for (const [k, count] of perMove) if (count > 1) problems.push(`notification ${k} written ${count} times`);
-  for (const [k, count] of unreadNotices) if (count > 1) problems.push(`${count} unread new_message notifications for ${k}`);
+  for (const [k, count] of unreadNotices)
+    if (count > 1) problems.push(`${count} unread new_message notifications for ${k}`);
   for (const [key, versions] of history) {
     if (!key.startsWith('applications:')) continue;
     const id = key.slice('applications:'.length);
     const reached = new Set(versions.map((v) => String(v.status)));
-    if (reached.has('PENDING_ACCEPTANCE') && !perMove.has(`${id} FINAL_BUDGET_OFFER`)) problems.push(`${key}: an offer without its notification`);
-    if (reached.has('REJECTED') && !perMove.has(`${id} OFFER_REJECTED`)) problems.push(`${key}: a decline without its notification`);
-    if (reached.has('CLOSED') && !perMove.has(`${id} application_status`)) problems.push(`${key}: a closing without its notification`);
-    if (reached.has('COMPLETED') && !perMove.has(`${id} GIG_COMPLETED`)) problems.push(`${key}: a completion without its notification`);
+    if (reached.has('PENDING_ACCEPTANCE') && !perMove.has(`${id} FINAL_BUDGET_OFFER`))
+      problems.push(`${key}: an offer without its notification`);
+    if (reached.has('REJECTED') && !perMove.has(`${id} OFFER_REJECTED`))
+      problems.push(`${key}: a decline without its notification`);
+    if (reached.has('CLOSED') && !perMove.has(`${id} application_status`))
+      problems.push(`${key}: a closing without its notification`);
+    if (reached.has('COMPLETED') && !perMove.has(`${id} GIG_COMPLETED`))
+      problems.push(`${key}: a completion without its notification`);
   }
 
   for (const d of devices) {
@@ -186,9 +232,16 @@ export async function checkInvariants(input: { server: TestServer; devices: Devi
     for (const w of writes) if (w.device === d && w.kind === 'profile') lastEdit.set(Object.keys(w.fields)[0]!, w);
     const stored = store.get('users', d.userId);
     for (const [field, w] of lastEdit) {
-      const refusedHere = problemsOf.some((p) => p.collectionName === 'users' && p.docId === d.userId && same((JSON.parse(p.content) as Record<string, unknown>)[field], w.fields[field]));
+      const refusedHere = problemsOf.some(
+        (p) =>
+          p.collectionName === 'users' &&
+          p.docId === d.userId &&
+          same((JSON.parse(p.content) as Record<string, unknown>)[field], w.fields[field]),
+      );
       if (!refusedHere && !same(stored?.[field], w.fields[field])) {
-        problems.push(`${d.label}: profile ${field} is ${JSON.stringify(stored?.[field])} on the server, the last edit set ${JSON.stringify(w.fields[field])}`);
+        problems.push(
+          `${d.label}: profile ${field} is ${JSON.stringify(stored?.[field])} on the server, the last edit set ${JSON.stringify(w.fields[field])}`,
+        );
       }
     }
     if (snap.unauthorized) problems.push(`${d.label}: the session was reported gone`);
@@ -216,7 +269,10 @@ export async function checkInvariants(input: { server: TestServer; devices: Devi
       problemsOf.set(c.device, kept);
     }
     if (linkRefused(store, c.device.userId, kept, c.room)) {
-      if (copies.length !== 0) problems.push(`${c.device.label}: chat message ${c.message.id} reached room ${c.room}, which no application links on the server`);
+      if (copies.length !== 0)
+        problems.push(
+          `${c.device.label}: chat message ${c.message.id} reached room ${c.room}, which no application links on the server`,
+        );
       let status = refusedRooms.get(c.room);
       if (status === undefined) {
         const r = await tryChatSocket(server.url, c.room, { cookie: c.device.http.cookieHeader(), origin: server.url });
@@ -224,11 +280,18 @@ export async function checkInvariants(input: { server: TestServer; devices: Devi
         status = r.status;
         refusedRooms.set(c.room, status);
       }
-      if (status !== 403) problems.push(`${c.device.label}: room ${c.room} is linked by no application on the server, yet its upgrade answers ${status}`);
+      if (status !== 403)
+        problems.push(
+          `${c.device.label}: room ${c.room} is linked by no application on the server, yet its upgrade answers ${status}`,
+        );
       continue;
     }
-    if (copies.length !== 1) problems.push(`${c.device.label}: ${c.offline ? 'offline ' : ''}chat message ${c.message.id} is on the server ${copies.length} time(s)`);
-    else if (!same(copies[0], c.message)) problems.push(`chat message ${c.message.id} changed on the way: ${JSON.stringify(copies[0])}`);
+    if (copies.length !== 1)
+      problems.push(
+        `${c.device.label}: ${c.offline ? 'offline ' : ''}chat message ${c.message.id} is on the server ${copies.length} time(s)`,
+      );
+    else if (!same(copies[0], c.message))
+      problems.push(`chat message ${c.message.id} changed on the way: ${JSON.stringify(copies[0])}`);
     if (!room.stamps.has(c.message.id)) problems.push(`chat message ${c.message.id} has no server stamp`);
   }
   return problems;

@@ -39,7 +39,19 @@ const COUNTRIES = ['CA', 'US', 'GB', 'FR'];
 /** The users' pace between two actions: part of the workload, never a wait for some state. */
 const think = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-type Op = 'createGig' | 'apply' | 'offer' | 'accept' | 'decline' | 'deleteGig' | 'profile' | 'chat' | 'pay' | 'complete' | 'offline' | 'restart';
+type Op =
+  | 'createGig'
+  | 'apply'
+  | 'offer'
+  | 'accept'
+  | 'decline'
+  | 'deleteGig'
+  | 'profile'
+  | 'chat'
+  | 'pay'
+  | 'complete'
+  | 'offline'
+  | 'restart';
 
 const WEIGHTS: Record<Op, number> = {
   createGig: 7,
@@ -77,7 +89,17 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
       history.set(key, list);
     }
   });
-  const stats: SeedStats = { operations: 0, writes: 0, offlineWrites: 0, refused: 0, offlinePeriods: 0, restarts: 0, chatMessages: 0, payments: 0, settleMs: 0 };
+  const stats: SeedStats = {
+    operations: 0,
+    writes: 0,
+    offlineWrites: 0,
+    refused: 0,
+    offlinePeriods: 0,
+    restarts: 0,
+    chatMessages: 0,
+    payments: 0,
+    settleMs: 0,
+  };
   const writes: WriteRecord[] = [];
   const chats: ChatRecord[] = [];
   const devices: Device[] = [];
@@ -92,7 +114,13 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
       await device.open();
     }
 
-    const record = (device: Device, kind: WriteRecord['kind'], collection: ReplicatedName, docId: string, fields: Record<string, unknown>) => {
+    const record = (
+      device: Device,
+      kind: WriteRecord['kind'],
+      collection: ReplicatedName,
+      docId: string,
+      fields: Record<string, unknown>,
+    ) => {
       writes.push({ device, kind, collection, docId, fields, offline: !device.online, index: writes.length });
       stats.writes += 1;
       if (!device.online) stats.offlineWrites += 1;
@@ -159,7 +187,9 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
           const app = rng.pick(apps.filter((a) => a.applicantId === d.userId && a.status === 'PENDING_ACCEPTANCE'));
           if (!app) return false;
           await d.write({ type: 'accept', applicationId: app.id });
-          record(d, 'accept', 'applications', app.id, { status: (app.finalBudget ?? 0) > 0 ? 'PENDING_PAYMENT' : 'IN_PROGRESS' });
+          record(d, 'accept', 'applications', app.id, {
+            status: (app.finalBudget ?? 0) > 0 ? 'PENDING_PAYMENT' : 'IN_PROGRESS',
+          });
           return true;
         }
         case 'decline': {
@@ -195,10 +225,16 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
           if (!other) return false;
           const room = conversationIdFor(d.userId, other);
           if (process.env.CONVERGENCE_DEBUG) {
-            const links = apps.filter((a) => a.applicantId === other || a.creatorId === other).map((a) => `${a.id}:${a.status}`);
+            const links = apps
+              .filter((a) => a.applicantId === other || a.creatorId === other)
+              .map((a) => `${a.id}:${a.status}`);
             console.log(`  chat ${d.label} -> ${other}, linked locally by [${links.join(' ')}]`);
           }
-          const message = chatMessage(d.userId, other, `${capitalised(rng.word())} ${rng.word()} (seed ${seed}, #${chats.length})`);
+          const message = chatMessage(
+            d.userId,
+            other,
+            `${capitalised(rng.word())} ${rng.word()} (seed ${seed}, #${chats.length})`,
+          );
           const offline = !d.online;
           d.sendChat(room, message);
           chats.push({ device: d, room, message, offline });
@@ -209,7 +245,9 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
           if (!d.online) return false;
           const app = rng.pick(apps.filter((a) => a.creatorId === d.userId && a.status === 'PENDING_PAYMENT'));
           if (!app) return false;
-          const checkout = await d.http.post<{ url: string; sessionId: string }>('/api/payments/checkout', { applicationId: app.id });
+          const checkout = await d.http.post<{ url: string; sessionId: string }>('/api/payments/checkout', {
+            applicationId: app.id,
+          });
           if (checkout.status !== 200) return true; // the local view was behind the server's: refused, nothing changed
           const paid = await d.http.post(`/api/payments/simulated/checkout/${checkout.body.sessionId}/pay`, {});
           if (paid.status === 200) stats.payments += 1;
@@ -219,7 +257,12 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
           if (!d.online) return false;
           const app = rng.pick(apps.filter((a) => a.creatorId === d.userId && a.status === 'IN_PROGRESS'));
           if (!app) return false;
-          await d.http.post('/api/gigs/complete-gig', { gigId: app.gigId, applicationId: app.id, userId: d.userId, userType: 'buyer' });
+          await d.http.post('/api/gigs/complete-gig', {
+            gigId: app.gigId,
+            applicationId: app.id,
+            userId: d.userId,
+            userType: 'buyer',
+          });
           return true;
         }
         case 'offline': {
@@ -248,7 +291,11 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
       if (process.env.CONVERGENCE_DEBUG) console.log(`settling: ${last.length} difference(s), first: ${last[0]}`);
       if (Date.now() - settleStart > options.settleTimeoutMs) {
         const also = await checkInvariants({ server, devices, history, writes, chats });
-        return { seed, stats, problems: [`not converged after ${options.settleTimeoutMs} ms:`, ...last.slice(0, 20), ...also] };
+        return {
+          seed,
+          stats,
+          problems: [`not converged after ${options.settleTimeoutMs} ms:`, ...last.slice(0, 20), ...also],
+        };
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -303,14 +350,18 @@ export async function divergences(server: TestServer, devices: Device[]): Promis
         if (have === undefined) out.push(`${d.label}: ${name}/${id} missing locally`);
         else if (have !== want) out.push(`${d.label}: ${name}/${id} differs\n    local  ${have}\n    server ${want}`);
       }
-      for (const id of local.keys()) if (!expected.has(id)) out.push(`${d.label}: ${name}/${id} held locally, not on the server for this user`);
+      for (const id of local.keys())
+        if (!expected.has(id)) out.push(`${d.label}: ${name}/${id} held locally, not on the server for this user`);
     }
     for (const [room, c] of d.openChats()) {
       // Never deliverable (checked by the invariants): only a refused application linked the two.
       if (linkRefused(server.ctx.store, d.userId, snap.syncproblems, room)) continue;
       const stored = storedRoom(server.ctx.store.chatUpdates(room));
       const want = stored.messages.map((m) => m.id).sort();
-      const have = c.messages.toArray().map((m) => m.id).sort();
+      const have = c.messages
+        .toArray()
+        .map((m) => m.id)
+        .sort();
       if (JSON.stringify(want) !== JSON.stringify(have)) {
         const closed = c.closedWith();
         out.push(
@@ -321,10 +372,11 @@ export async function divergences(server: TestServer, devices: Device[]): Promis
         );
       }
       const unstamped = have.filter((id) => !c.stamps.has(id));
-      if (unstamped.length) out.push(`${d.label}: chat ${room} has ${unstamped.length} message(s) without a server stamp`);
+      if (unstamped.length)
+        out.push(`${d.label}: chat ${room} has ${unstamped.length} message(s) without a server stamp`);
     }
-    for (const room of d.rooms()) if (!d.openChats().some(([r]) => r === room)) out.push(`${d.label}: chat ${room} not reopened`);
+    for (const room of d.rooms())
+      if (!d.openChats().some(([r]) => r === room)) out.push(`${d.label}: chat ${room} not reopened`);
   }
   return out;
 }
-

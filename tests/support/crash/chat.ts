@@ -66,7 +66,11 @@ export class CrashChat {
 }
 
 /** A fresh reader of a room: what the server serves from it now. */
-export async function readRoom(http: TestClient, room: string, timeoutMs: number): Promise<{ messages: ChatDocMessage[]; stamps: Map<string, number> }> {
+export async function readRoom(
+  http: TestClient,
+  room: string,
+  timeoutMs: number,
+): Promise<{ messages: ChatDocMessage[]; stamps: Map<string, number> }> {
   const chat = openChat(http, room);
   try {
     await chat.synced(timeoutMs);

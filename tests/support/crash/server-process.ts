@@ -52,5 +52,10 @@ export type ServerProcess = ChildServer;
 
 /** Starts the (bundled) server with `env` (DATA_DIR, PORT, ...), without an IPC channel: it only ever dies by `kill()`. */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  return startChildServer({ entry: await serverCommand(), env: { ...LOAD_ENV, ...env }, ipc: false, startTimeoutMs: timeoutMs });
+  return startChildServer({
+    entry: await serverCommand(),
+    env: { ...LOAD_ENV, ...env },
+    ipc: false,
+    startTimeoutMs: timeoutMs,
+  });
 }

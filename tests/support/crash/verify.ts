@@ -42,16 +42,23 @@ export function verifyStore(store: Store, ledger: Ledger): string[] {
   const problems: string[] = [];
   const live = (c: CollectionName, id: string) => store.get(c, id);
 
-  for (const [name, schema] of Object.entries(SHAPES) as [keyof typeof SHAPES, (typeof SHAPES)[keyof typeof SHAPES]][]) {
+  for (const [name, schema] of Object.entries(SHAPES) as [
+    keyof typeof SHAPES,
+    (typeof SHAPES)[keyof typeof SHAPES],
+  ][]) {
     for (const doc of store.all(name)) {
       const parsed = schema.safeParse(doc);
-      if (!parsed.success) problems.push(`${name} ${doc.id} is not whole: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
+      if (!parsed.success)
+        problems.push(
+          `${name} ${doc.id} is not whole: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`,
+        );
     }
   }
 
   for (const [id, email] of ledger.signups) {
     if (!live('users', id)) problems.push(`acknowledged sign-up ${id} lost`);
-    if (!store.byIndex('credentials', 'email', email).some((c) => c.id === id)) problems.push(`acknowledged sign-up ${id} has no credentials`);
+    if (!store.byIndex('credentials', 'email', email).some((c) => c.id === id))
+      problems.push(`acknowledged sign-up ${id} has no credentials`);
   }
 
   for (const [id, acked] of ledger.gigs) {
@@ -61,7 +68,8 @@ export function verifyStore(store: Store, ledger: Ledger): string[] {
       continue;
     }
     if ((gig.updatedAt as number) < acked.updatedAt) problems.push(`gig ${id} is older than its acknowledged edit`);
-    else if (gig.updatedAt === acked.updatedAt && gig.title !== acked.title) problems.push(`gig ${id} has another title at the acknowledged version`);
+    else if (gig.updatedAt === acked.updatedAt && gig.title !== acked.title)
+      problems.push(`gig ${id} has another title at the acknowledged version`);
     if (acked.deleted && !gig._deleted) problems.push(`gig ${id} was acknowledged deleted but is not`);
   }
 
@@ -75,11 +83,14 @@ export function verifyStore(store: Store, ledger: Ledger): string[] {
 
   for (const [id, acked] of ledger.bios) {
     const user = live('users', id);
-    if (!user || (user.updatedAt as number) < acked.updatedAt) problems.push(`user ${id} lost an acknowledged bio edit`);
-    else if (user.updatedAt === acked.updatedAt && user.bio !== acked.bio) problems.push(`user ${id} has another bio at the acknowledged version`);
+    if (!user || (user.updatedAt as number) < acked.updatedAt)
+      problems.push(`user ${id} lost an acknowledged bio edit`);
+    else if (user.updatedAt === acked.updatedAt && user.bio !== acked.bio)
+      problems.push(`user ${id} has another bio at the acknowledged version`);
   }
 
-  for (const id of ledger.read) if (live('notifications', id)?.read !== true) problems.push(`notification ${id} lost its acknowledged read mark`);
+  for (const id of ledger.read)
+    if (live('notifications', id)?.read !== true) problems.push(`notification ${id} lost its acknowledged read mark`);
 
   // Side effects written in the same commit as their cause.
   const notices = new Map<string, Record<string, number>>();
@@ -92,10 +103,14 @@ export function verifyStore(store: Store, ledger: Ledger): string[] {
   for (const app of store.all('applications')) {
     const found = notices.get(app.id) ?? {};
     for (const [type, count] of Object.entries(expectedNotices(app))) {
-      if ((found[type] ?? 0) !== count) problems.push(`application ${app.id} (${String(app.status)}) has ${found[type] ?? 0} ${type} notifications, not ${count}`);
+      if ((found[type] ?? 0) !== count)
+        problems.push(
+          `application ${app.id} (${String(app.status)}) has ${found[type] ?? 0} ${type} notifications, not ${count}`,
+        );
     }
     const gig = store.get('gigs', app.gigId as string);
-    if (Boolean(gig?._deleted) !== Boolean(app.gigDeleted)) problems.push(`application ${app.id} and its gig disagree on the gig's deletion`);
+    if (Boolean(gig?._deleted) !== Boolean(app.gigDeleted))
+      problems.push(`application ${app.id} and its gig disagree on the gig's deletion`);
   }
 
   for (const [room, acked] of ledger.chat) {
@@ -114,7 +129,9 @@ export function verifyStore(store: Store, ledger: Ledger): string[] {
       const conversation = store.get('conversations', room);
       if (!conversation) problems.push(`room ${room} has stamped messages but no conversation record`);
       else if (conversation.lastMessageTimestamp !== newest) {
-        problems.push(`conversation ${room} says its last message is at ${String(conversation.lastMessageTimestamp)}, the room's newest stamp is ${newest}`);
+        problems.push(
+          `conversation ${room} says its last message is at ${String(conversation.lastMessageTimestamp)}, the room's newest stamp is ${newest}`,
+        );
       }
     }
   }

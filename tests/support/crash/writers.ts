@@ -17,7 +17,12 @@ type RowAnswer = { refusal?: string; master?: Doc } | undefined;
  * may see (pulled, and from push answers), and pushes built from that, as a client would send.
  */
 export class CrashUser {
-  readonly docs: Record<Pulled, Map<string, Doc>> = { users: new Map(), gigs: new Map(), applications: new Map(), notifications: new Map() };
+  readonly docs: Record<Pulled, Map<string, Doc>> = {
+    users: new Map(),
+    gigs: new Map(),
+    applications: new Map(),
+    notifications: new Map(),
+  };
   private checkpoints: Record<Pulled, number> = { users: 0, gigs: 0, applications: 0, notifications: 0 };
 
   constructor(
@@ -39,7 +44,9 @@ export class CrashUser {
     try {
       for (const name of PULLED) {
         for (;;) {
-          const res = await this.http.get<PullAnswer>(`/api/sync/${name}/pull?seq=${this.checkpoints[name]}&limit=1000`);
+          const res = await this.http.get<PullAnswer>(
+            `/api/sync/${name}/pull?seq=${this.checkpoints[name]}&limit=1000`,
+          );
           if (res.status !== 200) return false;
           for (const d of res.body.documents) this.docs[name].set(d.id, d);
           this.checkpoints[name] = res.body.checkpoint.seq;
@@ -56,7 +63,9 @@ export class CrashUser {
     ledger.counts.requests++;
     let res;
     try {
-      res = await pushRows(this.http, collection, [{ assumedMasterState: assumed, newDocumentState: { _deleted: false, ...doc } }]);
+      res = await pushRows(this.http, collection, [
+        { assumedMasterState: assumed, newDocumentState: { _deleted: false, ...doc } },
+      ]);
     } catch {
       ledger.counts.failed++;
       return undefined;
@@ -89,13 +98,20 @@ async function createGig(u: CrashUser, ledger: Ledger): Promise<void> {
   const gig = gigDoc({ id: randomId(), title });
   const answer = await u.push(ledger, 'gigs', null, gig);
   if (acknowledged(ledger, answer, (m) => m._deleted !== true && m.createdBy === u.id && m.title === title)) {
-    ledger.gigs.set(gig.id as string, { owner: u.id, updatedAt: answer.master.updatedAt as number, title, deleted: false });
+    ledger.gigs.set(gig.id as string, {
+      owner: u.id,
+      updatedAt: answer.master.updatedAt as number,
+      title,
+      deleted: false,
+    });
   }
 }
 
 /** Own gigs whose creation was acknowledged (only those are in the ledger to be checked). */
 function ownLiveGigs(u: CrashUser, ledger: Ledger): Doc[] {
-  return [...u.docs.gigs.values()].filter((g) => g.createdBy === u.id && g._deleted !== true && ledger.gigs.has(g.id as string));
+  return [...u.docs.gigs.values()].filter(
+    (g) => g.createdBy === u.id && g._deleted !== true && ledger.gigs.has(g.id as string),
+  );
 }
 
 async function editGig(u: CrashUser, ledger: Ledger): Promise<void> {
@@ -121,7 +137,11 @@ async function deleteGig(u: CrashUser, ledger: Ledger): Promise<void> {
 async function apply(u: CrashUser, ledger: Ledger): Promise<void> {
   const gig = pick(
     [...u.docs.gigs.values()].filter(
-      (g) => g.createdBy !== u.id && g._deleted !== true && ledger.gigs.has(g.id as string) && !u.docs.applications.has(applicationIdFor(g.id as string, u.id)),
+      (g) =>
+        g.createdBy !== u.id &&
+        g._deleted !== true &&
+        ledger.gigs.has(g.id as string) &&
+        !u.docs.applications.has(applicationIdFor(g.id as string, u.id)),
     ),
   );
   if (!gig) return;
@@ -130,7 +150,12 @@ async function apply(u: CrashUser, ledger: Ledger): Promise<void> {
   if (acknowledged(ledger, answer, (m) => m.applicantId === u.id && m.gigId === gig.id)) {
     const id = doc.id as string;
     if (!ledger.applications.has(id)) {
-      ledger.applications.set(id, { gigId: gig.id as string, creatorId: gig.createdBy as string, applicantId: u.id, status: 'PENDING' });
+      ledger.applications.set(id, {
+        gigId: gig.id as string,
+        creatorId: gig.createdBy as string,
+        applicantId: u.id,
+        status: 'PENDING',
+      });
     }
   }
 }
@@ -143,7 +168,9 @@ async function move(u: CrashUser, ledger: Ledger, app: Doc, changes: Doc, status
 }
 
 async function sendOffer(u: CrashUser, ledger: Ledger): Promise<void> {
-  const app = pick([...u.docs.applications.values()].filter((a) => a.creatorId === u.id && a.status === 'PENDING' && !a.gigDeleted));
+  const app = pick(
+    [...u.docs.applications.values()].filter((a) => a.creatorId === u.id && a.status === 'PENDING' && !a.gigDeleted),
+  );
   if (!app) return;
   // A third of the offers are unpaid (0): accepting those starts the work at once.
   const finalBudget = Math.random() < 0.33 ? 0 : 100 * (1 + Math.floor(Math.random() * 900));
@@ -151,9 +178,12 @@ async function sendOffer(u: CrashUser, ledger: Ledger): Promise<void> {
 }
 
 async function answerOffer(u: CrashUser, ledger: Ledger): Promise<void> {
-  const app = pick([...u.docs.applications.values()].filter((a) => a.applicantId === u.id && a.status === 'PENDING_ACCEPTANCE'));
+  const app = pick(
+    [...u.docs.applications.values()].filter((a) => a.applicantId === u.id && a.status === 'PENDING_ACCEPTANCE'),
+  );
   if (!app) return;
-  if (Math.random() < 0.3 || app.gigDeleted) return move(u, ledger, app, { status: 'REJECTED', finalBudget: null }, 'REJECTED');
+  if (Math.random() < 0.3 || app.gigDeleted)
+    return move(u, ledger, app, { status: 'REJECTED', finalBudget: null }, 'REJECTED');
   const status = (app.finalBudget as number) > 0 ? 'PENDING_PAYMENT' : 'IN_PROGRESS';
   await move(u, ledger, app, { status }, status);
 }
