@@ -3,7 +3,7 @@ import type { DocWrite } from '../sync-server/store/store';
 import { launchBrowser } from '../tests/support/browser';
 import { signUp } from '../tests/support/fixtures';
 import { TestClient } from '../tests/support/http-client';
-import { startTestServer } from '../tests/support/server';
+import { startTestServer } from '../tests/support/in-process-server';
 import { runStandalone } from './support/cli';
 import { percentile, type Report, type Row } from './report';
 
@@ -13,7 +13,7 @@ import { percentile, type Report, type Row } from './report';
  *   and to the whole board usable (`board:complete`), target ≤ 1 s; median and p95 of 7 reloads.
  * - Filter and tab changes until the next frame is drawn, p95 of 40, target ≤ 50 ms.
  * The browser is the tests' (tests/support/browser.ts: DEVELOPERS.md's flags, CHROMIUM_PATH
- * overrides the path), the server the integration tests' (tests/support/server.ts).
+ * overrides the path), the server the integration tests' (tests/support/in-process-server.ts).
  */
 const GIGS = Number(process.env.BENCH_BOARD_GIGS ?? 10_000);
 const RELOADS = 7;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as Y from 'yjs';
 import type { ChatDocMessage } from '../shared/chat-doc';
-import { LOAD_ENV, startChildServer, type ChildServer } from '../tests/support/child-server';
+import { LOAD_ENV, startChildServer, type ChildServer } from '../tests/support/spawn-server';
 import { TestClient } from '../tests/support/http-client';
 import { openChat, waitFor, type ChatClient } from '../tests/support/yjs-client';
 import { CHAT_LINES } from './data/content';

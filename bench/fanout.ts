@@ -1,6 +1,6 @@
 import { gigDoc } from '../tests/support/fixtures';
 import { parseSize } from './data/generate';
-import { LOAD_ENV, startChildServer } from '../tests/support/child-server';
+import { LOAD_ENV, startChildServer } from '../tests/support/spawn-server';
 import { flag, runStandalone } from './support/cli';
 import { copyOf, dataset } from './support/datasets';
 import { LoadClient, pushNew } from './support/http';

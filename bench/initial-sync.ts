@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { LOAD_ENV, startChildServer } from '../tests/support/child-server';
+import { LOAD_ENV, startChildServer } from '../tests/support/spawn-server';
 import { TestClient } from '../tests/support/http-client';
 import { startNodeClient } from '../tests/support/node-client';
 import { parseSize } from './data/generate';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/browser';
-import { LOAD_ENV, startChildServer } from '../tests/support/child-server';
+import { LOAD_ENV, startChildServer } from '../tests/support/spawn-server';
 import { TestClient } from '../tests/support/http-client';
 import { signUpWithProfile, uniqueEmail } from '../tests/support/fixtures';
 import { ensureBuilt } from './support/build';

@@ -1,4 +1,4 @@
-import { LOAD_ENV, startChildServer, type ChildServer } from '../tests/support/child-server';
+import { LOAD_ENV, startChildServer, type ChildServer } from '../tests/support/spawn-server';
 import { TestClient } from '../tests/support/http-client';
 import { openChat, waitFor, type ChatClient } from '../tests/support/yjs-client';
 import { parseSize } from './data/generate';

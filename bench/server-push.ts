@@ -1,4 +1,4 @@
-import { LOAD_ENV, startChildServer } from '../tests/support/child-server';
+import { LOAD_ENV, startChildServer } from '../tests/support/spawn-server';
 import { gigDoc } from '../tests/support/fixtures';
 import { copyOf, dataset } from './support/datasets';
 import { LoadClient, pushNew } from './support/http';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { LIMITS } from '../shared/constants';
 import { gigDoc } from '../tests/support/fixtures';
-import { LOAD_ENV, SERVER_CHILD, startChildServer, type ChildServer } from '../tests/support/child-server';
+import { LOAD_ENV, SERVER_ENTRY, startChildServer, type ChildServer } from '../tests/support/spawn-server';
 import { flag } from './support/cli';
 import { copyOf, dataset, removeDatasets } from './support/datasets';
 import { LoadClient, type PushAnswer } from './support/http';
@@ -13,7 +13,7 @@ import { openStreams } from './support/sse';
  * - the server's RSS with 100 change streams whose readers never read, through 5 (and 20) pushes
  *   of 500 gigs each with every text field at its longest;
  * - the time of one push of 500 gigs with no stream open and with 300 reading streams.
- * Each stream is its own user's session. `--entry=<server-child.ts>` measures another checkout's
+ * Each stream is its own user's session. `--entry=<server-entry.ts>` measures another checkout's
  * server (e.g. the commit before a change); `--only=push` skips the memory part. Wall times
  * depend on what else the machine runs; the server's CPU time per push less so.
  * Run: `node --import tsx bench/stream-load.ts`.
@@ -71,7 +71,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 /** RSS as `ps` shows it: no garbage collection forced first. */
 const rss = async (server: ChildServer) => (await server.ask<{ rss: number }>('memory')).rss;
 
-const entry = flag('entry') ? path.resolve(flag('entry')!) : SERVER_CHILD;
+const entry = flag('entry') ? path.resolve(flag('entry')!) : SERVER_ENTRY;
 const data = await dataset({ gigs: 2000, sessions: 301 });
 const [writerSession, ...readers] = data.sessions;
 try {

@@ -100,6 +100,20 @@ export function sameGigContent(a: Readonly<Record<string, unknown>>, b: Readonly
 }
 
 /** The content fields a gig holds, and none of the others. */
-export function contentOf(gig: Readonly<Record<string, unknown>>): Partial<Record<keyof GigContent, unknown>> {
-  return Object.fromEntries(GIG_CONTENT_KEYS.filter((k) => gig[k] !== undefined).map((k) => [k, gig[k]]));
+export function contentOf(gig: GigContent): GigContent {
+  const content: GigContent = {
+    title: gig.title,
+    description: gig.description,
+    category: gig.category,
+    locationType: gig.locationType,
+    budget: gig.budget,
+    isPassionDriven: gig.isPassionDriven,
+    currency: gig.currency,
+    skills: gig.skills,
+  };
+  if (gig.country !== undefined) content.country = gig.country;
+  if (gig.city !== undefined) content.city = gig.city;
+  if (gig.projectDeadline !== undefined) content.projectDeadline = gig.projectDeadline;
+  if (gig.projectDate !== undefined) content.projectDate = gig.projectDate;
+  return content;
 }

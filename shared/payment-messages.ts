@@ -45,12 +45,12 @@ function oneOf(texts: Record<string, string>, fallback: string): (serverMessage:
 }
 
 /**
- * The success page shows one of its four SPEC texts: the server's when it is one of them,
+ * The success page shows one of its four docs/product.md texts: the server's when it is one of them,
  * otherwise 'Failed to update payment status. Please contact support.'.
  */
 export const paymentSuccessError = oneOf(PAYMENT_SUCCESS_MESSAGES, PAYMENT_SUCCESS_MESSAGES.updateFailed);
 
-/** Mark as Complete shows one of its three SPEC texts: the server's when it is one, else the generic retry text. */
+/** Mark as Complete shows one of its three docs/product.md texts: the server's when it is one, else the generic retry text. */
 export const completionError = oneOf(COMPLETION_MESSAGES, COMPLETION_MESSAGES.completeError);
 
 /** What `POST /api/payments/confirm` answers: the payment as the server recorded it. */

@@ -5,7 +5,6 @@ import { transition, type ApplicationEvent } from '../../shared/application-mach
 import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, newMessageNotice, type ChatDocMessage } from '../../shared/chat-doc';
 import { COUNTRIES, NICHES, type CountryCode, type NicheId } from '../../shared/constants';
 import { conversationIdFor, newId } from '../../shared/ids';
-import type { Application } from '../../shared/schemas/application';
 import { hashPassword, OWASP_SCRYPT } from '../../sync-server/auth/password';
 import { createSession } from '../../sync-server/auth/sessions';
 import type { AppContext } from '../../sync-server/context';
@@ -16,7 +15,7 @@ import { applicationsOf, hiringWrites } from '../../sync-server/policies/hiring'
 import { notificationWrites } from '../../sync-server/domain/notifications';
 import { stamp } from '../../sync-server/domain/documents';
 import { openJournalStore, type JournalStore } from '../../sync-server/store/journal-store';
-import type { DocWrite, Store, StoredDoc } from '../../sync-server/store/store';
+import type { DocWrite, Store, Stored, StoredDoc } from '../../sync-server/store/store';
 import { Rng } from '../../tests/support/rng';
 import { BIOS, CHAT_LINES, CITIES, DETAILS, FIRST_NAMES, LAST_NAMES, OPENERS, WORDING } from './content';
 
@@ -75,7 +74,7 @@ export class DataGenerator {
   private readonly now: number;
   private readonly ctx: AppContext;
   private commits: Promise<unknown>[] = [];
-  private readonly users: StoredDoc[] = [];
+  private readonly users: Stored<'users'>[] = [];
   /** A credential nobody can sign in with, shared by generated users (see `user`). */
   private lockedHash = '';
   readonly counts: Generated['counts'] = { users: 0, gigs: 0, applications: 0, notifications: 0, conversations: 0, chatMessages: 0 };
@@ -118,7 +117,7 @@ export class DataGenerator {
     return writes;
   }
 
-  async user(spec: Partial<DemoAccount> & { createdAt: number }): Promise<StoredDoc> {
+  async user(spec: Partial<DemoAccount> & { createdAt: number }): Promise<Stored<'users'>> {
     const rng = this.rng;
     const id = this.id();
     const first = rng.pick(FIRST_NAMES);
@@ -166,7 +165,7 @@ export class DataGenerator {
   }
 
   /** A gig as the create-gig policy stores it, in the given niche and (for in-person work) country. */
-  gig(creator: StoredDoc, at: number, nicheIndex: number, country: CountryCode): StoredDoc {
+  gig(creator: Stored<'users'>, at: number, nicheIndex: number, country: CountryCode): Stored<'gigs'> {
     const rng = this.rng;
     const niche = NICHES[nicheIndex % NICHES.length]!;
     const subs = Object.keys(WORDING[niche.id]);
@@ -204,7 +203,7 @@ export class DataGenerator {
   }
 
   /** An application through the server's policy: the application and the creator's new_application notification. */
-  apply(gig: StoredDoc, applicant: StoredDoc, at: number): StoredDoc {
+  apply(gig: Stored<'gigs'>, applicant: Stored<'users'>, at: number): Stored<'applications'> {
     const budget = Math.max(0, Math.round(this.budgetOf(gig) * (0.8 + this.rng.next() * 0.4))) * 100;
     const incoming = { id: `${gig.id}.${applicant.id}`, gigId: gig.id, budget };
     const result = applicationPolicy({ ctx: this.ctx, actor: applicant, current: undefined, incoming, deleting: false, now: at });
@@ -217,11 +216,11 @@ export class DataGenerator {
   }
 
   /** One move of the state machine, with the notifications it emits. */
-  move(application: StoredDoc, event: ApplicationEvent, actor: StoredDoc, at: number): StoredDoc {
+  move(application: Stored<'applications'>, event: ApplicationEvent, actor: Stored<'users'>, at: number): Stored<'applications'> {
     const gig = this.store.get('gigs', String(application.gigId));
     const result = transition({
       actor: { id: actor.id, name: String(actor.name) },
-      application: application as unknown as Application,
+      application,
       gig: gig && { id: gig.id, createdBy: String(gig.createdBy), title: String(gig.title) },
       event,
       now: at,
@@ -238,7 +237,7 @@ export class DataGenerator {
    * keeps it (each participant writes with their own Yjs client id, the server stamps each
    * message), the conversation record, and the receiver's new_message notification.
    */
-  chat(application: StoredDoc, messages: number, startAt: number): string {
+  chat(application: Stored<'applications'>, messages: number, startAt: number): string {
     const creator = this.store.get('users', String(application.creatorId))!;
     const applicant = this.store.get('users', String(application.applicantId))!;
     const room = conversationIdFor(creator.id, applicant.id);
@@ -319,7 +318,7 @@ export class DataGenerator {
   }
 
   /** Takes a gig's chosen applicant through the state machine to `stage`. */
-  advance(application: StoredDoc, stage: Stage, at: number): StoredDoc {
+  advance(application: Stored<'applications'>, stage: Stage, at: number): Stored<'applications'> {
     if (stage === 'none') return application;
     const creator = this.store.get('users', String(application.creatorId))!;
     const applicant = this.store.get('users', String(application.applicantId))!;
@@ -338,7 +337,7 @@ export class DataGenerator {
     return this.move(a, { type: 'COMPLETE' }, creator, at + 2 * DAY_MS);
   }
 
-  private budgetOf(gig: StoredDoc): number {
+  private budgetOf(gig: Stored<'gigs'>): number {
     const first = /\d[\d,]*/.exec(String(gig.budget))?.[0]?.replace(/,/g, '');
     return first ? Number(first) : 0;
   }
@@ -348,7 +347,7 @@ export class DataGenerator {
     const rng = this.rng;
     const userCount = Math.max(60, Math.round(gigs / 4));
     const joinedFrom = this.now - 180 * DAY_MS;
-    const demoUsers: StoredDoc[] = [];
+    const demoUsers: Stored<'users'>[] = [];
     for (const account of demo) demoUsers.push(await this.user({ ...account, createdAt: joinedFrom }));
     for (let i = this.users.length; i < userCount; i++) await this.user({ createdAt: joinedFrom + Math.floor((i / userCount) * 90 * DAY_MS) });
     const users = this.users;

@@ -8,7 +8,7 @@ import { WebSocketServer } from 'ws';
  * no persistence), behind a plain HTTP server with `ws`, as its own `server.js` runs it: no
  * authentication, no checks, every update relayed (and echoed to its sender) as it arrives.
  *
- * A child process for bench/chat.ts, started and stopped like our server (tests/support/child-server.ts):
+ * A child process for bench/chat.ts, started and stopped like our server (tests/support/spawn-server.ts):
  * it prints `serving on http://…` and answers `{ id, op }` over IPC with `cpu` (process CPU time
  * in µs) and `close` (exits).
  */

@@ -19,7 +19,7 @@ describe('one schema per entity: type, validation and RxDB schema from one sourc
     expect(applicationRxSchema.required).toContain('status');
   });
 
-  it('validates at run time with the SPEC limits', () => {
+  it('validates at run time with the docs/product.md limits', () => {
     const base = { id: 'user-abc123', name: 'Ada', updatedAt: 1 };
     expect(publicProfileSchema.safeParse(base).success).toBe(true);
     expect(userSchema.safeParse({ ...base, location: 'XX' }).success).toBe(false);

@@ -14,7 +14,7 @@ import { collectErrors, type FieldErrors } from './types';
 
 export { budgetTextError, parseBudgetText, type BudgetRange } from './budget-text';
 
-/** docs/product.md §5 Create gig, word for word, in SPEC order. */
+/** docs/product.md §5 Create gig, word for word, in docs/product.md order. */
 /** docs/product.md §8 Gigs, "Create gig": who may create one. */
 export const CREATE_GIG_MESSAGES = {
   loggedOut: LOGGED_OUT_MESSAGES.createGig,
@@ -36,7 +36,7 @@ export const GIG_MESSAGES = {
   cityRequired: 'City is required for in-person gigs',
 } as const;
 
-/** Not in docs/product.md: the texts of the limits and checks SPEC states without a message. */
+/** Not in docs/product.md: the texts of the limits and checks docs/product.md states without a message. */
 export const GIG_EXTRA_MESSAGES = {
   titleTooLong: `Title must be at most ${LIMITS.titleMax} characters`,
   descriptionTooLong: `Description must be at most ${LIMITS.descriptionMax} characters`,
@@ -148,7 +148,7 @@ function lengthError(value: string, max: number, message: string): string | unde
 }
 
 /**
- * The create-gig rules, one message per field, in SPEC order. Values are judged trimmed, as
+ * The create-gig rules, one message per field, in docs/product.md order. Values are judged trimmed, as
  * normalizeGigForm would store them. Lengths count UTF-16 units, as the inputs' maxLength and the
  * stored schema do.
  *

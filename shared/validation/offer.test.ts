@@ -28,7 +28,7 @@ describe("docs/product.md §5 Final budget offer: 'Every selected applicant need
     });
   });
 
-  it('the alert text is SPEC word for word', () => {
+  it('the alert text is docs/product.md word for word', () => {
     expect(FINAL_BUDGETS_MISSING).toBe('Please set final budgets for all selected applicants');
   });
 

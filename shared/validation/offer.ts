@@ -13,7 +13,7 @@ export type FinalBudgetsResult =
  * "Every selected applicant needs a final budget (a number, minimum 0)", "rounded to 2 decimals"
  * (docs/product.md §5, §9). Each budget is read with parseMoneyInput (half away from zero at the third
  * decimal) into integer minor units, keyed by application id. One missing, negative or
- * malformed budget refuses the whole batch with the SPEC alert: no offer goes out half-sent.
+ * malformed budget refuses the whole batch with the docs/product.md alert: no offer goes out half-sent.
  *
  * An empty selection is refused with NO_APPLICANT_SELECTED rather than accepted as vacuously
  * complete, so the caller never reports "Offers sent successfully!" for zero offers.

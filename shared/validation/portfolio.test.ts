@@ -141,7 +141,7 @@ describe('docs/product.md §5 Portfolio setup', () => {
     expect(isHttpUrl(url)).toBe(ok);
   });
 
-  it('gives the first message in SPEC order', () => {
+  it('gives the first message in docs/product.md order', () => {
     const errors = validatePortfolioSetup({
       username: '',
       location: '',

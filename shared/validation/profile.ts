@@ -22,7 +22,7 @@ export type ProfileField = keyof ProfileValues;
 /**
  * docs/product.md §5 Profile page: "Name, username, location, niche and subcategory are required." The
  * texts are the signup's ('Name is required') and the portfolio setup's for the rest. The
- * portfolio link is optional here (SPEC lists it among neither), but a link given must be
+ * portfolio link is optional here (docs/product.md lists it among neither), but a link given must be
  * http(s) as at setup. The email is not a field of this form: it cannot be edited.
  */
 export function validateProfile(v: ProfileValues): FieldErrors<ProfileField> {

@@ -121,7 +121,7 @@ describe('docs/product.md §5 Signup', () => {
     expect(validateSignup({ ...valid, name: '  Ada  ', email: '  Ada@Example.COM ' })).toEqual({});
   });
 
-  it('reports every failing field, first message in SPEC order', () => {
+  it('reports every failing field, first message in docs/product.md order', () => {
     const errors = validateSignup({
       name: '',
       email: 'x',

@@ -4,7 +4,7 @@ import { collectErrors, firstError, hasErrors } from './types';
 describe('firstError', () => {
   it.each([
     ['no error', {}, undefined, undefined],
-    ['the first key in insertion (SPEC) order', { b: 'B', a: 'A' }, undefined, 'B'],
+    ['the first key in insertion (docs/product.md) order', { b: 'B', a: 'A' }, undefined, 'B'],
     ['the first key in a given order', { b: 'B', a: 'A' }, ['a', 'b'], 'A'],
     ['skips empty messages', { a: '', b: 'B' }, undefined, 'B'],
   ])('%s', (_case, errors: Record<string, string>, order: string[] | undefined, expected) => {

@@ -6,7 +6,7 @@ export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
 /**
  * The first message in field order: the order given, or else the order the validator inserted
- * the keys in (SPEC order). Undefined when the form has no error.
+ * the keys in (docs/product.md order). Undefined when the form has no error.
  */
 export function firstError<K extends string>(errors: FieldErrors<K>, order?: readonly K[]): string | undefined {
   const keys = order ?? (Object.keys(errors) as K[]);
@@ -22,7 +22,7 @@ export function hasErrors<K extends string>(errors: FieldErrors<K>): boolean {
 }
 
 /**
- * Builds a FieldErrors from checks listed in SPEC order; the first failing check of a field
+ * Builds a FieldErrors from checks listed in docs/product.md order; the first failing check of a field
  * gives its message and later ones for the same field are ignored.
  */
 export function collectErrors<K extends string>(

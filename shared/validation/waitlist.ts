@@ -3,7 +3,7 @@ import { emailError, nameError } from './signup';
 import { collectErrors, type FieldErrors } from './types';
 
 /**
- * docs/product.md §5 Waitlist: "Name, email, city and country are all required." SPEC gives no texts, so
+ * docs/product.md §5 Waitlist: "Name, email, city and country are all required." docs/product.md gives no texts, so
  * these follow the signup form's wording. The country field is stored as `location`.
  */
 export const WAITLIST_MESSAGES = {

@@ -1,10 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context';
 import { unauthorized } from '../http/errors';
-import type { StoredDoc } from '../store/store';
+import type { Stored } from '../store/store';
 import { lookupSession, readCookie, SESSION_COOKIE, sessionCookieOptions, type Session } from './sessions';
 
-export type Auth = { session: Session; user: StoredDoc };
+export type Auth = { session: Session; user: Stored<'users'> };
 
 /** Attaches the signed-in user (if any) to the response locals. Never trusts anything but the cookie. */
 export function loadSession(ctx: AppContext): RequestHandler {

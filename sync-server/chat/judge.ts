@@ -22,7 +22,7 @@ const ONLY_MESSAGES = 'Only messages can be added';
 type Struct = Y.Item | Y.GC | Y.Skip;
 type ID = { client: number; clock: number };
 /** What `Y.decodeUpdate` returns: the structs, and the deletions as ranges by client. */
-type Decoded = { structs: Struct[]; ds: { clients: Map<number, { clock: number; len: number }[]> } };
+type Decoded = ReturnType<typeof Y.decodeUpdate>;
 
 /** The part of an update's item the room does not have yet: clocks `start`..`end`, and what it leans on. */
 type NewPart = { item: Y.Item; client: number; start: number; end: number; deps: ID[]; onStack: boolean };
@@ -43,7 +43,7 @@ type NewPart = { item: Y.Item; client: number; start: number; end: number; deps:
 export function judgeUpdate(doc: Y.Doc, update: Uint8Array, rules: JudgeRules): Verdict {
   let decoded: Decoded;
   try {
-    decoded = Y.decodeUpdate(update) as unknown as Decoded;
+    decoded = Y.decodeUpdate(update);
   } catch {
     return refuse(UNREADABLE);
   }

@@ -187,7 +187,7 @@ export class ChatRoom {
     Y.applyUpdate(this.doc, update, peer);
     if (this.doc.store.pendingStructs !== null || this.doc.store.pendingDs !== null) {
       // The judge found everything it leans on, so this cannot happen; if it ever does, what is
-      // pending was never integrated nor logged, and dropping it leaves the room as it was.
+      // pending has not been integrated nor logged, and dropping it leaves the room as it was.
       this.doc.store.pendingStructs = null;
       this.doc.store.pendingDs = null;
       return this.refuse(peer, CLOSE_CODES.refused, 'The update depends on changes the server does not have');

@@ -1,5 +1,6 @@
-import type { IncomingMessage } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import type { Request, RequestHandler } from 'express';
 import helmet from 'helmet';
 import { forbidden, HttpError } from './errors';
 
@@ -9,6 +10,10 @@ import { forbidden, HttpError } from './errors';
  * host over ws: and wss: (see `originPolicy`), never any host.
  */
 export function securityHeaders(options: { https: boolean; origins?: OriginPolicy }): RequestHandler {
+  return helmetFor(options);
+}
+
+function helmetFor(options: { https: boolean; origins?: OriginPolicy }) {
   const socketSources = (req: IncomingMessage) => options.origins?.socketSources(req) ?? "'self'";
   return helmet({
     contentSecurityPolicy: {
@@ -41,13 +46,10 @@ export function securityHeaders(options: { https: boolean; origins?: OriginPolic
  * the chat socket's upgrade refusals are raw HTTP responses and need the same policy.
  */
 export function securityHeaderList(options: { https: boolean }): [string, string][] {
-  const headers = new Map<string, string>();
-  const res = {
-    setHeader: (name: string, value: string | number | readonly string[]) => headers.set(name, String(value)),
-    removeHeader: (name: string) => headers.delete(name),
-  };
-  securityHeaders(options)({ headers: {} } as Request, res as unknown as Response, () => {});
-  return [...headers];
+  const req = new IncomingMessage(new Socket());
+  const res = new ServerResponse(req);
+  helmetFor(options)(req, res, () => {});
+  return res.getHeaderNames().map((name) => [name, String(res.getHeader(name))]);
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

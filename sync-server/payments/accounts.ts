@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { HttpError } from '../http/errors';
 import { stamp, str } from '../domain/documents';
-import type { StoredDoc } from '../store/store';
+import type { Stored } from '../store/store';
 import { PAYMENT_MESSAGES } from './messages';
 import { lockKey, usableAccountId, viaProvider, type Payments } from './payments';
 import { payoutTerms, type ServiceAgreement } from './payout-countries';
@@ -98,7 +98,7 @@ async function recordPayoutState(p: Payments, userId: string, accountId: string,
  * the account can receive them. Used by GET /api/stripe/account-status, the account.updated
  * webhook and the simulated onboarding page.
  */
-export async function refreshPayoutState(p: Payments, user: StoredDoc): Promise<PayoutStatus> {
+export async function refreshPayoutState(p: Payments, user: Stored<'users'>): Promise<PayoutStatus> {
   const accountId = usableAccountId(p, user.stripeAccountId);
   if (!accountId) return { state: 'none', accountId: null, released: 0 };
   const account = await viaProvider(p, PAYMENT_MESSAGES.accountLoadFailed, () => p.provider.retrieveAccount(accountId));
@@ -108,6 +108,6 @@ export async function refreshPayoutState(p: Payments, user: StoredDoc): Promise<
 }
 
 /** The user whose payout account this is (webhooks name the account, not the user). */
-export function userByAccountId(p: Payments, accountId: string): StoredDoc | undefined {
+export function userByAccountId(p: Payments, accountId: string): Stored<'users'> | undefined {
   return p.ctx.store.byIndex('users', 'stripeAccountId', accountId).find((u) => !u._deleted);
 }

@@ -4,11 +4,10 @@ import { buyerCheckout, formatMinorPlain } from '../../shared/money';
 import type { PaymentConfirmation } from '../../shared/payment-messages';
 import type { Application } from '../../shared/schemas/application';
 import { badRequest, conflict, HttpError } from '../http/errors';
-import { asApplication } from '../domain/documents';
 import { gigRefOf } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
 import { stamp, str } from '../domain/documents';
-import type { DocWrite, StoredDoc } from '../store/store';
+import type { DocWrite, Stored } from '../store/store';
 import { ledger, ledgerId, ledgerWrite, type ChargeEntry, type CheckoutEntry } from './ledger';
 import { PAYMENT_MESSAGES as M } from './messages';
 import { buyersApplication, lockKey, viaProvider, type Payments } from './payments';
@@ -36,13 +35,13 @@ export function successUrl(origin: string, app: Application, total: number): str
  */
 export async function startCheckout(
   p: Payments,
-  buyer: StoredDoc,
+  buyer: Stored<'users'>,
   applicationId: string,
   origin: string,
 ): Promise<{ url: string; sessionId: string }> {
   return p.lock.run(lockKey.application(applicationId), async () => {
     const { store } = p.ctx;
-    const app = asApplication(buyersApplication(p, applicationId, buyer.id));
+    const app = buyersApplication(p, applicationId, buyer.id);
     if (normalizeStatus(app.status) !== 'PENDING_PAYMENT') throw conflict(M.invalidStatus);
     const base = app.finalBudget ?? 0;
     if (!(base > 0)) throw badRequest(M.nothingToPay);
@@ -112,7 +111,7 @@ export async function startCheckout(
   });
 }
 
-function confirmationOf(app: StoredDoc, charge: ChargeEntry): Confirmation {
+function confirmationOf(app: Stored<'applications'>, charge: ChargeEntry): Confirmation {
   return {
     confirmed: true,
     applicationId: app.id,
@@ -178,7 +177,7 @@ async function confirmLocked(
   const entry = ledger.checkout(store, sessionId);
   if (!entry || entry.applicationId !== applicationId) throw badRequest(M.updateFailed);
   const session = await viaProvider(p, M.updateFailed, () => p.provider.retrieveCheckoutSession(sessionId));
-  if (!session || !matches(session, entry, asApplication(app))) throw badRequest(M.updateFailed);
+  if (!session || !matches(session, entry, app)) throw badRequest(M.updateFailed);
   if (!session.paid) throw new HttpError(402, M.updateFailed);
 
   // Re-read after the provider call: the lock keeps payment steps out, replication cannot move
@@ -188,7 +187,7 @@ async function confirmLocked(
   const now = p.ctx.now();
   const result = transition({
     actor: { id: str(current.creatorId), name: str(buyer?.name) },
-    application: asApplication(current),
+    application: current,
     gig: gigRefOf(store, str(current.gigId)),
     event: { type: 'CONFIRM_PAYMENT' },
     now,
@@ -227,5 +226,5 @@ async function confirmLocked(
     }),
   ];
   await store.commit(writes);
-  return confirmationOf(updated as StoredDoc, confirmed);
+  return confirmationOf(updated, confirmed);
 }

@@ -1,11 +1,10 @@
 import { MESSAGES, normalizeStatus, transition } from '../../shared/application-machine';
 import { payoutSplit } from '../../shared/money';
 import { badRequest, conflict, forbidden, HttpError } from '../http/errors';
-import { asApplication } from '../domain/documents';
 import { gigRefOf } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
 import { stamp, str } from '../domain/documents';
-import type { DocWrite, StoredDoc } from '../store/store';
+import type { DocWrite, Stored } from '../store/store';
 import { ledger, ledgerId, ledgerWrite, type TransferEntry } from './ledger';
 import { PAYMENT_MESSAGES as M } from './messages';
 import { buyersApplication, lockKey, usableAccountId, viaProvider, type Payments } from './payments';
@@ -28,7 +27,7 @@ export type CompletionResult = {
  */
 export async function completeGig(
   p: Payments,
-  actor: StoredDoc,
+  actor: Stored<'users'>,
   gigId: string,
   applicationId: string,
 ): Promise<CompletionResult> {
@@ -52,7 +51,7 @@ export async function completeGig(
     const plan = (now: number) =>
       transition({
         actor: { id: actor.id, name: str(actor.name) },
-        application: asApplication(store.get('applications', applicationId)!),
+        application: store.get('applications', applicationId)!,
         gig,
         event: { type: 'COMPLETE' },
         now,
@@ -62,7 +61,7 @@ export async function completeGig(
     const charge = ledger.charge(store, applicationId);
     if (base > 0 && !charge) throw conflict(MESSAGES.unpaid);
 
-    const currency = asApplication(app).currency;
+    const currency = app.currency;
     const previous = ledger.transfer(store, applicationId);
     const transfer: TransferEntry = {
       id: ledgerId.transfer(applicationId),

@@ -1,8 +1,7 @@
 import type { AppContext } from '../context';
 import { forbidden, HttpError, notFound } from '../http/errors';
 import { gigRefOf } from '../domain/links';
-import { str } from '../domain/documents';
-import type { StoredDoc } from '../store/store';
+import type { Stored } from '../store/store';
 import { KeyedLock } from './lock';
 import { PAYMENT_MESSAGES as M } from './messages';
 import { ProviderError, type PaymentsProvider } from './provider';
@@ -59,12 +58,12 @@ export function buyersApplication(
   applicationId: string,
   buyerId?: string,
   notBuyer: string = M.onlyBuyerPays,
-): StoredDoc {
+): Stored<'applications'> {
   const app = p.ctx.store.get('applications', applicationId);
   if (!app || app._deleted) throw notFound(M.applicationNotFound);
   if (buyerId === undefined) return app;
   if (app.applicantId === buyerId) throw forbidden(notBuyer);
-  const gig = gigRefOf(p.ctx.store, str(app.gigId));
+  const gig = gigRefOf(p.ctx.store, app.gigId);
   if (app.creatorId !== buyerId || (gig && gig.createdBy !== buyerId)) throw notFound(M.applicationNotFound);
   return app;
 }

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import { stamp } from '../domain/documents';
+import type { SimAccount, SimLink, SimSession } from '../domain/records';
 import type { DocWrite, Store } from '../store/store';
+
+export type { SimAccount, SimLink, SimSession } from '../domain/records';
 import {
   ProviderError,
   type CheckoutInput,
@@ -20,40 +23,6 @@ import {
 export const SIMULATED_BASE_PATH = '/api/payments/simulated';
 const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 const LINK_TTL_MS = 30 * 60 * 1000;
-
-export type SimAccount = {
-  id: string;
-  kind: 'sim_account';
-  accountId: string;
-  userId: string;
-  email: string;
-  enabled: boolean;
-};
-export type SimLink = {
-  id: string;
-  kind: 'sim_link';
-  linkId: string;
-  accountId: string;
-  returnUrl: string;
-  refreshUrl: string;
-  expiresAt: number;
-};
-export type SimSession = {
-  id: string;
-  kind: 'sim_session';
-  sessionId: string;
-  applicationId: string;
-  lineItems: { name: string; amount: number }[];
-  amountTotal: number;
-  currency: string;
-  metadata: Record<string, string>;
-  successUrl: string;
-  cancelUrl: string;
-  paid: boolean;
-  paymentIntentId: string | null;
-  chargeId: string | null;
-  expiresAt: number;
-};
 
 const simId = {
   account: (id: string) => `sim-account:${id}`,
@@ -81,12 +50,15 @@ export type SimulatedProvider = PaymentsProvider & {
 };
 
 export function createSimulatedProvider(store: Store, now: () => number): SimulatedProvider {
-  const get = <T>(id: string): T | undefined => {
+  const get = (id: string) => {
     const doc = store.get('ledger', id);
-    return doc && !doc._deleted ? (doc as unknown as T) : undefined;
+    return doc && !doc._deleted ? doc : undefined;
   };
   /** What an idempotency key produced the first time, if it was used before. */
-  const replayed = (key: string) => get<{ resultId: string }>(simId.idempotency(key))?.resultId;
+  const replayed = (key: string) => {
+    const doc = get(simId.idempotency(key));
+    return doc?.kind === 'sim_idempotency' ? doc.resultId : undefined;
+  };
   const remember = (key: string, resultId: string) =>
     write({ id: simId.idempotency(key), kind: 'sim_idempotency', resultId, createdAt: now() });
 
@@ -105,8 +77,14 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     ...(s.paymentIntentId ? { paymentIntentId: s.paymentIntentId } : {}),
     ...(s.chargeId ? { chargeId: s.chargeId } : {}),
   });
-  const session = (sessionId: string) => get<SimSession>(simId.session(sessionId));
-  const account = (accountId: string) => get<SimAccount>(simId.account(accountId));
+  const session = (sessionId: string): SimSession | undefined => {
+    const doc = get(simId.session(sessionId));
+    return doc?.kind === 'sim_session' ? doc : undefined;
+  };
+  const account = (accountId: string): SimAccount | undefined => {
+    const doc = get(simId.account(accountId));
+    return doc?.kind === 'sim_account' ? doc : undefined;
+  };
 
   return {
     mode: 'simulated',
@@ -197,25 +175,28 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
       throw new ProviderError('Webhooks are not configured', 404, true);
     },
 
-    link: (linkId) => get<SimLink>(simId.link(linkId)),
+    link: (linkId) => {
+      const doc = get(simId.link(linkId));
+      return doc?.kind === 'sim_link' ? doc : undefined;
+    },
     account,
     session,
 
     async completeOnboarding(accountId) {
       const doc = store.get('ledger', simId.account(accountId));
-      if (!doc || doc._deleted) throw new ProviderError(`No such account: ${accountId}`, 404, true);
+      if (!doc || doc._deleted || doc.kind !== 'sim_account')
+        throw new ProviderError(`No such account: ${accountId}`, 404, true);
       if (doc.enabled === true) return;
       await store.commit([write({ ...doc, enabled: true, updatedAt: stamp(now(), doc) })]);
     },
 
     async paySession(sessionId) {
-      const doc = store.get('ledger', simId.session(sessionId));
-      if (!doc || doc._deleted) throw new ProviderError(`No such checkout session: ${sessionId}`, 404, true);
-      const s = doc as unknown as SimSession;
+      const s = session(sessionId);
+      if (!s) throw new ProviderError(`No such checkout session: ${sessionId}`, 404, true);
       if (s.paid) return s;
       if (s.expiresAt <= now()) throw new ProviderError('This checkout session has expired', 400, true);
       const paid: SimSession = { ...s, paid: true, paymentIntentId: random('pi_sim'), chargeId: random('ch_sim') };
-      await store.commit([write({ ...doc, ...paid, updatedAt: stamp(now(), doc) })]);
+      await store.commit([write({ ...s, ...paid, updatedAt: stamp(now(), s) })]);
       return paid;
     },
   };

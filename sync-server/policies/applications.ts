@@ -6,29 +6,28 @@ import {
 } from '../../shared/application-machine';
 import { HIRING_MESSAGES, acceptedCount, isFilled, offersLeft, openingsOf } from '../../shared/hiring';
 import { applicationIdFor } from '../../shared/ids';
-import type { Application } from '../../shared/schemas/application';
 import { isProfileComplete } from '../../shared/schemas/user';
 import { validateApplication } from '../../shared/validation/apply';
-import type { DocWrite, StoredDoc } from '../store/store';
+import type { DocWrite } from '../store/store';
 import { applicationsOf, hiringWrites } from './hiring';
-import { asApplication, asUser, stamp, str } from '../domain/documents';
+import { stamp, str } from '../domain/documents';
 import { gigRefOf } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
-import { refuse, type Policy, type PolicyResult } from './types';
+import { refuse, type Policy, type PolicyInput, type PolicyResult } from './types';
 
 const MAX_BUDGET_MINOR = 1_000_000_000_00;
 
-export const applicationPolicy: Policy = (input): PolicyResult => {
+export const applicationPolicy: Policy<'applications'> = (input): PolicyResult => {
   const { ctx, actor, current, incoming, deleting, now } = input;
   if (deleting) return refuse('Applications cannot be deleted.');
   if (!current) return create(input);
 
-  const next = { ...current, ...incoming } as unknown as Application;
-  const inferred = eventFromChange(asApplication(current), next);
+  const next = { ...current, ...incoming };
+  const inferred = eventFromChange(current, next);
   if (!inferred.ok) return refuse(inferred.error);
   const result = transition({
     actor: { id: actor.id, name: str(actor.name) },
-    application: asApplication(current),
+    application: current,
     gig: gigRefOf(ctx.store, str(current.gigId)),
     event: inferred.event,
     now,
@@ -36,7 +35,7 @@ export const applicationPolicy: Policy = (input): PolicyResult => {
   if (!result.ok) return refuse(result.error);
   const updated = { ...current, ...result.changes, updatedAt: stamp(now, current) };
   const writes: DocWrite[] = [
-    { collection: 'applications', doc: updated as DocWrite['doc'] },
+    { collection: 'applications', doc: updated },
     ...notificationWrites(result.notifications, now),
   ];
 
@@ -44,56 +43,51 @@ export const applicationPolicy: Policy = (input): PolicyResult => {
   const gig = ctx.store.get('gigs', str(current.gigId));
   if (!gig || gig._deleted) return { ok: true, writes };
   const others = applicationsOf(ctx.store, gig.id).filter((a) => a.id !== current.id);
-  const statuses = others.map(asApplication);
-  if (inferred.event.type === 'SEND_OFFER' && offersLeft(gig as { openings?: number }, statuses) === 0)
+  const statuses = others;
+  if (inferred.event.type === 'SEND_OFFER' && offersLeft(gig, statuses) === 0)
     return refuse(HIRING_MESSAGES.noOpeningLeft);
   if (inferred.event.type === 'ACCEPT') {
     // Offers sent before openings existed may outnumber them: the first to accept fills the gig.
-    if (acceptedCount(statuses) >= openingsOf(gig as { openings?: number })) return refuse(HIRING_MESSAGES.filled);
-    const settled = hiringWrites(gig, [...others, updated as StoredDoc], now);
+    if (acceptedCount(statuses) >= openingsOf(gig)) return refuse(HIRING_MESSAGES.filled);
+    const settled = hiringWrites(gig, [...others, updated], now);
     if (settled.gig !== gig) writes.push({ collection: 'gigs', doc: { ...settled.gig, updatedAt: stamp(now, gig) } });
     writes.push(...settled.writes);
   }
   return { ok: true, writes };
 };
 
-function create({ ctx, actor, incoming, now }: Parameters<Policy>[0]): PolicyResult {
-  const gigId = str(incoming.gigId);
+function create({ ctx, actor, incoming, now }: PolicyInput<'applications'>): PolicyResult {
+  const gigId = incoming.gigId ?? '';
   const gig = ctx.store.get('gigs', gigId);
   const budget = incoming.budget;
   if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0 || budget > MAX_BUDGET_MINOR) {
     return refuse('Please enter a valid budget offer');
   }
   const alreadyApplied = Boolean(ctx.store.get('applications', applicationIdFor(gigId, actor.id)));
+  const live = gig && !gig._deleted ? gig : undefined;
   const message = validateApplication({
     rate: (budget / 100).toFixed(2),
     actor: { id: actor.id },
-    profile: { complete: isProfileComplete(asUser(actor)) },
-    gig: gig && !gig._deleted ? { createdBy: str(gig.createdBy) || undefined } : null,
+    profile: { complete: isProfileComplete(actor) },
+    gig: live ? { createdBy: live.createdBy || undefined } : null,
     alreadyApplied,
   });
-  if (message) return refuse(message);
-  if (str(incoming.id) !== applicationIdFor(gigId, actor.id)) return refuse('Invalid application id');
+  if (message || !live) return refuse(message ?? 'Gig not found.');
+  if (incoming.id !== applicationIdFor(gigId, actor.id)) return refuse('Invalid application id');
   // The server's own count, not the gig's stamp: a device offline may push after the gig filled.
-  if (isFilled(gig as { openings?: number }, applicationsOf(ctx.store, gigId).map(asApplication)))
-    return refuse(HIRING_MESSAGES.filled);
-  const creator = ctx.store.get('users', str(gig!.createdBy));
+  if (isFilled(live, applicationsOf(ctx.store, gigId))) return refuse(HIRING_MESSAGES.filled);
+  const creator = ctx.store.get('users', live.createdBy);
   if (!creator) return refuse('Unable to process application: Invalid gig data (missing creator)');
 
   const application = newApplication({
-    gig: {
-      id: gigId,
-      title: str(gig!.title),
-      category: str(gig!.category),
-      currency: gig!.currency as Application['currency'],
-    },
-    creator: { id: creator.id, name: str(creator.name), email: str(creator.email) },
+    gig: { id: gigId, title: live.title, category: live.category, currency: live.currency },
+    creator: { id: creator.id, name: creator.name, email: creator.email ?? '' },
     applicant: {
       id: actor.id,
-      name: str(actor.name),
-      email: str(actor.email),
-      portfolioLink: str(actor.portfolioLink),
-      location: (str(actor.location) || undefined) as Application['applicantCountry'],
+      name: actor.name,
+      email: actor.email ?? '',
+      portfolioLink: actor.portfolioLink ?? '',
+      location: actor.location || undefined,
     },
     budget,
     now,

@@ -12,7 +12,7 @@ import { refuse, type Policy } from './types';
  * only the participant who did not send the last message may mark it read. Every other field is
  * the server's (the chat server updates lastMessage and friends).
  */
-export const conversationPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now }) => {
+export const conversationPolicy: Policy<'conversations'> = ({ ctx, actor, current, incoming, deleting, now }) => {
   if (deleting) return refuse('Conversations cannot be deleted.');
   if (current) {
     const participants = current.participants as string[];

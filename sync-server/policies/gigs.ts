@@ -8,7 +8,7 @@ import { normalizeGigForm, validateGigForm } from '../../shared/validation/gig';
 import { firstError } from '../../shared/validation/types';
 import type { DocWrite } from '../store/store';
 import { applicationsOf, hiringWrites } from './hiring';
-import { asApplication, asUser, stamp, str } from '../domain/documents';
+import { stamp, str } from '../domain/documents';
 import { refuse, type Policy, type PolicyResult } from './types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -32,7 +32,7 @@ function content(
   return { ok: true, fields: gigContent(form) };
 }
 
-export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now }): PolicyResult => {
+export const gigPolicy: Policy<'gigs'> = ({ ctx, actor, current, incoming, deleting, now }): PolicyResult => {
   if (deleting) {
     const live = current && !current._deleted ? current : undefined;
     const apps = live ? applicationsOf(ctx.store, live.id) : [];
@@ -53,7 +53,7 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
 
   if (!current) {
     if (!ID_PATTERN.test(str(incoming.id))) return refuse('Invalid gig id');
-    if (!isProfileComplete(asUser(actor))) return refuse('Please complete your profile before creating a gig');
+    if (!isProfileComplete(actor)) return refuse('Please complete your profile before creating a gig');
     const checked = content(incoming, now);
     if (!checked.ok) return refuse(checked.reason);
     const openings = incoming.openings ?? OPENINGS.default;
@@ -78,13 +78,13 @@ export const gigPolicy: Policy = ({ ctx, actor, current, incoming, deleting, now
   if (current._deleted) return refuse('Gig not found.');
   if (current.createdBy !== actor.id) return refuse('You do not have permission to edit this gig.');
   const apps = applicationsOf(ctx.store, current.id);
-  const statuses = apps.map(asApplication);
+  const statuses = apps;
   // Openings stay editable once work is accepted (that is how a filled gig reopens); the content does not.
   const unchanged = sameGigContent(incoming, current);
   if (!unchanged && statuses.some(isAccepted)) {
     return refuse('This gig can no longer be edited: an offer on it has been accepted.');
   }
-  const openings = incoming.openings ?? openingsOf(current as { openings?: number });
+  const openings = incoming.openings ?? openingsOf(current);
   const openingsProblem = openingsError(typeof openings === 'number' ? openings : Number.NaN, statuses);
   if (openingsProblem) return refuse(openingsProblem);
   // Unchanged content is kept as it is, not judged again: a deadline that has passed since must

@@ -1,11 +1,11 @@
 import { closeForFilledGig } from '../../shared/application-machine';
 import { isFilled } from '../../shared/hiring';
-import type { DocWrite, Store, StoredDoc } from '../store/store';
+import type { DocWrite, Store, Stored } from '../store/store';
 import { notificationWrites } from '../domain/notifications';
-import { asApplication, stamp, str } from '../domain/documents';
+import { stamp } from '../domain/documents';
 
 /** A gig's live applications as the store has them. */
-export function applicationsOf(store: Store, gigId: string): StoredDoc[] {
+export function applicationsOf(store: Store, gigId: string): Stored<'applications'>[] {
   return store.byIndex('applications', 'gigId', gigId).filter((a) => !a._deleted);
 }
 
@@ -16,15 +16,15 @@ export function applicationsOf(store: Store, gigId: string): StoredDoc[] {
  * the states after the change being judged; the writes go in the same commit.
  */
 export function hiringWrites(
-  gig: StoredDoc,
-  applications: StoredDoc[],
+  gig: Stored<'gigs'>,
+  applications: Stored<'applications'>[],
   now: number,
-): { gig: StoredDoc; writes: DocWrite[] } {
-  const filled = isFilled(gig as { openings?: number }, applications.map(asApplication));
+): { gig: Stored<'gigs'>; writes: DocWrite[] } {
+  const filled = isFilled(gig, applications);
   if (!filled) return { gig: gig.filledAt ? { ...gig, filledAt: null } : gig, writes: [] };
   const writes: DocWrite[] = [];
   for (const app of applications) {
-    const closed = closeForFilledGig(asApplication(app), str(gig.title));
+    const closed = closeForFilledGig(app, gig.title);
     if (!closed) continue;
     writes.push({
       collection: 'applications',

@@ -2,7 +2,7 @@ import { stamp } from '../domain/documents';
 import { refuse, type Policy } from './types';
 
 /** Notifications are written by the server; their recipient may only mark them read. */
-export const notificationPolicy: Policy = ({ actor, current, incoming, deleting, now }) => {
+export const notificationPolicy: Policy<'notifications'> = ({ actor, current, incoming, deleting, now }) => {
   if (!current || current.userId !== actor.id) return refuse('Notifications are created by the server.');
   if (deleting) return refuse('Notifications cannot be deleted.');
   if (incoming.read !== true) return refuse('A notification can only be marked as read.');

@@ -1,14 +1,21 @@
+import type { ReplicatedCollection } from '../../shared/sync/protocol';
 import type { AppContext } from '../context';
-import type { DocWrite, StoredDoc } from '../store/store';
+import type { DocWrite, Stored } from '../store/store';
 
-export type PolicyInput = {
+/**
+ * A pushed document as the push shape (replication/push.ts) lets it through: the collection's
+ * fields, each optional (the policy decides what is required), user text sanitised.
+ */
+export type Incoming<K extends ReplicatedCollection> = Partial<Stored<K>>;
+
+export type PolicyInput<K extends ReplicatedCollection> = {
   ctx: AppContext;
   /** The signed-in user's stored record. */
-  actor: StoredDoc;
+  actor: Stored<'users'>;
   /** The server's current document with that id, if any (tombstones included). */
-  current: StoredDoc | undefined;
-  /** The pushed document without RxDB's bookkeeping fields. */
-  incoming: Record<string, unknown>;
+  current: Stored<K> | undefined;
+  /** The pushed document without RxDB's bookkeeping fields, checked against the collection's shape. */
+  incoming: Incoming<K>;
   /** The push deletes the document. */
   deleting: boolean;
   now: number;
@@ -16,6 +23,7 @@ export type PolicyInput = {
 
 export type PolicyResult = { ok: true; writes: DocWrite[] } | { ok: false; reason: string };
 
-export type Policy = (input: PolicyInput) => PolicyResult;
+/** Who may write what to one collection, the fields the server sets, and the side effects. */
+export type Policy<K extends ReplicatedCollection> = (input: PolicyInput<K>) => PolicyResult;
 
 export const refuse = (reason: string): PolicyResult => ({ ok: false, reason });

@@ -12,7 +12,7 @@ const EDITABLE = ['name', 'username', 'location', 'creativeNiche', 'subcategory'
  * A user edits only their own profile fields. Email, payout ids, terms and dates are the server's:
  * whatever the client sent for them is ignored.
  */
-export const userPolicy: Policy = ({ actor, current, incoming, deleting, now }) => {
+export const userPolicy: Policy<'users'> = ({ actor, current, incoming, deleting, now }) => {
   if (deleting) return refuse('Accounts cannot be deleted from the app.');
   if (!current || current.id !== actor.id) return refuse('You can only edit your own profile.');
   const next: Record<string, unknown> = { ...current };

@@ -21,28 +21,41 @@ import { applicationPolicy } from '../policies/applications';
 import { conversationPolicy } from '../policies/conversations';
 import { gigPolicy } from '../policies/gigs';
 import { notificationPolicy } from '../policies/notifications';
-import type { Policy } from '../policies/types';
+import type { Incoming, Policy, PolicyInput, PolicyResult } from '../policies/types';
 import { userPolicy } from '../policies/users';
 import { viewFor, type ReplicatedCollection } from './visibility';
 
-const POLICIES: Record<ReplicatedCollection, Policy> = {
-  users: userPolicy,
-  gigs: gigPolicy,
-  applications: applicationPolicy,
-  notifications: notificationPolicy,
-  conversations: conversationPolicy,
-};
+/** A pushed document judged: refused for its shape, or the policy's answer. */
+type Judge<K extends ReplicatedCollection> = (
+  input: Omit<PolicyInput<K>, 'incoming'>,
+  pushed: Record<string, unknown>,
+) => { shapeRefusal: string } | PolicyResult;
 
 /**
  * Pushed documents are checked field by field against the entity schema (every field optional: the
- * policy decides). The policy gets the parsed document, so user text arrives sanitised (decision 013).
+ * policy decides), then judged by the collection's policy, which gets the parsed document, so user
+ * text arrives sanitised (decision 013).
  */
-const SHAPES: Record<ReplicatedCollection, z.ZodObject> = {
-  users: userSchema.partial().strict(),
-  gigs: gigSchema.extend({ creatorEmail: gigSchema.shape.creatorName }).partial().strict(),
-  applications: applicationSchema.partial().strict(),
-  notifications: notificationSchema.partial().strict(),
-  conversations: conversationSchema.partial().strict(),
+function judge<K extends ReplicatedCollection>(shape: z.ZodType<Incoming<K>>, policy: Policy<K>): Judge<K> {
+  return (input, pushed) => {
+    const parsed = shape.safeParse(pushed);
+    if (parsed.success) return policy({ ...input, incoming: parsed.data });
+    const issue = parsed.error.issues[0]!;
+    return {
+      shapeRefusal:
+        issue.code === 'unrecognized_keys'
+          ? unexpectedFieldsReason(issue.keys)
+          : invalidFieldReason(issue.path, issue.message),
+    };
+  };
+}
+
+const JUDGES: { [K in ReplicatedCollection]: Judge<K> } = {
+  users: judge(userSchema.partial().strict(), userPolicy),
+  gigs: judge(gigSchema.extend({ creatorEmail: gigSchema.shape.creatorName }).partial().strict(), gigPolicy),
+  applications: judge(applicationSchema.partial().strict(), applicationPolicy),
+  notifications: judge(notificationSchema.partial().strict(), notificationPolicy),
+  conversations: judge(conversationSchema.partial().strict(), conversationPolicy),
 };
 
 /** RxDB's own bookkeeping fields, never stored. */
@@ -89,10 +102,10 @@ class Later {
  * way and takes this answer as the server's state, so an answer older than the event would
  * undo the newer state on the device for good (convergence seed 848419).
  */
-export async function applyPush(
+export async function applyPush<K extends ReplicatedCollection>(
   ctx: AppContext,
   auth: Auth,
-  collection: ReplicatedCollection,
+  collection: K,
   rows: PushRow[],
 ): Promise<PushAnswer> {
   /**
@@ -108,7 +121,7 @@ export async function applyPush(
     const pushed = row.newDocumentState;
     const id = typeof pushed?.id === 'string' ? pushed.id : '';
     const deleting = pushed?._deleted === true;
-    // Empty text means "not filled in": the policy then answers with the SPEC message for the
+    // Empty text means "not filled in": the policy then answers with the docs/product.md message for the
     // missing field, not a schema error about an empty enum value.
     const incoming: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(pushed ?? {}))
@@ -141,25 +154,12 @@ export async function applyPush(
       conflicts.push(master ? new Later(id, master) : tombstone);
       continue;
     }
-    const shape = SHAPES[collection].safeParse(incoming);
-    if (!shape.success) {
-      const issue = shape.error.issues[0]!;
-      refuse(
-        issue.code === 'unrecognized_keys'
-          ? unexpectedFieldsReason(issue.keys)
-          : invalidFieldReason(issue.path, issue.message),
-      );
+    const judged: Judge<K> = JUDGES[collection];
+    const result = judged({ ctx, actor: auth.user, current, deleting, now: ctx.now() }, incoming);
+    if ('shapeRefusal' in result) {
+      refuse(result.shapeRefusal);
       continue;
     }
-    const now = ctx.now();
-    const result = POLICIES[collection]({
-      ctx,
-      actor: auth.user,
-      current,
-      incoming: shape.data as Record<string, unknown>,
-      deleting,
-      now,
-    });
     if (!result.ok) {
       refuse(result.reason);
       continue;

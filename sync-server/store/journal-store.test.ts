@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listJournalFiles } from './journal';
 import { openJournalStore, type JournalStore, type JournalStoreOptions } from './journal-store';
-import type { Change, DocWrite, IndexDefinitions } from './store';
+import type { Change, DocWrite, IndexDefinitions, StoredDoc } from './store';
 
 const INDEXES: IndexDefinitions = {
   gigs: { createdBy: (d) => (typeof d.createdBy === 'string' ? d.createdBy : undefined) },
@@ -200,7 +200,8 @@ describe('journal store: restart', () => {
     // The copied LOCK names this (live) process but is not held by it here: taken over as stale.
     const recovered = await openStore(copy);
     expect([...recovered.all('gigs')]).toHaveLength(100);
-    expect(recovered.get('gigs', 'g49')?.n).toBe(49);
+    const g49: StoredDoc | undefined = recovered.get('gigs', 'g49');
+    expect(g49?.n).toBe(49);
     expect(recovered.durableSeq()).toBe(100);
   });
 

@@ -6,7 +6,8 @@ import { lockDataDir, type DataDirLock } from './lock';
 import type { MemoryState, StampedWrite } from './memory';
 import type { JournalEntry } from './replay';
 import { SNAPSHOT_FILE, snapshotDb, type SnapshotData } from './snapshot';
-import type { Change, ChatRange, CollectionName, DocWrite, IndexDefinitions, Store, StoredDoc } from './store';
+import { vouchFor, vouchForAll, vouchForList } from './documents';
+import type { Change, ChatRange, CollectionName, DocWrite, IndexDefinitions, Store, Stored, StoredDoc } from './store';
 
 /**
  * The embedded store: the data in memory, each commit one fsynced journal line, and a lowdb
@@ -124,16 +125,23 @@ class JournalStoreImpl implements JournalStore {
       this.snapshotInBackground();
   }
 
-  get(collection: CollectionName, id: string): StoredDoc | undefined {
-    return this.memory.get(collection, id);
+  get<K extends CollectionName>(collection: K, id: string): Stored<K> | undefined {
+    const doc = this.memory.get(collection, id);
+    if (!doc) return undefined;
+    vouchFor(collection, doc);
+    return doc;
   }
 
-  byIndex(collection: CollectionName, index: string, key: string): StoredDoc[] {
-    return this.memory.byIndex(collection, index, key);
+  byIndex<K extends CollectionName>(collection: K, index: string, key: string): Stored<K>[] {
+    const docs = this.memory.byIndex(collection, index, key);
+    vouchForList(collection, docs);
+    return docs;
   }
 
-  all(collection: CollectionName): Iterable<StoredDoc> {
-    return this.memory.all(collection);
+  all<K extends CollectionName>(collection: K): Iterable<Stored<K>> {
+    const docs = this.memory.all(collection);
+    vouchForAll(collection, docs);
+    return docs;
   }
 
   commit(writes: DocWrite[]): Promise<number> {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openJournalStore } from './journal-store';
 import { LOCK_FILE, lockDataDir } from './lock';
 
-const CHILD = fileURLToPath(new URL('../../tests/support/store-crash-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../tests/support/store-writer-process.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const dirs: string[] = [];

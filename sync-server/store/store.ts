@@ -11,18 +11,11 @@
  * - What other users are shown (`changesSince`, `onDurable`) only ever includes durable writes.
  */
 
-export type CollectionName =
-  | 'users'
-  | 'portfolios'
-  | 'gigs'
-  | 'applications'
-  | 'notifications'
-  | 'conversations'
-  | 'credentials'
-  | 'sessions'
-  | 'waitlist'
-  | 'ledger'
-  | 'meta';
+import type { DocumentTypes, Stored } from './documents';
+
+export type { DocumentTypes, Stored } from './documents';
+
+export type CollectionName = keyof DocumentTypes;
 
 /** Every stored document has an id, the sequence of its last write, and a deletion flag (tombstone). */
 export type StoredDoc = {
@@ -48,13 +41,16 @@ export type IndexDefinitions = Partial<
 /** Log entries `from` (inclusive) to `to` (exclusive) of a room's chat log. */
 export type ChatRange = { from: number; to: number };
 
-/** Documents handed out by reads are the store's own objects: treat them as read-only. */
+/**
+ * Documents handed out by reads are the store's own objects: treat them as read-only. Reads are
+ * typed by the collection (store/documents.ts).
+ */
 export interface Store {
-  get(collection: CollectionName, id: string): StoredDoc | undefined;
+  get<K extends CollectionName>(collection: K, id: string): Stored<K> | undefined;
   /** Documents filed under `key` in the named index (tombstones included; callers filter). */
-  byIndex(collection: CollectionName, index: string, key: string): StoredDoc[];
+  byIndex<K extends CollectionName>(collection: K, index: string, key: string): Stored<K>[];
   /** Every document of a collection (tombstones included; callers filter). */
-  all(collection: CollectionName): Iterable<StoredDoc>;
+  all<K extends CollectionName>(collection: K): Iterable<Stored<K>>;
   /** Atomic, durable multi-document write. Resolves with the sequence of the last document written. */
   commit(writes: DocWrite[]): Promise<number>;
   /** Highest sequence that is durable. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInContext } from '../support/browser';
 import { applicationDoc, gigDoc, signUp, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 /**
  * axe-core on every screen, signed out and signed in, on a desktop and a 375 px phone viewport:

@@ -4,7 +4,7 @@ import { syncedStampKey } from '../../client/features/chat/offline-history';
 import { conversationIdFor } from '../../shared/ids';
 import { signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { applyTo, gigDoc, offer, person, write, type Person } from '../support/fixtures';
-import type { TestServer } from '../support/server';
+import type { TestServer } from '../support/in-process-server';
 import { chatMessage, openChat } from '../support/yjs-client';
 import { useServerAndBrowser } from '../support/e2e';
 

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInActor, waitForServiceWorker, waitUpToDate, type Actor } from '../support/browser';
 import { applicationDoc, gigDoc, pullAll, write } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 /** Chat in real Chromium: two users, live both ways, typing, offline writes, the unread badge. */
 

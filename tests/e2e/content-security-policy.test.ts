@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { gigDoc, write } from '../support/fixtures';
 import { signedInActor, waitUpToDate } from '../support/browser';
-import type { TestServer } from '../support/server';
+import type { TestServer } from '../support/in-process-server';
 import { useServerAndBrowser } from '../support/e2e';
 
 /**

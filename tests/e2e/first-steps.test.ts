@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signedInContext, type Actor } from '../support/browser';
 import { applyTo, gigDoc, isoDay, offer, offerAndAccept, person, write, type Person } from '../support/fixtures';
-import type { TestServer } from '../support/server';
+import type { TestServer } from '../support/in-process-server';
 import { useServerAndBrowser } from '../support/e2e';
 
 /**
@@ -117,7 +117,7 @@ describe('one money format', () => {
 });
 
 describe('payment failures say what happened', () => {
-  it("a payout setup that fails while online shows the SPEC text, not 'offline'; a malformed answer is that failure and goes nowhere", async () => {
+  it("a payout setup that fails while online shows the docs/product.md text, not 'offline'; a malformed answer is that failure and goes nowhere", async () => {
     const ben = await actor('Ben Payout', { blockServiceWorker: true });
     await ben.page.goto(server.url + '/settings');
     const setUp = ben.page.getByRole('button', { name: 'Set up payouts' });

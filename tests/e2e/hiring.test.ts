@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { accept, applyTo, gigDoc, offer, person, pullAll, write, type Person } from '../support/fixtures';
-import type { TestServer } from '../support/server';
+import type { TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 import { useServerAndBrowser } from '../support/e2e';
 

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInActor, waitForServiceWorker, waitUpToDate, type Actor } from '../support/browser';
 import { applicationDoc, gigDoc, isoDay, pullAll, write } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 /**
  * The marketplace flow of issue 5 in real Chromium against the real server: two (and a third)
@@ -51,7 +51,7 @@ async function openGig(page: Page, title: string): Promise<Locator> {
 }
 
 describe('the marketplace, two users in two browsers', () => {
-  it('A creates a remote gig in the board modal and an in-person gig on the page, with the SPEC messages', async () => {
+  it('A creates a remote gig in the board modal and an in-person gig on the page, with the docs/product.md messages', async () => {
     const { page } = ada;
     await page.goto(server.url + '/landing');
     await waitUpToDate(page);
@@ -152,7 +152,7 @@ describe('the marketplace, two users in two browsers', () => {
     await page.getByRole('tab', { name: 'All Gigs' }).click();
   });
 
-  it("B applies with the SPEC messages, cannot apply twice, and sees 'This is your gig posting' on their own gig", async () => {
+  it("B applies with the docs/product.md messages, cannot apply twice, and sees 'This is your gig posting' on their own gig", async () => {
     const { page } = ben;
     let dialog = await openGig(page, 'Bakery window sign');
     await dialog.getByText('Lettering, Painting, Signs').waitFor();

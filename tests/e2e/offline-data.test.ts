@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { signedInContext, waitForServiceWorker } from '../support/browser';
 import { TestClient } from '../support/http-client';
 import { gigDoc, isoDay, signUpWithProfile, write } from '../support/fixtures';
-import type { TestServer } from '../support/server';
+import type { TestServer } from '../support/in-process-server';
 import { useServerAndBrowser } from '../support/e2e';
 
 let server: TestServer;

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInActor, waitUpToDate, type Actor } from '../support/browser';
 import { applicationDoc, gigDoc, pullAll, write } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 /** The money path in Chromium with the simulated provider (the default when no Stripe key is set). */
 
@@ -74,7 +74,7 @@ describe('offer → accept → pay → in progress → complete → payout, with
     await ada.page.waitForURL('**/basket?view=buyer', { timeout: 15_000 });
   });
 
-  it('a success page without its query, or for a session that is not this application’s, shows the SPEC error and a way back', async () => {
+  it('a success page without its query, or for a session that is not this application’s, shows the docs/product.md error and a way back', async () => {
     await ada.page.goto(server.url + '/payment/success');
     await ada.page.getByText('Missing required payment information').waitFor();
     await ada.page.getByRole('link', { name: 'Return to dashboard' }).waitFor();

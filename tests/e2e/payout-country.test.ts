@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInActor } from '../support/browser';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 import { startStripeMock, type StripeMock } from '../support/stripe-mock';
 
 /** Payout setup where Stripe cannot pay out (decision 007): the settings page says why. */

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { waitForServiceWorker } from '../support/browser';
 import { PASSWORD, uniqueEmail } from '../support/fixtures';
-import type { TestServer } from '../support/server';
+import type { TestServer } from '../support/in-process-server';
 import { useServerAndBrowser } from '../support/e2e';
 
 let server: TestServer;
@@ -82,7 +82,7 @@ describe('waitlist page', () => {
     await context.close();
   });
 
-  it('shows the SPEC error when the server cannot take the entry', async () => {
+  it('shows the docs/product.md error when the server cannot take the entry', async () => {
     const { context, page } = await fresh();
     await page.route('**/api/waitlist', (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"down"}' }),
@@ -167,7 +167,7 @@ describe('session redirect rules in the browser', () => {
     await page.getByText('Successfully signed up! Redirecting to profile setup...').waitFor();
     await page.waitForURL('**/setup-portfolio');
 
-    // One-time setup, with its SPEC messages; changing the niche resets the focus area.
+    // One-time setup, with its docs/product.md messages; changing the niche resets the focus area.
     await page.getByRole('button', { name: 'Complete setup' }).click();
     for (const text of [
       'Username is required',
@@ -222,7 +222,7 @@ describe('session redirect rules in the browser', () => {
     await context.close();
   });
 
-  it('signup shows each SPEC validation message', async () => {
+  it('signup shows each docs/product.md validation message', async () => {
     const { context, page } = await fresh();
     await page.goto(server.url + '/signup');
     await page.getByRole('button', { name: 'Sign up' }).click();

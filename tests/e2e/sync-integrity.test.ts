@@ -5,7 +5,7 @@ import { databaseName } from '../../client/data/database';
 import { applicationIdFor } from '../../shared/ids';
 import { signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { gigDoc, person, push } from '../support/fixtures';
-import type { TestServer } from '../support/server';
+import type { TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 import { useServerAndBrowser } from '../support/e2e';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { PASSWORD, signUp, uniqueEmail } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -53,7 +53,7 @@ describe('POST /api/auth/signup', () => {
     [{ confirmPassword: '' }, 'Please confirm your password'],
     [{ confirmPassword: 'Different123' }, 'Passwords do not match'],
     [{ termsAccepted: false }, 'You must accept the terms and conditions'],
-  ])('refuses %j with the SPEC message', async (overrides, message) => {
+  ])('refuses %j with the docs/product.md message', async (overrides, message) => {
     const client = new TestClient(server.url);
     const res = await client.post('/api/auth/signup', signupBody(overrides));
     expect(res.status).toBe(400);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS, type Outcome } from '../support/authz/actions';
 import { MATRIX, type Expected } from '../support/authz/matrix';
 import { buildWorld, ROLES, type World } from '../support/authz/world';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 /**
  * Issue 9, suite 2: the authorization matrix. Every role (visitor, stranger, the gig's buyer, an

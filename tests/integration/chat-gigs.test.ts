@@ -3,7 +3,7 @@ import { conversationIdFor } from '../../shared/ids';
 import { newConversation } from '../../shared/validation/chat-access';
 import { applyTo, gigDoc, person, pullAll, write, type Person } from '../support/fixtures';
 import type { TestClient } from '../support/http-client';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 import { chatMessage, openChat, storedRoom, type ChatClient } from '../support/yjs-client';
 

@@ -6,7 +6,7 @@ import * as Y from 'yjs';
 import { conversationIdFor } from '../../shared/ids';
 import { applicationDoc, gigDoc, person, pullAll, write } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 import { chatMessage, openChat, storedRoom, tryChatSocket, updateFrame, type ChatClient } from '../support/yjs-client';
 

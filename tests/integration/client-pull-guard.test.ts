@@ -5,7 +5,7 @@ import type { PullAnswer } from '../../shared/sync/protocol';
 import type { SyncStatus } from '../../client/data/replication';
 import { gigDoc, person, write, type Person } from '../support/fixtures';
 import { startNodeClient, type NodeAppClient } from '../support/node-client';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { gigDoc, signUp, signUpWithProfile } from '../support/fixtures';
 import { startNodeClient } from '../support/node-client';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 
 let server: TestServer;

@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gigDoc, signUpWithProfile, write } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 /** A raw GET, so the test sees the bytes on the wire (fetch would decompress them). */
 function rawGet(

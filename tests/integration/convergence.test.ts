@@ -6,7 +6,7 @@ import { linkRefused } from '../support/convergence/invariants';
 import { runSeed, type SeedResult } from '../support/convergence/scenario';
 import { isoDay, signUpWithProfile } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 import { chatMessage, storedRoom, tryChatSocket } from '../support/yjs-client';
 

@@ -7,7 +7,7 @@ import { INDEXES } from '../../sync-server/indexes';
 import { openJournalStore } from '../../sync-server/store/journal-store';
 import { CrashChat, readRoom } from '../support/crash/chat';
 import { newLedger, type Ledger } from '../support/crash/ledger';
-import { freePort, serverCommand, startServerProcess, type ServerProcess } from '../support/crash/server-process';
+import { freePort, serverCommand, startServerProcess, type ServerProcess } from '../support/crash/killable-server';
 import { verifyStore } from '../support/crash/verify';
 import { CrashUser, runWriters, type Stop } from '../support/crash/writers';
 import { applicationDoc, gigDoc, signUpWithProfile, write } from '../support/fixtures';

@@ -11,7 +11,7 @@ import {
   write,
   type Person,
 } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 /** Openings, filled gigs, new offers after a decline and deleting under way (decision 014). */
 

@@ -35,7 +35,7 @@ import {
   type RowContext,
 } from '../support/hostile';
 import { TestClient } from '../support/http-client';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 import { snapshotStore, storeDifference, type StoreState } from '../support/store-snapshot';
 import { signedEvent, startStripeMock, stripeSignature, type StripeMock } from '../support/stripe-mock';
 import { waitFor } from '../support/wait';

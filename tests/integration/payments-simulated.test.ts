@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { applyTo, createPayoutAccount, gigDoc, offerAndAccept, person, pullAll, write } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
+import type { StoredDoc } from '../../sync-server/store/store';
 
 /**
  * The default payments provider (no STRIPE_SECRET_KEY): the whole flow over HTTP, with the local
@@ -161,7 +162,7 @@ describe('simulated payments, end to end over HTTP', () => {
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ success: true, payout: 'sent', amount: 40500 });
     expect(stored(s.applicationId).status).toBe('COMPLETED');
-    const transfer = server.ctx.store.get('ledger', `transfer:${s.applicationId}`)!;
+    const transfer: StoredDoc = server.ctx.store.get('ledger', `transfer:${s.applicationId}`)!;
     expect(transfer).toMatchObject({ status: 'sent', amount: 40500, destination: accountId });
     expect(String(transfer.transferId)).toMatch(/^tr_sim_/);
     expect(String(transfer.sourceTransaction)).toMatch(/^ch_sim_/);

@@ -11,7 +11,7 @@ import {
   signUpWithProfile,
   write,
 } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 import { signedEvent, startStripeMock, type StripeMock } from '../support/stripe-mock';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangesEvent, PushAnswer } from '../../shared/sync/protocol';
 import { accept, applyTo, gigDoc, offer, person, pullAll, write, type Person } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 import { openStream } from '../support/sse';
 
 /**

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPush } from '../../sync-server/replication/push';
-import type { StoredDoc } from '../../sync-server/store/store';
 import { TestClient } from '../support/http-client';
 import { applicationDoc, gigDoc, pullAll, signUp, signUpWithProfile, write } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -369,7 +368,7 @@ describe('a push answer and a write that lands while the push waits for its comm
     const application = applied.master!;
 
     const store = server.ctx.store;
-    const auth = { session: {} as never, user: store.get('users', cleoUser.id) as StoredDoc };
+    const auth = { session: {} as never, user: store.get('users', cleoUser.id)! };
     // Both requests as the server runs them: the offer is applied and waits for its commit, the
     // deletion is applied meanwhile; then the offer is answered.
     const offer = applyPush(server.ctx, auth, 'applications', [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { gigDoc, isoDay, ownUser, PROFILE, pullAll, signUp, signUpWithProfile, write } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -36,7 +36,7 @@ describe('profile setup through the users collection', () => {
     [{ subcategory: '' }, 'Please select your specific focus area'],
     [{ portfolioLink: '' }, 'Portfolio link is required'],
     [{ portfolioLink: 'example.com' }, 'Please enter a valid URL'],
-  ])('refuses setup %j with the SPEC message and changes nothing', async (overrides, message) => {
+  ])('refuses setup %j with the docs/product.md message and changes nothing', async (overrides, message) => {
     const client = new TestClient(server.url);
     const user = await signUp(client);
     const own = await ownUser(client, user.id);
@@ -115,7 +115,7 @@ describe('gigs', () => {
       { locationType: 'in-person', projectDeadline: undefined, projectDate: isoDay(5), country: 'FR' },
       'City is required for in-person gigs',
     ],
-  ])('refuses %j with the SPEC message', async (overrides, message) => {
+  ])('refuses %j with the docs/product.md message', async (overrides, message) => {
     const a = new TestClient(server.url);
     await signUpWithProfile(a);
     const gig = gigDoc(overrides);

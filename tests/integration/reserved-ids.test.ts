@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationIdFor, INVALID_ID_MESSAGE } from '../../shared/ids';
 import { applicationDoc, gigDoc, person, pullAll, write } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 /**
  * Issue 18: an id such as `toString` resolves to a built-in member wherever a device keys state

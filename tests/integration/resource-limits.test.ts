@@ -9,7 +9,7 @@ import { STREAM_LIMITS } from '../../sync-server/replication/stream';
 import { gigDoc, PASSWORD, person, push, signUpWithProfile, type Person } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
 import { startNodeClient } from '../support/node-client';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 import { openStream } from '../support/sse';
 import { waitFor } from '../support/wait';
 

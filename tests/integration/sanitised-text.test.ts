@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { applyTo, gigDoc, ownUser, person, pullAll, signUp, uniqueEmail, write } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 /**
  * User text is stored without bidirectional controls, NUL or lone surrogates (decision 013), on

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openJournalStore } from '../../sync-server/store/journal-store';
-import type { Store } from '../../sync-server/store/store';
-import { CRASH_INDEXES, decodeChat } from '../support/store-crash-child';
+import type { Store, StoredDoc } from '../../sync-server/store/store';
+import { CRASH_INDEXES, decodeChat } from '../support/store-writer-process';
 
 /**
  * A store process is killed with SIGKILL at random moments while it commits from 64 concurrent
@@ -14,7 +14,7 @@ import { CRASH_INDEXES, decodeChat } from '../support/store-crash-child';
  * child reported as acknowledged, and hold each two-document commit entirely or not at all.
  */
 
-const CHILD = fileURLToPath(new URL('../support/store-crash-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../support/store-writer-process.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROUNDS = 8;
 
@@ -62,7 +62,8 @@ async function crashRound(dir: string, round: number, acked: Acked): Promise<num
 
 function verify(store: Store, acked: Acked): void {
   const byPair = new Map<string, { side: string; v: number }[]>();
-  for (const doc of store.all('gigs')) {
+  const gigs: Iterable<StoredDoc> = store.all('gigs');
+  for (const doc of gigs) {
     const pair = doc.pair as string;
     if (!byPair.has(pair)) byPair.set(pair, []);
     byPair.get(pair)!.push({ side: doc.id.slice(-1), v: doc.v as number });

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChangesEvent } from '../../shared/sync/protocol';
-import { startChildServer, type ChildServer } from '../support/child-server';
+import { startChildServer, type ChildServer } from '../support/spawn-server';
 import { TestClient } from '../support/http-client';
 import { applicationDoc, gigDoc, pullAll, signUpWithProfile, write } from '../support/fixtures';
 import { openStream } from '../support/sse';
-import { startTestServer } from '../support/server';
+import { startTestServer } from '../support/in-process-server';
 
 describe('change stream', () => {
   it("a change by one session reaches another session's stream, filtered to what that user may see", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { uniqueEmail } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, type TestServer } from '../support/in-process-server';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser } from './browser';
-import { startTestServer, type TestServer } from './server';
+import { startTestServer, type TestServer } from './in-process-server';
 
 /**
  * The set-up most end-to-end files share: their own server (a free port, its own data folder)

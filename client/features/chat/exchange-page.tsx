@@ -6,7 +6,7 @@ import { checkMessage } from '../../../shared/validation/message';
 import { useData, useSyncStatus } from '../../data/data-provider';
 import { useApplicationsWith, useConversation, useMe, useUnreadNotifications, useUser } from '../../data/queries';
 import { linkedGigs, subjectChanges, writingAbout } from './chat-gigs';
-import { ChatRoom, type RoomState } from './chat-room';
+import { RoomConnection, type RoomState } from './room-connection';
 import { LinkedGigsList, SubjectMarker } from './linked-gigs-list';
 import { PATHS } from '../../../shared/routes';
 
@@ -52,7 +52,7 @@ export default function ExchangePage() {
   const sync = useSyncStatus();
   const allowed = otherId !== userId && ((linking.data?.length ?? 0) > 0 || Boolean(conv));
 
-  const [room, setRoom] = useState<ChatRoom | null>(null);
+  const [room, setRoom] = useState<RoomConnection | null>(null);
   const [state, setState] = useState<RoomState | null>(null);
   const [draft, setDraft] = useState(() => localStorage.getItem(draftKey(userId, roomId)) ?? '');
   const [error, setError] = useState<string | null>(null);
@@ -63,7 +63,7 @@ export default function ExchangePage() {
 
   useEffect(() => {
     if (!allowed || me.loading) return;
-    const r = new ChatRoom(roomId, { id: userId, name: nameForRoom.current }, otherId);
+    const r = new RoomConnection(roomId, { id: userId, name: nameForRoom.current }, otherId);
     setRoom(r);
     setState(r.current);
     const off = r.subscribe(setState);

@@ -18,7 +18,7 @@ type Errors = Partial<Record<keyof GigFormValues, string>>;
 
 /**
  * The create-gig form (docs/product.md §5 "Create gig"): every field, the change rules, counters against
- * the limits and the messages in SPEC order. `onSubmit` gets the normalised values once they pass.
+ * the limits and the messages in docs/product.md order. `onSubmit` gets the normalised values once they pass.
  */
 export function GigForm({
   initial = EMPTY_GIG_FORM,

@@ -1,10 +1,10 @@
 import { isAcceptedOffer } from '../../../shared/constants';
 import { applicationIdFor, conversationIdFor } from '../../../shared/ids';
 import { REPLICATED, type PullAnswer, type ReplicatedCollection } from '../../../shared/sync/protocol';
-import type { CollectionName } from '../../../sync-server/store/store';
+import type { CollectionName, StoredDoc } from '../../../sync-server/store/store';
 import { gigDoc, PASSWORD, push, randomId, uniqueEmail } from '../fixtures';
 import { TestClient, type JsonResponse } from '../http-client';
-import { startTestServer, type TestServer } from '../server';
+import { startTestServer, type TestServer } from '../in-process-server';
 import { openStream, type SseEvent } from '../sse';
 import { signedEvent, startStripeMock } from '../stripe-mock';
 import { waitFor } from '../wait';
@@ -952,7 +952,7 @@ export const ACTIONS: Action[] = [
       const res = await w.clients[r].get('/api/stripe/account-link/refresh');
       const location = res.headers.get('location') ?? '';
       const linkId = location.split('/onboarding/')[1] ?? '';
-      const link = linkId ? w.server.ctx.store.get('ledger', `sim-link:${linkId}`) : undefined;
+      const link: StoredDoc | undefined = linkId ? w.server.ctx.store.get('ledger', `sim-link:${linkId}`) : undefined;
       return http(
         res,
         (x) =>

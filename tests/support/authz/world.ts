@@ -15,7 +15,7 @@ import {
   type SignedUpUser,
 } from '../fixtures';
 import { TestClient } from '../http-client';
-import type { TestServer } from '../server';
+import type { TestServer } from '../in-process-server';
 import { waitFor } from '../wait';
 import { chatMessage, openChat, type ChatClient } from '../yjs-client';
 

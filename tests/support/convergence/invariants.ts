@@ -10,7 +10,7 @@ import { participantsOf } from '../../../shared/ids';
 import type { Application } from '../../../shared/schemas/application';
 import { linkedByApplication } from '../../../sync-server/domain/links';
 import type { Store, StoredDoc } from '../../../sync-server/store/store';
-import type { TestServer } from '../server';
+import type { TestServer } from '../in-process-server';
 import { storedRoom, tryChatSocket } from '../yjs-client';
 import type { Device } from './device';
 import type { DeviceSnapshot } from './protocol';
@@ -230,7 +230,7 @@ export async function checkInvariants(input: {
     // The last edit of each profile field this device made is the server's value now (unless refused).
     const lastEdit = new Map<string, WriteRecord>();
     for (const w of writes) if (w.device === d && w.kind === 'profile') lastEdit.set(Object.keys(w.fields)[0]!, w);
-    const stored = store.get('users', d.userId);
+    const stored: StoredDoc | undefined = store.get('users', d.userId);
     for (const [field, w] of lastEdit) {
       const refusedHere = problemsOf.some(
         (p) =>

@@ -8,7 +8,7 @@ import { viewFor } from '../../../sync-server/replication/visibility';
 import type { StoredDoc } from '../../../sync-server/store/store';
 import { isoDay, signUpWithProfile } from '../fixtures';
 import { TestClient } from '../http-client';
-import { startTestServer, type TestServer } from '../server';
+import { startTestServer, type TestServer } from '../in-process-server';
 import { chatMessage, storedRoom, tryChatSocket } from '../yjs-client';
 import { Device, type DeviceWorker } from './device';
 import { checkInvariants, linkRefused, type ChatRecord, type History, type WriteRecord } from './invariants';

@@ -40,7 +40,7 @@ function expectedNotices(app: StoredDoc): Record<string, number> {
  */
 export function verifyStore(store: Store, ledger: Ledger): string[] {
   const problems: string[] = [];
-  const live = (c: CollectionName, id: string) => store.get(c, id);
+  const live = (c: CollectionName, id: string): StoredDoc | undefined => store.get(c, id);
 
   for (const [name, schema] of Object.entries(SHAPES) as [
     keyof typeof SHAPES,

@@ -3,16 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * A server in a child process of its own: the real server (tests/support/server-child.ts) for
+ * A server in a child process of its own: the real server (tests/support/server-entry.ts) for
  * kill tests and benchmarks, whose load must not share its event loop, or any entry that prints
- * `serving on http://…` and, with an IPC channel, answers `{ id, op }` messages as server-child.ts
+ * `serving on http://…` and, with an IPC channel, answers `{ id, op }` messages as server-entry.ts
  * does (bench/support/reference-chat-server.ts).
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The real server without the client build step of `npm start`. */
-export const SERVER_CHILD = path.join(ROOT, 'tests/support/server-child.ts');
+export const SERVER_ENTRY = path.join(ROOT, 'tests/support/server-entry.ts');
 
 /** What benchmarks and kill tests run the server with: quiet, rate limits off, the built client. */
 export const LOAD_ENV: Record<string, string> = {
@@ -45,7 +45,7 @@ export type ChildServer = {
   child: ChildProcess;
   /** The end of what the child wrote to stderr so far. */
   stderr(): string;
-  /** Sends `{ id, op }` over IPC and resolves with the child's answer (see server-child.ts). */
+  /** Sends `{ id, op }` over IPC and resolves with the child's answer (see server-entry.ts). */
   ask<T = Record<string, unknown>>(op: 'memory' | 'cpu' | 'stats'): Promise<T>;
   /** The child's CPU time so far (user + system), in µs. */
   cpuMicros(): Promise<number>;
@@ -97,7 +97,7 @@ export function waitForServingUrl(
 
 /** Starts the child and resolves once it is serving. */
 export async function startChildServer(options: ChildServerOptions = {}): Promise<ChildServer> {
-  const entry = options.entry ?? SERVER_CHILD;
+  const entry = options.entry ?? SERVER_ENTRY;
   const ipc = options.ipc ?? true;
   const execArgv = [
     ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []),

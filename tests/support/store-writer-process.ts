@@ -1,9 +1,9 @@
 /**
  * A child process for the store's crash and lock tests:
  *
- *   node --import tsx tests/support/store-crash-child.ts hold <dir>
+ *   node --import tsx tests/support/store-writer-process.ts hold <dir>
  *     opens the store, prints "locked", and keeps it open until stdin closes.
- *   node --import tsx tests/support/store-crash-child.ts crash <dir> <round>
+ *   node --import tsx tests/support/store-writer-process.ts crash <dir> <round>
  *     commits without pause from many concurrent writers and prints one line per acknowledged
  *     operation, to be killed at a random moment by the test:
  *       p <pair>        both documents <pair>-a and <pair>-b were created in one commit
@@ -30,7 +30,7 @@ export function decodeChat(update: Uint8Array): number[] {
 async function main(): Promise<void> {
   const [mode, dir, round = '0'] = process.argv.slice(2);
   if (!dir || (mode !== 'hold' && mode !== 'crash'))
-    throw new Error('usage: store-crash-child.ts hold|crash <dir> [round]');
+    throw new Error('usage: store-writer-process.ts hold|crash <dir> [round]');
   const store = await openJournalStore({
     dataDir: dir,
     indexes: CRASH_INDEXES,
@@ -89,7 +89,7 @@ function doc(pair: string, side: string, v: number) {
   return { id: `${pair}-${side}`, pair, v, _deleted: false, padding: 'x'.repeat(200) };
 }
 
-if (process.argv[1]?.endsWith('store-crash-child.ts')) {
+if (process.argv[1]?.endsWith('store-writer-process.ts')) {
   main().catch((err: unknown) => {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

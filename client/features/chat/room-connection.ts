@@ -33,7 +33,7 @@ type AwarenessUser = { user?: { id?: string; name?: string }; typing?: boolean }
  * offline kept until they go out) and synced with the server's room over y-websocket. Awareness
  * carries the user's own presence and typing.
  */
-export class ChatRoom {
+export class RoomConnection {
   readonly doc = new Y.Doc();
   private readonly persistence: IndexeddbPersistence;
   private readonly provider: WebsocketProvider;

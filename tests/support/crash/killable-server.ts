@@ -1,10 +1,10 @@
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LOAD_ENV, SERVER_CHILD, startChildServer, type ChildServer } from '../child-server';
+import { LOAD_ENV, SERVER_ENTRY, startChildServer, type ChildServer } from '../spawn-server';
 
 /**
- * The real server (tests/support/server-child.ts) as a child process that a test kills with
+ * The real server (tests/support/server-entry.ts) as a child process that a test kills with
  * SIGKILL. Started through tsx it takes ~3 s to load on this machine, most of it transforming
  * TypeScript; bundled once with esbuild (tsx's own compiler) into node_modules/.cache, where its
  * imports of packages still resolve, it starts in ~1 s, which is what makes hundreds of kills
@@ -12,7 +12,7 @@ import { LOAD_ENV, SERVER_CHILD, startChildServer, type ChildServer } from '../c
  */
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const BUNDLE = path.join(ROOT, 'node_modules/.cache/crash-safety/server-child.mjs');
+const BUNDLE = path.join(ROOT, 'node_modules/.cache/crash-safety/server-entry.mjs');
 
 let bundled: Promise<string> | undefined;
 
@@ -22,7 +22,7 @@ export function serverCommand(): Promise<string> {
     try {
       const esbuild = await import('esbuild');
       await esbuild.build({
-        entryPoints: [SERVER_CHILD],
+        entryPoints: [SERVER_ENTRY],
         outfile: BUNDLE,
         bundle: true,
         platform: 'node',
@@ -33,7 +33,7 @@ export function serverCommand(): Promise<string> {
       });
       return BUNDLE;
     } catch {
-      return SERVER_CHILD;
+      return SERVER_ENTRY;
     }
   })();
   return bundled;
