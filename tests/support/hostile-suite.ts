@@ -1,6 +1,4 @@
-import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import { afterAll, beforeAll } from 'vitest';
 import { conversationIdFor } from '../../shared/ids';
 import { REPLICATED, type ReplicatedCollection } from '../../sync-server/replication/visibility';
 import {
@@ -11,18 +9,15 @@ import {
   offerAndAccept,
   person,
   pullAll,
-  signUpWithProfile,
   uniqueEmail,
   write,
   PASSWORD,
   type Person,
-} from '../support/fixtures';
+} from './fixtures';
 import {
-  hostileChatFrame,
   hostileRequests,
   hostileRows,
   hostileString,
-  hostileUpgrade,
   encodePart,
   HOSTILE_PAYLOADS,
   HOSTILE_SEED,
@@ -33,13 +28,12 @@ import {
   type HostileRequest,
   type Rng,
   type RowContext,
-} from '../support/hostile';
-import { TestClient } from '../support/http-client';
-import { startTestServer, type TestServer } from '../support/in-process-server';
-import { snapshotStore, storeDifference, type StoreState } from '../support/store-snapshot';
-import { signedEvent, startStripeMock, stripeSignature, type StripeMock } from '../support/stripe-mock';
-import { waitFor } from '../support/wait';
-import { chatMessage, chatSocketBase, openChat } from '../support/yjs-client';
+} from './hostile';
+import { TestClient } from './http-client';
+import { startTestServer, type TestServer } from './in-process-server';
+import { snapshotStore, storeDifference, type StoreState } from './store-snapshot';
+import { waitFor } from './wait';
+import { chatMessage, openChat } from './yjs-client';
 
 /**
  * Issue 9, suite 1: for every HTTP endpoint and the chat socket, HOSTILE_PAYLOADS (200 here, thousands
@@ -48,19 +42,20 @@ import { chatMessage, chatSocketBase, openChat } from '../support/yjs-client';
  * encodings, other origins, missing, forged and revoked cookies, other users' ids. Every one must be
  * refused with a 4xx and a JSON `{ error }`, never a 5xx, and leave the store exactly as it was.
  * The seed is printed; HOSTILE_SEED=<seed> replays a run.
+ *
+ * This module is what the suite's files (tests/integration/hostile/: http, webhooks, chat-socket,
+ * named-cases) share: the server and the attacker's world, the endpoint specs, and the judge.
  */
 
-const N = HOSTILE_PAYLOADS;
-const root = seededRandom(HOSTILE_SEED);
-const TIMEOUT = 30_000 + N * 40;
-const WEBHOOK_SECRET = 'whsec_hostile_suite';
-const CONNECT_WEBHOOK_SECRET = 'whsec_hostile_suite_connect';
+export const N = HOSTILE_PAYLOADS;
+export const root = seededRandom(HOSTILE_SEED);
+export const TIMEOUT = 30_000 + N * 40;
+export const WEBHOOK_SECRET = 'whsec_hostile_suite';
+export const CONNECT_WEBHOOK_SECRET = 'whsec_hostile_suite_connect';
 
 let server: TestServer;
-let stripeServer: TestServer;
-let stripe: StripeMock;
 
-type Doc = Record<string, unknown>;
+export type Doc = Record<string, unknown>;
 
 /**
  * The world the attacker acts in. The attacker is a buyer with three applicants (one offer waiting
@@ -68,16 +63,16 @@ type Doc = Record<string, unknown>;
  * payout onboarding and a chat room; victims have gigs, an accepted offer, a checkout, a payout link,
  * a conversation and notifications of their own.
  */
-type World = Awaited<ReturnType<typeof buildWorld>>;
+export type World = Awaited<ReturnType<typeof buildWorld>>;
 let w: World;
 
-async function connectPayouts(p: Person): Promise<string> {
+export async function connectPayouts(p: Person): Promise<string> {
   const res = await createPayoutAccount(p.http, p.user);
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   return res.body.accountLink.split('/').pop()!;
 }
 
-async function buildWorld(on: TestServer) {
+export async function buildWorld(on: TestServer) {
   const attacker = await person(on.url, { name: 'Mal Attacker' });
   const s1 = await person(on.url, { name: 'Sid One' });
   const s2 = await person(on.url, { name: 'Sid Two' });
@@ -170,19 +165,19 @@ async function buildWorld(on: TestServer) {
 // ---------------------------------------------------------------------------------------------
 // Running payloads and judging answers
 
-type Tally = { endpoint: string; tried: number; violations: number };
-const tallies: Tally[] = [];
+export type Tally = { endpoint: string; tried: number; violations: number };
+export const tallies: Tally[] = [];
 
 /** Object.prototype must never gain a key, whatever a body carried. */
-function prototypeIntact(): string | undefined {
+export function prototypeIntact(): string | undefined {
   const keys = Object.getOwnPropertyNames(Object.prototype).filter((k) => !BASE_PROTOTYPE.has(k));
   return keys.length ? `Object.prototype gained ${keys.join(', ')}` : undefined;
 }
-const BASE_PROTOTYPE = new Set(Object.getOwnPropertyNames(Object.prototype));
+export const BASE_PROTOTYPE = new Set(Object.getOwnPropertyNames(Object.prototype));
 
-type Answer = { status: number; headers: Headers; text: string; json: Record<string, unknown> | undefined };
+export type Answer = { status: number; headers: Headers; text: string; json: Record<string, unknown> | undefined };
 
-async function send(on: TestServer, req: HostileRequest): Promise<Answer> {
+export async function send(on: TestServer, req: HostileRequest): Promise<Answer> {
   const res = await fetch(on.url + req.path, {
     method: req.method,
     headers: req.headers,
@@ -202,7 +197,7 @@ async function send(on: TestServer, req: HostileRequest): Promise<Answer> {
 let publicAnswer: string | undefined;
 
 /** What is wrong with the answer to a hostile request, or undefined. */
-function judge(req: HostileRequest, a: Answer): string | undefined {
+export function judge(req: HostileRequest, a: Answer): string | undefined {
   if (a.status >= 500) return `${a.status} ${a.text.slice(0, 200)}`;
   if (a.headers.get('access-control-allow-origin')) return 'answered with Access-Control-Allow-Origin';
   const isJson = /^application\/json/.test(a.headers.get('content-type') ?? '');
@@ -243,7 +238,7 @@ function judge(req: HostileRequest, a: Answer): string | undefined {
 }
 
 /** Runs `count` checks one at a time, comparing the store before and after each; returns the violations. */
-async function run(
+export async function run(
   on: TestServer,
   endpoint: string,
   count: number,
@@ -269,7 +264,7 @@ async function run(
   return violations;
 }
 
-async function runEndpoint(on: TestServer, spec: EndpointSpec, attacker: Attacker): Promise<string[]> {
+export async function runEndpoint(on: TestServer, spec: EndpointSpec, attacker: Attacker): Promise<string[]> {
   const requests = hostileRequests(spec, attacker, root.fork(spec.name), N);
   return run(on, spec.name, N, async () => {
     const req = requests.next().value as HostileRequest;
@@ -280,7 +275,7 @@ async function runEndpoint(on: TestServer, spec: EndpointSpec, attacker: Attacke
 // ---------------------------------------------------------------------------------------------
 // The endpoints
 
-const UNKNOWN_COLLECTIONS = [
+export const UNKNOWN_COLLECTIONS = [
   'credentials',
   'sessions',
   'waitlist',
@@ -297,12 +292,12 @@ const UNKNOWN_COLLECTIONS = [
   'gigs.json',
 ];
 
-function badCollectionPath(r: Rng, tail: string): string {
+export function badCollectionPath(r: Rng, tail: string): string {
   const name = r.chance(0.7) ? r.pick(UNKNOWN_COLLECTIONS) : encodePart(hostileString(r).slice(0, 200)) || 'x';
   return `/api/sync/${name}/${tail}`;
 }
 
-function badQuery(r: Rng): string {
+export function badQuery(r: Rng): string {
   const seq = [
     '-1',
     '-100',
@@ -332,9 +327,9 @@ function badQuery(r: Rng): string {
   }
 }
 
-const now = () => Date.now();
+export const now = () => Date.now();
 
-function rowContexts(): Record<ReplicatedCollection, RowContext> {
+export function rowContexts(): Record<ReplicatedCollection, RowContext> {
   const {
     attacker,
     s3,
@@ -466,7 +461,7 @@ function rowContexts(): Record<ReplicatedCollection, RowContext> {
   };
 }
 
-function specs(): EndpointSpec[] {
+export function specs(): EndpointSpec[] {
   const { attacker, vb, vs, a1, a2, av, gigA, gigV, mine } = w;
   const me = attacker.user.id;
   const rows = rowContexts();
@@ -696,354 +691,57 @@ function specs(): EndpointSpec[] {
 
 // ---------------------------------------------------------------------------------------------
 
-beforeAll(async () => {
-  console.log(
-    `hostile input: seed ${HOSTILE_SEED}, ${N} payloads per endpoint (HOSTILE_SEED=${HOSTILE_SEED} replays this run)`,
-  );
-  // No background snapshot and no idle room unload: both write to the data folder with no request.
-  server = await startTestServer({
-    SNAPSHOT_INTERVAL_MS: '3600000',
-    SNAPSHOT_EVERY_COMMITS: '10000000',
-    CHAT_ROOM_IDLE_MS: '3600000',
-  });
-  w = await buildWorld(server);
-  publicAnswer = await (await fetch(`${server.url}/api/public-config`)).text();
-}, 60_000);
-
-afterAll(async () => {
-  await server?.cleanup();
-  await stripeServer?.cleanup();
-  await stripe?.close();
-  if (tallies.length) {
-    const width = Math.max(...tallies.map((t) => t.endpoint.length));
-    const lines = tallies.map(
-      (t) => `  ${t.endpoint.padEnd(width)}  ${String(t.tried).padStart(6)}  ${String(t.violations).padStart(4)}`,
-    );
-    const tried = tallies.reduce((n, t) => n + t.tried, 0);
-    const violations = tallies.reduce((n, t) => n + t.violations, 0);
+/**
+ * Starts the server the hostile payloads go to and builds the attacker's world before the file's
+ * tests; after them, closes it and prints what was tried and what broke, per endpoint.
+ */
+export function useHostileSuite(): void {
+  beforeAll(async () => {
     console.log(
-      `hostile input (seed ${HOSTILE_SEED}):\n  ${'endpoint'.padEnd(width)}   tried  viol.\n${lines.join('\n')}\n  payloads tried: ${tried}, violations: ${violations}`,
+      `hostile input: seed ${HOSTILE_SEED}, ${N} payloads per endpoint (HOSTILE_SEED=${HOSTILE_SEED} replays this run)`,
     );
-  }
-});
+    // No background snapshot and no idle room unload: both write to the data folder with no request.
+    server = await startTestServer({
+      SNAPSHOT_INTERVAL_MS: '3600000',
+      SNAPSHOT_EVERY_COMMITS: '10000000',
+      CHAT_ROOM_IDLE_MS: '3600000',
+    });
+    w = await buildWorld(server);
+    publicAnswer = await (await fetch(`${server.url}/api/public-config`)).text();
+  }, 60_000);
 
-const attackerOf = (): Attacker => ({
+  afterAll(async () => {
+    await server?.cleanup();
+    if (tallies.length) {
+      const width = Math.max(...tallies.map((t) => t.endpoint.length));
+      const lines = tallies.map(
+        (t) => `  ${t.endpoint.padEnd(width)}  ${String(t.tried).padStart(6)}  ${String(t.violations).padStart(4)}`,
+      );
+      const tried = tallies.reduce((n, t) => n + t.tried, 0);
+      const violations = tallies.reduce((n, t) => n + t.violations, 0);
+      console.log(
+        `hostile input (seed ${HOSTILE_SEED}):\n  ${'endpoint'.padEnd(width)}   tried  viol.\n${lines.join('\n')}\n  payloads tried: ${tried}, violations: ${violations}`,
+      );
+    }
+  });
+}
+
+export const attackerOf = (): Attacker => ({
   origin: server.url,
   cookie: w.attacker.http.cookieHeader(),
   revokedCookies: w.revokedCookies,
   storedSessionIds: w.storedSessionIds,
 });
 
-describe(`hostile HTTP payloads (${N} per endpoint)`, () => {
-  // The specs need the world: build them lazily, one test per endpoint.
-  const names = [
-    'POST /api/auth/signup',
-    'POST /api/auth/login',
-    'POST /api/auth/logout',
-    'GET /api/auth/session',
-    'POST /api/waitlist',
-    'GET /api/public-config',
-    ...REPLICATED.map((c) => `GET /api/sync/${c}/pull`),
-    ...REPLICATED.map((c) => `POST /api/sync/${c}/push`),
-    'GET /api/sync/stream',
-    'POST /api/stripe/create-connect-account',
-    'GET /api/stripe/account-status',
-    'GET /api/stripe/account-link/refresh',
-    'POST /api/payments/checkout',
-    'POST /api/payments/confirm',
-    'POST /api/gigs/complete-gig',
-    'POST /api/payments/simulated/onboarding/:linkId',
-    'POST /api/payments/simulated/checkout/:sessionId/pay',
-  ];
-  it.each(names)(
-    '%s refuses every one with a 4xx { error } and leaves the store unchanged',
-    async (name) => {
-      const spec = specs().find((s) => s.name === name)!;
-      const violations = await runEndpoint(server, spec, attackerOf());
-      expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
-    },
-    TIMEOUT,
-  );
-
-  it('the attacker’s own valid requests still work afterwards (the payloads were refused, not the attacker)', async () => {
-    expect((await w.attacker.http.get('/api/auth/session')).status).toBe(200);
-    const paid = await w.attacker.http.post<{ next: string }>(
-      `/api/payments/simulated/checkout/${w.openSession}/pay`,
-      {},
-    );
-    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-  });
-});
-
-describe(`POST /api/stripe/webhook and /api/stripe/connect-webhook (${N} unsigned, forged and stale events)`, () => {
-  it(
-    'refuses every one with 400 (413 when too large) and a JSON { error }, and records nothing',
-    async () => {
-      stripe = await startStripeMock();
-      stripeServer = await startTestServer({
-        STRIPE_SECRET_KEY: 'sk_test_hostile',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_WEBHOOK_SECRET,
-        STRIPE_API_BASE: stripe.url,
-        LOG_LEVEL: 'silent',
-        SNAPSHOT_INTERVAL_MS: '3600000',
-      });
-      const r = root.fork('webhook');
-      const violations = await run(stripeServer, 'POST /api/stripe/webhook', N, async () => {
-        // Each endpoint with its own secret (decision 007); the defects are the same for both.
-        const [path, secret] = r.pick([
-          ['/api/stripe/webhook', WEBHOOK_SECRET],
-          ['/api/stripe/connect-webhook', CONNECT_WEBHOOK_SECRET],
-        ] as const);
-        const event = signedEvent(
-          secret,
-          r.pick(['checkout.session.completed', 'account.updated', 'charge.refunded']),
-          { id: `cs_${randomText(r, 8)}`, metadata: { applicationId: 'x' } },
-          { account: 'acct_x' },
-        );
-        const headers: Record<string, string> = {
-          'content-type': r.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded']),
-        };
-        if (r.chance(0.3)) headers.origin = 'https://evil.example';
-        let body: string = event.body;
-        let defect: string;
-        let status = 400;
-        switch (r.int(0, 6)) {
-          case 0:
-            defect = 'no signature';
-            break;
-          case 1:
-            defect = 'a made-up signature';
-            headers['stripe-signature'] =
-              `t=${Math.floor(Date.now() / 1000)},v1=${Buffer.from(Array.from({ length: 32 }, () => r.int(0, 255))).toString('hex')}`;
-            break;
-          case 2:
-            defect = 'signed with another secret';
-            headers['stripe-signature'] = stripeSignature(event.body, 'whsec_attacker');
-            break;
-          case 3:
-            defect = 'a stale signature (over 300 s)';
-            headers['stripe-signature'] = stripeSignature(
-              event.body,
-              secret,
-              Math.floor(Date.now() / 1000) - r.int(301, 100_000),
-            );
-            break;
-          case 4:
-            defect = 'a signature of another body';
-            headers['stripe-signature'] = event.signature;
-            body = event.body.replace('"livemode":false', '"livemode":true');
-            break;
-          case 5:
-            defect = 'a malformed signature header';
-            headers['stripe-signature'] = r.pick([
-              '',
-              't=abc',
-              'v1=',
-              't=1,v1=zz',
-              hostileString(r)
-                .replace(/[^\x20-\x7e]/g, '')
-                .slice(0, 500) || 'x',
-              'x'.repeat(r.int(1, 4000)),
-            ]);
-            body = r.chance(0.5) ? body : hostileString(r);
-            break;
-          default:
-            defect = 'too large';
-            headers['stripe-signature'] = event.signature;
-            body = JSON.stringify({ padding: 'p'.repeat(512 * 1024 + r.int(1, 100_000)) });
-            status = 413;
-        }
-        const a = await send(stripeServer, {
-          defect,
-          method: 'POST',
-          path,
-          headers,
-          body,
-          expect: { kind: 'refused', status },
-        });
-        return {
-          defect,
-          problem: judge({ defect, method: 'POST', path: '', headers, expect: { kind: 'refused', status } }, a),
-        };
-      });
-      expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
-    },
-    TIMEOUT,
-  );
-});
-
-// ---------------------------------------------------------------------------------------------
-// The chat socket
-
-type UpgradeAnswer = { status: number; contentType: string | undefined; body: string };
-
-/** Sends an upgrade request as is and reports the answer (101 when a socket opened). */
-function upgrade(
-  on: TestServer,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-): Promise<UpgradeAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: on.port, method, path, headers });
-    req.on('upgrade', (_res, socket) => {
-      socket.destroy();
-      resolve({ status: 101, contentType: undefined, body: '' });
-    });
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-describe(`the chat socket (${N} hostile upgrade requests, ${N} hostile messages)`, () => {
-  it(
-    'refuses every hostile upgrade before it opens, with a 4xx JSON { error }',
-    async () => {
-      const r = root.fork('chat-upgrade');
-      const me = w.attacker.user.id;
-      const ctx = {
-        ...attackerOf(),
-        ownRoom: w.room,
-        foreignRoom: w.victimRoom,
-        unlinkedRoom: conversationIdFor(me, w.loner.user.id),
-        selfRoom: `${me}_${me}`,
-      };
-      const violations = await run(
-        server,
-        'chat socket upgrade',
-        N,
-        async () => {
-          const u = hostileUpgrade(r, ctx);
-          const a = await upgrade(server, u.method, u.path, u.headers);
-          let problem: string | undefined;
-          let json: Record<string, unknown> | undefined;
-          try {
-            json = JSON.parse(a.body) as Record<string, unknown>;
-          } catch {
-            json = undefined;
-          }
-          if (a.status < 400 || a.status >= 500) problem = `answered ${a.status} ${a.body.slice(0, 100)}`;
-          else if (u.status !== 'any4xx' && a.status !== u.status)
-            problem = `${a.status} instead of ${u.status}: ${a.body.slice(0, 100)}`;
-          else if (!/^application\/json/.test(a.contentType ?? '') || typeof json?.error !== 'string')
-            problem = `no JSON { error }: ${a.contentType} ${a.body.slice(0, 100)}`;
-          return { defect: u.defect, problem };
-        },
-        [w.room, w.victimRoom],
-      );
-      expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
-    },
-    TIMEOUT,
-  );
-
-  it(
-    'closes the socket (4400 not the protocol, 4403 refused, 1009 too big) or ignores each hostile message; never an error close, never a change',
-    async () => {
-      const r = root.fork('chat-messages');
-      const roomCtx = {
-        userId: w.attacker.user.id,
-        otherId: w.s1.user.id,
-        serverState: () => server.ctx.store.chatUpdates(w.room),
-      };
-      const url = `${chatSocketBase(server.url)}/${w.room}`;
-      const cookie = w.attacker.http.cookieHeader();
-      const violations = await run(
-        server,
-        'chat socket messages',
-        N,
-        async (i) => {
-          const f =
-            i % 97 === 96
-              ? { defect: 'a frame over 4 MiB', data: new Uint8Array(4 * 1024 * 1024 + 10), mayBeIgnored: false }
-              : hostileChatFrame(r, roomCtx);
-          const ws = new WebSocket(url, { headers: { cookie }, origin: server.url });
-          const outcome = await new Promise<{ closed?: number; alive?: boolean; reason?: string }>(
-            (resolve, reject) => {
-              let probed = false;
-              ws.on('error', () => undefined);
-              ws.on('close', (code, reason) => resolve({ closed: code, reason: reason.toString() }));
-              ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-              ws.on('open', () => {
-                ws.send(f.data, { binary: typeof f.data !== 'string' });
-                // Sync step 1 with an empty state vector: its answer (sync step 2) shows the socket is
-                // alive and that the hostile frame, sent before it, was handled.
-                ws.send(new Uint8Array([0, 0, 1, 0]));
-                probed = true;
-              });
-              ws.on('message', (data: Buffer) => {
-                if (probed && data[0] === 0 && data[1] === 1) resolve({ alive: true });
-              });
-            },
-          );
-          ws.terminate();
-          let problem: string | undefined;
-          if (outcome.alive && !f.mayBeIgnored) problem = 'the socket stayed open';
-          if (outcome.closed !== undefined && ![4400, 4403, 1009].includes(outcome.closed))
-            problem = `closed with ${outcome.closed} ${outcome.reason ?? ''}`;
-          return { defect: f.defect, problem };
-        },
-        [w.room],
-      );
-      expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
-      // The room carries on: its participants still exchange messages.
-      const chat = openChat(w.s1.http, w.room);
-      await chat.synced();
-      chat.send(chatMessage(w.s1.user.id, w.attacker.user.id, 'Still here.'));
-      await waitFor('a new message is stamped', () => chat.stamps.size === 2);
-      chat.destroy();
-    },
-    TIMEOUT,
-  );
-});
-
-describe('named hostile cases', () => {
-  it('a pushed gig that forges its owner keeps the real owner; prototype keys are refused per row and never pollute', async () => {
-    const fresh = new TestClient(server.url);
-    const user = await signUpWithProfile(fresh);
-    const ownGig = (await write(fresh, 'gigs', gigDoc())).master!;
-    expect(ownGig.createdBy).toBe(user.id);
-    const forged = await write(fresh, 'gigs', { ...ownGig, createdBy: w.vb.user.id, title: 'Renamed' }, ownGig);
-    expect(forged.refusal).toBeUndefined();
-    expect(server.ctx.store.get('gigs', ownGig.id as string)).toMatchObject({ createdBy: user.id, title: 'Renamed' });
-    const created = await write(fresh, 'gigs', gigDoc({ createdBy: w.vb.user.id, creatorName: 'Vic Buyer' }));
-    expect(created.master).toMatchObject({ createdBy: user.id, creatorName: 'Ada Painter' });
-
-    const before = await snapshotStore(server);
-    const proto = await fresh.post(
-      '/api/sync/gigs/push',
-      `[{"newDocumentState":{"id":"${gigDoc().id as string}","__proto__":{"polluted":true}}}]`,
-    );
-    expect(proto.status).toBe(400);
-    expect(proto.body.error).toMatch(/__proto__/);
-    expect(storeDifference(before, await snapshotStore(server))).toBeUndefined();
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
-
-  it('answers unknown collections, bad checkpoints and unknown API paths with 4xx', async () => {
-    const c = w.attacker.http;
-    expect((await c.get('/api/sync/credentials/pull?seq=0')).status).toBe(404);
-    expect((await c.get('/api/sync/sessions/pull?seq=0')).status).toBe(404);
-    expect((await c.get('/api/sync/gigs/pull?seq=-1')).status).toBe(400);
-    expect((await c.get('/api/sync/gigs/pull?seq=abc')).status).toBe(400);
-    expect((await c.get('/api/sync/gigs/pull?seq=0&extra=1')).status).toBe(400);
-    expect((await c.get('/api/nope')).status).toBe(404);
-  });
-
-  it('a body nested deeper than any document is refused before it is parsed into anything', async () => {
-    const depth = 5000;
-    const deep = '['.repeat(depth) + ']'.repeat(depth);
-    const res = await w.attacker.http.post(
-      '/api/sync/gigs/push',
-      `[{"newDocumentState":{"id":"${gigDoc().id as string}","title":${deep}}}]`,
-    );
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/nested/);
-  });
-});
+/** The suite's state once useHostileSuite's set-up has run. */
+export const suite = {
+  get server() {
+    return server;
+  },
+  get w() {
+    return w;
+  },
+  get publicAnswer() {
+    return publicAnswer;
+  },
+};
