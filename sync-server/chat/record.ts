@@ -64,7 +64,7 @@ export function messageRecordWrites(store: Store, room: string, messages: Stampe
   }
 
   const sender = store.get('users', last.senderId);
-  const senderName = str(sender?.name);
+  const senderName = sender?.name ?? '';
   const message = newMessageNotice(senderName, last.content, gig?.gigTitle);
   // The gig the notification names: the message's own, else the one the conversation is about.
   const gigId = gig?.gigId ?? str(base.gigId);

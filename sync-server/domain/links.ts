@@ -1,7 +1,6 @@
 import type { GigRef } from '../../shared/application-machine';
 import type { ConversationLink } from '../../shared/validation/chat-access';
 import type { Store } from '../store/store';
-import { str } from './documents';
 
 /**
  * What links two users, and the gig an application names: read by the read filter, the
@@ -29,11 +28,11 @@ export function conversationLink(store: Store, a: string, b: string, gigId?: str
   const rank = (x: (typeof candidates)[number]) =>
     x._deleted || x.gigDeleted === true ? 2 : gigId && x.gigId === gigId ? 0 : 1;
   const app = candidates.sort((x, y) => rank(x) - rank(y) || Number(y.appliedAt) - Number(x.appliedAt))[0];
-  return app && { gigTitle: str(app.gigTitle), gigId: str(app.gigId), creatorId: str(app.creatorId) };
+  return app && { gigTitle: app.gigTitle, gigId: app.gigId, creatorId: app.creatorId };
 }
 
 /** The gig as the application machine sees it, or undefined once it is deleted. */
 export function gigRefOf(store: Store, gigId: string): GigRef | undefined {
   const gig = store.get('gigs', gigId);
-  return gig && !gig._deleted ? { id: gig.id, createdBy: str(gig.createdBy), title: str(gig.title) } : undefined;
+  return gig && !gig._deleted ? { id: gig.id, createdBy: gig.createdBy, title: gig.title } : undefined;
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { HttpError } from '../http/errors';
-import { stamp, str } from '../domain/documents';
+import { stamp } from '../domain/documents';
 import type { Stored } from '../store/store';
 import { PAYMENT_MESSAGES } from './messages';
 import { lockKey, usableAccountId, viaProvider, type Payments } from './payments';
@@ -54,12 +54,12 @@ export async function connectAccount(
     const user = store.get('users', userId)!;
     const existing = usableAccountId(p, user.stripeAccountId);
     if (existing) return existing;
-    const country = str(user.location) || undefined;
+    const country = user.location || undefined;
     const serviceAgreement = serviceAgreementFor(p, country);
     const account = await viaProvider(p, PAYMENT_MESSAGES.accountCreateFailed, () =>
       p.provider.createConnectAccount(
         {
-          email: str(user.email),
+          email: user.email ?? '',
           userId,
           ...(country ? { country } : {}),
           ...(serviceAgreement ? { serviceAgreement } : {}),

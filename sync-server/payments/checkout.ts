@@ -6,7 +6,7 @@ import type { Application } from '../../shared/schemas/application';
 import { badRequest, conflict, HttpError } from '../http/errors';
 import { gigRefOf } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
-import { stamp, str } from '../domain/documents';
+import { stamp } from '../domain/documents';
 import type { DocWrite, Stored } from '../store/store';
 import { ledger, ledgerId, ledgerWrite, type ChargeEntry, type CheckoutEntry } from './ledger';
 import { PAYMENT_MESSAGES as M } from './messages';
@@ -83,7 +83,7 @@ export async function startCheckout(
           transferGroup: app.id,
           successUrl: success,
           cancelUrl: `${origin}/basket`,
-          ...(str(buyer.email) ? { customerEmail: str(buyer.email) } : {}),
+          ...(buyer.email ? { customerEmail: buyer.email } : {}),
         },
         idempotencyKey,
       ),
@@ -115,10 +115,10 @@ function confirmationOf(app: Stored<'applications'>, charge: ChargeEntry): Confi
   return {
     confirmed: true,
     applicationId: app.id,
-    gigId: str(app.gigId),
-    gigTitle: str(app.gigTitle),
+    gigId: app.gigId,
+    gigTitle: app.gigTitle,
     sessionId: charge.sessionId,
-    status: str(app.status),
+    status: app.status,
     amount: charge.amount,
     base: charge.base,
     fee: charge.amount - charge.base,
@@ -173,7 +173,7 @@ async function confirmLocked(
     if (charge.sessionId === sessionId) return confirmationOf(app, charge);
     throw conflict(M.invalidStatus);
   }
-  if (normalizeStatus(str(app.status)) !== 'PENDING_PAYMENT') throw conflict(M.invalidStatus);
+  if (normalizeStatus(app.status) !== 'PENDING_PAYMENT') throw conflict(M.invalidStatus);
   const entry = ledger.checkout(store, sessionId);
   if (!entry || entry.applicationId !== applicationId) throw badRequest(M.updateFailed);
   const session = await viaProvider(p, M.updateFailed, () => p.provider.retrieveCheckoutSession(sessionId));
@@ -183,12 +183,12 @@ async function confirmLocked(
   // Re-read after the provider call: the lock keeps payment steps out, replication cannot move
   // a PENDING_PAYMENT application, but the document's version may have moved on.
   const current = store.get('applications', applicationId)!;
-  const buyer = store.get('users', str(current.creatorId));
+  const buyer = store.get('users', current.creatorId);
   const now = p.ctx.now();
   const result = transition({
-    actor: { id: str(current.creatorId), name: str(buyer?.name) },
+    actor: { id: current.creatorId, name: buyer?.name ?? '' },
     application: current,
-    gig: gigRefOf(store, str(current.gigId)),
+    gig: gigRefOf(store, current.gigId),
     event: { type: 'CONFIRM_PAYMENT' },
     now,
   });

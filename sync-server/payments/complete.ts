@@ -3,7 +3,7 @@ import { payoutSplit } from '../../shared/money';
 import { badRequest, conflict, forbidden, HttpError } from '../http/errors';
 import { gigRefOf } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
-import { stamp, str } from '../domain/documents';
+import { stamp } from '../domain/documents';
 import type { DocWrite, Stored } from '../store/store';
 import { ledger, ledgerId, ledgerWrite, type TransferEntry } from './ledger';
 import { PAYMENT_MESSAGES as M } from './messages';
@@ -34,11 +34,11 @@ export async function completeGig(
   return p.lock.run(lockKey.application(applicationId), async () => {
     const { store } = p.ctx;
     const app = buyersApplication(p, applicationId, actor.id, M.onlyBuyerCompletes);
-    const gig = gigRefOf(store, str(app.gigId));
+    const gig = gigRefOf(store, app.gigId);
     if (app.gigId !== gigId) throw badRequest(M.wrongGig);
     const base = typeof app.finalBudget === 'number' ? app.finalBudget : 0;
     const split = payoutSplit(base);
-    if (normalizeStatus(str(app.status)) === 'COMPLETED') {
+    if (normalizeStatus(app.status) === 'COMPLETED') {
       const held = ledger.transfer(store, applicationId);
       return {
         success: true,
@@ -50,7 +50,7 @@ export async function completeGig(
 
     const plan = (now: number) =>
       transition({
-        actor: { id: actor.id, name: str(actor.name) },
+        actor: { id: actor.id, name: actor.name },
         application: store.get('applications', applicationId)!,
         gig,
         event: { type: 'COMPLETE' },
@@ -67,7 +67,7 @@ export async function completeGig(
       id: ledgerId.transfer(applicationId),
       kind: 'transfer',
       applicationId,
-      freelancerId: str(app.applicantId),
+      freelancerId: app.applicantId,
       amount: split.freelancer,
       currency,
       status: 'held',
@@ -84,7 +84,7 @@ export async function completeGig(
 
     let payout: CompletionResult['payout'] = 'none';
     if (base > 0) {
-      const freelancer = store.get('users', str(app.applicantId));
+      const freelancer = store.get('users', app.applicantId);
       const destination = usableAccountId(p, freelancer?.stripeAccountId);
       const account = destination
         ? await viaProvider(p, M.transferFailed, () => p.provider.retrieveAccount(destination))

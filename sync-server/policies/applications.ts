@@ -10,7 +10,7 @@ import { isProfileComplete } from '../../shared/schemas/user';
 import { validateApplication } from '../../shared/validation/apply';
 import type { DocWrite } from '../store/store';
 import { applicationsOf, hiringWrites } from './hiring';
-import { stamp, str } from '../domain/documents';
+import { stamp } from '../domain/documents';
 import { gigRefOf } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
 import { refuse, type Policy, type PolicyInput, type PolicyResult } from './types';
@@ -26,9 +26,9 @@ export const applicationPolicy: Policy<'applications'> = (input): PolicyResult =
   const inferred = eventFromChange(current, next);
   if (!inferred.ok) return refuse(inferred.error);
   const result = transition({
-    actor: { id: actor.id, name: str(actor.name) },
+    actor: { id: actor.id, name: actor.name },
     application: current,
-    gig: gigRefOf(ctx.store, str(current.gigId)),
+    gig: gigRefOf(ctx.store, current.gigId),
     event: inferred.event,
     now,
   });
@@ -40,7 +40,7 @@ export const applicationPolicy: Policy<'applications'> = (input): PolicyResult =
   ];
 
   // The gig's openings bound the offers out and the people hired (docs/decisions/014-…).
-  const gig = ctx.store.get('gigs', str(current.gigId));
+  const gig = ctx.store.get('gigs', current.gigId);
   if (!gig || gig._deleted) return { ok: true, writes };
   const others = applicationsOf(ctx.store, gig.id).filter((a) => a.id !== current.id);
   const statuses = others;

@@ -36,8 +36,8 @@ export const conversationPolicy: Policy<'conversations'> = ({ ctx, actor, curren
   });
   if (!check.ok) return refuse(check.error ?? 'A conversation needs an application linking the two users.');
   const id = conversationIdFor(actor.id, otherId);
-  if (str(incoming.id) !== id) return refuse('Invalid conversation id');
-  const link = conversationLink(ctx.store, actor.id, otherId, str(incoming.gigId))!;
+  if (incoming.id !== id) return refuse('Invalid conversation id');
+  const link = conversationLink(ctx.store, actor.id, otherId, incoming.gigId ?? undefined)!;
   const conversation = { ...newConversation({ starterId: actor.id, otherId, link, now }), _deleted: false };
   const writes: DocWrite[] = [
     { collection: 'conversations', doc: conversation },
@@ -46,9 +46,9 @@ export const conversationPolicy: Policy<'conversations'> = ({ ctx, actor, curren
         {
           userId: otherId,
           type: 'new_conversation',
-          message: `New conversation from ${quoted(str(actor.name))} about ${quoted(link.gigTitle)}`,
+          message: `New conversation from ${quoted(actor.name)} about ${quoted(link.gigTitle)}`,
           senderId: actor.id,
-          senderName: str(actor.name),
+          senderName: actor.name,
           gigId: link.gigId,
           gigTitle: link.gigTitle,
           conversationId: id,

@@ -8,7 +8,7 @@ import { normalizeGigForm, validateGigForm } from '../../shared/validation/gig';
 import { firstError } from '../../shared/validation/types';
 import type { DocWrite } from '../store/store';
 import { applicationsOf, hiringWrites } from './hiring';
-import { stamp, str } from '../domain/documents';
+import { stamp } from '../domain/documents';
 import { refuse, type Policy, type PolicyResult } from './types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -36,11 +36,7 @@ export const gigPolicy: Policy<'gigs'> = ({ ctx, actor, current, incoming, delet
   if (deleting) {
     const live = current && !current._deleted ? current : undefined;
     const apps = live ? applicationsOf(ctx.store, live.id) : [];
-    const check = checkDeleteGig(
-      actor.id,
-      live ? { createdBy: str(live.createdBy) } : undefined,
-      apps.map((a) => ({ status: str(a.status) })),
-    );
+    const check = checkDeleteGig(actor.id, live ? { createdBy: live.createdBy } : undefined, apps);
     if (!check.ok) return refuse(check.error);
     const writes: DocWrite[] = [
       { collection: 'gigs', doc: { ...current!, _deleted: true, updatedAt: stamp(now, current) } },
@@ -52,7 +48,7 @@ export const gigPolicy: Policy<'gigs'> = ({ ctx, actor, current, incoming, delet
   }
 
   if (!current) {
-    if (!ID_PATTERN.test(str(incoming.id))) return refuse('Invalid gig id');
+    if (!ID_PATTERN.test(incoming.id ?? '')) return refuse('Invalid gig id');
     if (!isProfileComplete(actor)) return refuse('Please complete your profile before creating a gig');
     const checked = content(incoming, now);
     if (!checked.ok) return refuse(checked.reason);
@@ -60,12 +56,12 @@ export const gigPolicy: Policy<'gigs'> = ({ ctx, actor, current, incoming, delet
     const openingsProblem = openingsError(typeof openings === 'number' ? openings : Number.NaN);
     if (openingsProblem) return refuse(openingsProblem);
     const gig = {
-      id: str(incoming.id),
+      id: incoming.id ?? '',
       ...checked.fields,
       createdAt: now,
       createdBy: actor.id,
-      creatorName: str(actor.name),
-      creatorEmail: str(actor.email),
+      creatorName: actor.name,
+      creatorEmail: actor.email ?? '',
       status: GIG_STATUS_ACTIVE,
       openings,
       filledAt: null,
