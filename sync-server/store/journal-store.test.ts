@@ -61,6 +61,24 @@ describe('journal store: reads and commits', () => {
     expect([...store.all('gigs')].map((d) => d.id)).toEqual(['g1', 'g2']);
   });
 
+  it('runs a transaction as read, decide, commit: concurrent decisions each see the one before, and one writing nothing commits nothing', async () => {
+    const store = await openStore(await tempDir());
+    await store.commit([gig('g1', { openings: 1 })]);
+    // Two decisions racing for the gig's one opening: the second sees the first's write.
+    const take = (who: string) =>
+      store.transaction((read) => {
+        const current = read.get('gigs', 'g1')!;
+        if (current.openings === 0) return { writes: [], value: `${who}: full` };
+        return { writes: [gig('g1', { openings: 0, takenBy: who })], value: `${who}: hired` };
+      });
+    const [first, second] = await Promise.all([take('ada'), take('ben')]);
+    expect(first).toEqual({ value: 'ada: hired', seq: 2 });
+    expect(second).toEqual({ value: 'ben: full', seq: 2 });
+    expect(store.get('gigs', 'g1')).toMatchObject({ openings: 0, takenBy: 'ada', _seq: 2 });
+    expect(store.durableSeq()).toBe(2);
+    expect(store.changesSince(0, 10).map((c) => c.doc._seq)).toEqual([2]);
+  });
+
   it('ignores a caller-supplied _seq and keeps no reference to the caller object', async () => {
     const store = await openStore(await tempDir());
     const write = gig('g1', { _seq: 99, tags: ['a'] });

@@ -7,7 +7,18 @@ import type { MemoryState, StampedWrite } from './memory';
 import type { JournalEntry } from './replay';
 import { SNAPSHOT_FILE, snapshotDb, type SnapshotData } from './snapshot';
 import { vouchFor, vouchForAll, vouchForList } from './documents';
-import type { Change, ChatRange, CollectionName, DocWrite, IndexDefinitions, Store, Stored, StoredDoc } from './store';
+import type {
+  Change,
+  ChatRange,
+  CollectionName,
+  Decision,
+  DecisionReader,
+  DocWrite,
+  IndexDefinitions,
+  Store,
+  Stored,
+  StoredDoc,
+} from './store';
 
 /**
  * The embedded store: the data in memory, each commit one fsynced journal line, and a lowdb
@@ -142,6 +153,14 @@ class JournalStoreImpl implements JournalStore {
     const docs = this.memory.all(collection);
     vouchForAll(collection, docs);
     return docs;
+  }
+
+  async transaction<T>(decide: (read: DecisionReader) => Decision<T>): Promise<{ value: T; seq: number }> {
+    // One process: no await between the reads and the commit, so nothing else interleaves. A
+    // decision that writes nothing still waits until what it read is durable (an empty commit):
+    // a refusal must not rest on a write a crash could take back.
+    const { writes, value } = decide(this);
+    return { value, seq: await this.commit(writes) };
   }
 
   commit(writes: DocWrite[]): Promise<number> {

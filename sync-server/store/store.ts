@@ -38,6 +38,15 @@ export type IndexDefinitions = Partial<
   Record<CollectionName, Record<string, (doc: StoredDoc) => string | string[] | undefined>>
 >;
 
+/** What a decision reads: typed like the store's own reads (a PostgreSQL store also records them). */
+export interface DecisionReader {
+  get<K extends CollectionName>(collection: K, id: string): Stored<K> | undefined;
+  byIndex<K extends CollectionName>(collection: K, index: string, key: string): Stored<K>[];
+}
+
+/** What a decision returns: the writes to commit (none to commit nothing) and a value for the caller. */
+export type Decision<T> = { writes: DocWrite[]; value: T };
+
 /** Log entries `from` (inclusive) to `to` (exclusive) of a room's chat log. */
 export type ChatRange = { from: number; to: number };
 
@@ -53,6 +62,16 @@ export interface Store {
   all<K extends CollectionName>(collection: K): Iterable<Stored<K>>;
   /** Atomic, durable multi-document write. Resolves with the sequence of the last document written. */
   commit(writes: DocWrite[]): Promise<number>;
+  /**
+   * Read, decide, write as one: `decide` reads through the reader it is given and returns the
+   * writes to commit and a value. The embedded store runs it once, synchronously, on its memory
+   * (nothing can come between the reads and the commit in one process); a store shared by several
+   * instances commits only if what it read is still current, and otherwise runs `decide` again on
+   * fresh versions, so `decide` must be a pure function of what it reads. Resolves once its writes
+   * and everything it read are durable (a refusal never rests on a write a crash could take back),
+   * with the decision's value and the store's last sequence at that point.
+   */
+  transaction<T>(decide: (read: DecisionReader) => Decision<T>): Promise<{ value: T; seq: number }>;
   /** Highest sequence that is durable. */
   durableSeq(): number;
   /** Durable changes with `_seq > afterSeq`, ordered by sequence, at most `limit`. */

@@ -6,6 +6,7 @@ import { PgStore } from '../../sync-server/store/postgres/pg-store';
 import type { Change } from '../../sync-server/store/store';
 import { createTestDatabase, type TestDatabase } from '../support/postgres/database';
 import { waitFor } from '../support/wait';
+import type { StoredDoc } from '../../sync-server/store/store';
 
 // The PostgreSQL store as server instances use it: each holds a replica of the documents, fed by
 // the change feed, and commits decisions the database checks against what they read.
@@ -71,9 +72,9 @@ describe('instances on one database', () => {
         instances[i % 3]!.transaction((read) => {
           decisions++;
           const apps = read.byIndex('applications', 'gigId', 'g-race');
-          if (apps.some((a) => a.status === 'ACCEPTED')) return { writes: [], value: 'full' };
+          if (apps.some((a) => a.status === 'IN_PROGRESS')) return { writes: [], value: 'full' };
           const mine = read.get('applications', `r-race-${i}`);
-          return { writes: [{ collection: 'applications', doc: { ...mine!, status: 'ACCEPTED' } }], value: 'hired' };
+          return { writes: [{ collection: 'applications', doc: { ...mine!, status: 'IN_PROGRESS' } }], value: 'hired' };
         }),
       ),
     );
@@ -83,7 +84,7 @@ describe('instances on one database', () => {
     for (const store of instances) {
       await waitFor(
         'one hire everywhere',
-        () => store.byIndex('applications', 'gigId', 'g-race').filter((a) => a.status === 'ACCEPTED').length === 1,
+        () => store.byIndex('applications', 'gigId', 'g-race').filter((a) => a.status === 'IN_PROGRESS').length === 1,
       );
     }
   });
@@ -94,7 +95,7 @@ describe('instances on one database', () => {
     await waitFor('b has the gig', () => b.get('gigs', 'g-count') !== undefined);
     const bump = (store: PgStore) =>
       store.transaction((read) => {
-        const gig = read.get('gigs', 'g-count')!;
+        const gig: StoredDoc = read.get('gigs', 'g-count')!;
         return { writes: [{ collection: 'gigs', doc: { ...gig, count: Number(gig.count) + 1 } }], value: null };
       });
     await Promise.all(Array.from({ length: 20 }, (_, i) => bump(i % 2 ? a : b)));

@@ -1,5 +1,15 @@
 import { MemoryState, type StampedWrite } from '../memory';
-import type { Change, CollectionName, DocWrite, IndexDefinitions, StoredDoc } from '../store';
+import { vouchFor, vouchForList } from '../documents';
+import type {
+  Change,
+  CollectionName,
+  Decision,
+  DecisionReader,
+  DocWrite,
+  IndexDefinitions,
+  Stored,
+  StoredDoc,
+} from '../store';
 import { PgDocuments, type DocRef, type IndexRef } from './pg-documents';
 import { createPool } from './pool';
 import { migrate } from './migrations';
@@ -15,13 +25,7 @@ import { migrate } from './migrations';
  */
 
 /** What a decision may read: documents by id and by index key. Each read is checked at commit. */
-export interface DecisionReader {
-  get(collection: CollectionName, id: string): StoredDoc | undefined;
-  byIndex(collection: CollectionName, index: string, key: string): StoredDoc[];
-}
-
-/** What a decision returns: the writes to commit (none to commit nothing) and a value for the caller. */
-export type Decision<T> = { writes: DocWrite[]; value: T };
+export type { Decision, DecisionReader } from '../store';
 
 export type PgStoreOptions = {
   connectionString: string;
@@ -49,14 +53,17 @@ class ReadSet implements DecisionReader {
 
   constructor(private readonly memory: MemoryState) {}
 
-  get(collection: CollectionName, id: string): StoredDoc | undefined {
+  get<K extends CollectionName>(collection: K, id: string): Stored<K> | undefined {
     const doc = this.memory.get(collection, id);
     this.ids.set(`${collection}\u0000${id}`, { collection, id, seq: doc?._seq ?? 0 });
+    if (!doc) return undefined;
+    vouchFor(collection, doc);
     return doc;
   }
 
-  byIndex(collection: CollectionName, index: string, key: string): StoredDoc[] {
+  byIndex<K extends CollectionName>(collection: K, index: string, key: string): Stored<K>[] {
     const docs = this.memory.byIndex(collection, index, key);
+    vouchForList(collection, docs);
     this.keys.set(`${collection}\u0000${index}\u0000${key}`, {
       collection,
       index,
