@@ -195,7 +195,7 @@ export class DataGenerator {
       incoming.city = rng.pick(CITIES[country]);
       incoming.projectDate = day;
     }
-    const result = gigPolicy({ ctx: this.ctx, actor: creator, current: undefined, incoming, deleting: false, now: at });
+    const result = gigPolicy({ read: this.store, actor: creator, current: undefined, incoming, deleting: false, now: at });
     if (!result.ok) throw new Error(`generated gig refused: ${result.reason}`);
     this.write(result.writes);
     this.counts.gigs++;
@@ -206,7 +206,7 @@ export class DataGenerator {
   apply(gig: Stored<'gigs'>, applicant: Stored<'users'>, at: number): Stored<'applications'> {
     const budget = Math.max(0, Math.round(this.budgetOf(gig) * (0.8 + this.rng.next() * 0.4))) * 100;
     const incoming = { id: `${gig.id}.${applicant.id}`, gigId: gig.id, budget };
-    const result = applicationPolicy({ ctx: this.ctx, actor: applicant, current: undefined, incoming, deleting: false, now: at });
+    const result = applicationPolicy({ read: this.store, actor: applicant, current: undefined, incoming, deleting: false, now: at });
     if (!result.ok) throw new Error(`generated application refused: ${result.reason}`);
     // The policy also re-stamps both profiles for clients already synced; a fresh store has none.
     const [application, ...notes] = result.writes.filter((w) => w.collection !== 'users');

@@ -1,6 +1,6 @@
 import type { GigRef } from '../../shared/application-machine';
 import type { ConversationLink } from '../../shared/validation/chat-access';
-import type { Store } from '../store/store';
+import type { DecisionReader } from '../store/store';
 
 /**
  * What links two users, and the gig an application names: read by the read filter, the
@@ -8,7 +8,7 @@ import type { Store } from '../store/store';
  */
 
 /** Whether an application links the two users, either way round (what lets them talk). */
-export function linkedByApplication(store: Store, a: string, b: string): boolean {
+export function linkedByApplication(store: DecisionReader, a: string, b: string): boolean {
   return (
     store.byIndex('applications', 'applicantId', a).some((x) => x.creatorId === b) ||
     store.byIndex('applications', 'applicantId', b).some((x) => x.creatorId === a)
@@ -20,7 +20,12 @@ export function linkedByApplication(store: Store, a: string, b: string): boolean
  * links them and still exists (the gig the user came from), otherwise the most recent one whose
  * gig still exists, otherwise the most recent one.
  */
-export function conversationLink(store: Store, a: string, b: string, gigId?: string): ConversationLink | undefined {
+export function conversationLink(
+  store: DecisionReader,
+  a: string,
+  b: string,
+  gigId?: string,
+): ConversationLink | undefined {
   const candidates = [
     ...store.byIndex('applications', 'applicantId', a).filter((x) => x.creatorId === b),
     ...store.byIndex('applications', 'applicantId', b).filter((x) => x.creatorId === a),
@@ -32,7 +37,7 @@ export function conversationLink(store: Store, a: string, b: string, gigId?: str
 }
 
 /** The gig as the application machine sees it, or undefined once it is deleted. */
-export function gigRefOf(store: Store, gigId: string): GigRef | undefined {
+export function gigRefOf(store: DecisionReader, gigId: string): GigRef | undefined {
   const gig = store.get('gigs', gigId);
   return gig && !gig._deleted ? { id: gig.id, createdBy: gig.createdBy, title: gig.title } : undefined;
 }

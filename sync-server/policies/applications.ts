@@ -18,7 +18,7 @@ import { refuse, type Policy, type PolicyInput, type PolicyResult } from './type
 const MAX_BUDGET_MINOR = 1_000_000_000_00;
 
 export const applicationPolicy: Policy<'applications'> = (input): PolicyResult => {
-  const { ctx, actor, current, incoming, deleting, now } = input;
+  const { read, actor, current, incoming, deleting, now } = input;
   if (deleting) return refuse('Applications cannot be deleted.');
   if (!current) return create(input);
 
@@ -28,7 +28,7 @@ export const applicationPolicy: Policy<'applications'> = (input): PolicyResult =
   const result = transition({
     actor: { id: actor.id, name: actor.name },
     application: current,
-    gig: gigRefOf(ctx.store, current.gigId),
+    gig: gigRefOf(read, current.gigId),
     event: inferred.event,
     now,
   });
@@ -40,9 +40,9 @@ export const applicationPolicy: Policy<'applications'> = (input): PolicyResult =
   ];
 
   // The gig's openings bound the offers out and the people hired (docs/decisions/014-…).
-  const gig = ctx.store.get('gigs', current.gigId);
+  const gig = read.get('gigs', current.gigId);
   if (!gig || gig._deleted) return { ok: true, writes };
-  const others = applicationsOf(ctx.store, gig.id).filter((a) => a.id !== current.id);
+  const others = applicationsOf(read, gig.id).filter((a) => a.id !== current.id);
   const statuses = others;
   if (inferred.event.type === 'SEND_OFFER' && offersLeft(gig, statuses) === 0)
     return refuse(HIRING_MESSAGES.noOpeningLeft);
@@ -56,14 +56,14 @@ export const applicationPolicy: Policy<'applications'> = (input): PolicyResult =
   return { ok: true, writes };
 };
 
-function create({ ctx, actor, incoming, now }: PolicyInput<'applications'>): PolicyResult {
+function create({ read, actor, incoming, now }: PolicyInput<'applications'>): PolicyResult {
   const gigId = incoming.gigId ?? '';
-  const gig = ctx.store.get('gigs', gigId);
+  const gig = read.get('gigs', gigId);
   const budget = incoming.budget;
   if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0 || budget > MAX_BUDGET_MINOR) {
     return refuse('Please enter a valid budget offer');
   }
-  const alreadyApplied = Boolean(ctx.store.get('applications', applicationIdFor(gigId, actor.id)));
+  const alreadyApplied = Boolean(read.get('applications', applicationIdFor(gigId, actor.id)));
   const live = gig && !gig._deleted ? gig : undefined;
   const message = validateApplication({
     rate: (budget / 100).toFixed(2),
@@ -75,8 +75,8 @@ function create({ ctx, actor, incoming, now }: PolicyInput<'applications'>): Pol
   if (message || !live) return refuse(message ?? 'Gig not found.');
   if (incoming.id !== applicationIdFor(gigId, actor.id)) return refuse('Invalid application id');
   // The server's own count, not the gig's stamp: a device offline may push after the gig filled.
-  if (isFilled(live, applicationsOf(ctx.store, gigId))) return refuse(HIRING_MESSAGES.filled);
-  const creator = ctx.store.get('users', live.createdBy);
+  if (isFilled(live, applicationsOf(read, gigId))) return refuse(HIRING_MESSAGES.filled);
+  const creator = read.get('users', live.createdBy);
   if (!creator) return refuse('Unable to process application: Invalid gig data (missing creator)');
 
   const application = newApplication({

@@ -12,7 +12,7 @@ import { refuse, type Policy } from './types';
  * only the participant who did not send the last message may mark it read. Every other field is
  * the server's (the chat server updates lastMessage and friends).
  */
-export const conversationPolicy: Policy<'conversations'> = ({ ctx, actor, current, incoming, deleting, now }) => {
+export const conversationPolicy: Policy<'conversations'> = ({ read, actor, current, incoming, deleting, now }) => {
   if (deleting) return refuse('Conversations cannot be deleted.');
   if (current) {
     const participants = current.participants as string[];
@@ -32,12 +32,12 @@ export const conversationPolicy: Policy<'conversations'> = ({ ctx, actor, curren
   const check = checkConversationStart({
     actorId: actor.id,
     otherId,
-    linkedByApplication: otherId !== actor.id && linkedByApplication(ctx.store, actor.id, otherId),
+    linkedByApplication: otherId !== actor.id && linkedByApplication(read, actor.id, otherId),
   });
   if (!check.ok) return refuse(check.error ?? 'A conversation needs an application linking the two users.');
   const id = conversationIdFor(actor.id, otherId);
   if (incoming.id !== id) return refuse('Invalid conversation id');
-  const link = conversationLink(ctx.store, actor.id, otherId, incoming.gigId ?? undefined)!;
+  const link = conversationLink(read, actor.id, otherId, incoming.gigId ?? undefined)!;
   const conversation = { ...newConversation({ starterId: actor.id, otherId, link, now }), _deleted: false };
   const writes: DocWrite[] = [
     { collection: 'conversations', doc: conversation },

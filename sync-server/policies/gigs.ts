@@ -32,10 +32,10 @@ function content(
   return { ok: true, fields: gigContent(form) };
 }
 
-export const gigPolicy: Policy<'gigs'> = ({ ctx, actor, current, incoming, deleting, now }): PolicyResult => {
+export const gigPolicy: Policy<'gigs'> = ({ read, actor, current, incoming, deleting, now }): PolicyResult => {
   if (deleting) {
     const live = current && !current._deleted ? current : undefined;
-    const apps = live ? applicationsOf(ctx.store, live.id) : [];
+    const apps = live ? applicationsOf(read, live.id) : [];
     const check = checkDeleteGig(actor.id, live ? { createdBy: live.createdBy } : undefined, apps);
     if (!check.ok) return refuse(check.error);
     const writes: DocWrite[] = [
@@ -73,7 +73,7 @@ export const gigPolicy: Policy<'gigs'> = ({ ctx, actor, current, incoming, delet
 
   if (current._deleted) return refuse('Gig not found.');
   if (current.createdBy !== actor.id) return refuse('You do not have permission to edit this gig.');
-  const apps = applicationsOf(ctx.store, current.id);
+  const apps = applicationsOf(read, current.id);
   const statuses = apps;
   // Openings stay editable once work is accepted (that is how a filled gig reopens); the content does not.
   const unchanged = sameGigContent(incoming, current);

@@ -1,11 +1,11 @@
 import { closeForFilledGig } from '../../shared/application-machine';
 import { isFilled } from '../../shared/hiring';
-import type { DocWrite, Store, Stored } from '../store/store';
+import type { DecisionReader, DocWrite, Store, Stored } from '../store/store';
 import { notificationWrites } from '../domain/notifications';
 import { stamp } from '../domain/documents';
 
 /** A gig's live applications as the store has them. */
-export function applicationsOf(store: Store, gigId: string): Stored<'applications'>[] {
+export function applicationsOf(store: DecisionReader, gigId: string): Stored<'applications'>[] {
   return store.byIndex('applications', 'gigId', gigId).filter((a) => !a._deleted);
 }
 

@@ -1,6 +1,5 @@
 import type { ReplicatedCollection } from '../../shared/sync/protocol';
-import type { AppContext } from '../context';
-import type { DocWrite, Stored } from '../store/store';
+import type { DecisionReader, DocWrite, Stored } from '../store/store';
 
 /**
  * A pushed document as the push shape (replication/push.ts) lets it through: the collection's
@@ -9,7 +8,8 @@ import type { DocWrite, Stored } from '../store/store';
 export type Incoming<K extends ReplicatedCollection> = Partial<Stored<K>>;
 
 export type PolicyInput<K extends ReplicatedCollection> = {
-  ctx: AppContext;
+  /** What the policy may read: the store, or, in a decision, the decision's reader. */
+  read: DecisionReader;
   /** The signed-in user's stored record. */
   actor: Stored<'users'>;
   /** The server's current document with that id, if any (tombstones included). */

@@ -17,6 +17,7 @@ import {
 } from '../../shared/sync/protocol';
 import type { Auth } from '../auth/middleware';
 import type { AppContext } from '../context';
+import type { Decision, DecisionReader } from '../store/store';
 import { applicationPolicy } from '../policies/applications';
 import { conversationPolicy } from '../policies/conversations';
 import { gigPolicy } from '../policies/gigs';
@@ -81,6 +82,12 @@ function sameVersion(
   return assumed.updatedAt === master.updatedAt && Boolean(assumed._deleted) === Boolean(master._deleted);
 }
 
+/**
+ * What a row's decision answers: a document id to show as it is once the commits are durable
+ * (with what to show if it is then out of this user's view), or a fixed document; and its refusal.
+ */
+type RowOutcome = { answer: Later | SyncDocument; refusal?: Refusal };
+
 /** A document answered as it is once the commits are durable; `otherwise` if it is then out of view. */
 class Later {
   constructor(
@@ -108,66 +115,55 @@ export async function applyPush<K extends ReplicatedCollection>(
   collection: K,
   rows: PushRow[],
 ): Promise<PushAnswer> {
-  /**
-   * The answer for each row: a document id to show as it is once the commits are durable (with
-   * what to show if it is then out of this user's view), or a fixed document.
-   */
-  const conflicts: (Later | SyncDocument)[] = [];
-  const refused: Refusal[] = [];
-  const commits: Promise<number>[] = [];
   const userId = auth.user.id;
+  const judge: Judge<K> = JUDGES[collection];
 
-  for (const row of rows) {
-    const pushed = row.newDocumentState;
-    const id = typeof pushed?.id === 'string' ? pushed.id : '';
-    const deleting = pushed?._deleted === true;
-    // Empty text means "not filled in": the policy then answers with the docs/product.md message for the
-    // missing field, not a schema error about an empty enum value.
-    const incoming: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(pushed ?? {}))
-      if (!RXDB_FIELDS.has(k) && !FORBIDDEN_KEYS.has(k) && v !== '') incoming[k] = v;
+  /**
+   * One row as a decision: everything it reads (the current document, what the user may see of
+   * it, what the policy reads) goes through the decision's reader, so a store shared by several
+   * instances can check it all at commit. The embedded store runs it at once, in order.
+   */
+  const decideRow =
+    (row: PushRow) =>
+    (read: DecisionReader): Decision<RowOutcome> => {
+      const pushed = row.newDocumentState;
+      const id = typeof pushed?.id === 'string' ? pushed.id : '';
+      const deleting = pushed?._deleted === true;
+      // Empty text means "not filled in": the policy then answers with the docs/product.md message for the
+      // missing field, not a schema error about an empty enum value.
+      const incoming: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(pushed ?? {}))
+        if (!RXDB_FIELDS.has(k) && !FORBIDDEN_KEYS.has(k) && v !== '') incoming[k] = v;
 
-    const current = id ? ctx.store.get(collection, id) : undefined;
-    const master = current ? viewFor(ctx.store, userId, collection, current) : undefined;
-    const tombstone: SyncDocument = { ...incoming, id, _deleted: true };
-    const refuse = (reason: string) => {
-      conflicts.push(master ? new Later(id, master) : tombstone);
-      refused.push({ id, reason });
+      const current = id ? read.get(collection, id) : undefined;
+      const master = current ? viewFor(read, userId, collection, current) : undefined;
+      const tombstone: SyncDocument = { ...incoming, id, _deleted: true };
+      const refused = (reason: string): Decision<RowOutcome> => ({
+        writes: [],
+        value: { answer: master ? new Later(id, master) : tombstone, refusal: { id, reason } },
+      });
+
+      if (Object.keys(pushed ?? {}).some((k) => FORBIDDEN_KEYS.has(k))) return refused(REFUSAL_REASONS.forbiddenKey);
+      if (!isDocumentId(collection, id)) return refused(REFUSAL_REASONS.invalidId);
+      // A document this user may not see: refused without saying anything about it.
+      if (current && !master) {
+        return { writes: [], value: { answer: tombstone, refusal: { id, reason: REFUSAL_REASONS.noAccess } } };
+      }
+      if (!sameVersion(row.assumedMasterState, master, deleting)) {
+        // Somebody changed it first (or a retried push already landed): the client gets the master state.
+        return { writes: [], value: { answer: master ? new Later(id, master) : tombstone } };
+      }
+      const result = judge({ read, actor: auth.user, current, deleting, now: ctx.now() }, incoming);
+      if ('shapeRefusal' in result) return refused(result.shapeRefusal);
+      if (!result.ok) return refused(result.reason);
+      return { writes: result.writes, value: { answer: new Later(id) } };
     };
 
-    if (Object.keys(pushed ?? {}).some((k) => FORBIDDEN_KEYS.has(k))) {
-      refuse(REFUSAL_REASONS.forbiddenKey);
-      continue;
-    }
-    if (!isDocumentId(collection, id)) {
-      refuse(REFUSAL_REASONS.invalidId);
-      continue;
-    }
-    if (current && !master) {
-      // A document this user may not see: refused without saying anything about it.
-      conflicts.push(tombstone);
-      refused.push({ id, reason: REFUSAL_REASONS.noAccess });
-      continue;
-    }
-    if (!sameVersion(row.assumedMasterState, master, deleting)) {
-      // Somebody changed it first (or a retried push already landed): the client gets the master state.
-      conflicts.push(master ? new Later(id, master) : tombstone);
-      continue;
-    }
-    const judged: Judge<K> = JUDGES[collection];
-    const result = judged({ ctx, actor: auth.user, current, deleting, now: ctx.now() }, incoming);
-    if ('shapeRefusal' in result) {
-      refuse(result.shapeRefusal);
-      continue;
-    }
-    if (!result.ok) {
-      refuse(result.reason);
-      continue;
-    }
-    if (result.writes.length) commits.push(ctx.store.commit(result.writes));
-    conflicts.push(new Later(id));
-  }
-  await Promise.all(commits);
+  // Started one after the other without waiting: the embedded store decides each at once (a
+  // row sees the rows before it) and the commits share fsyncs; the answers keep the rows' order.
+  const outcomes = await Promise.all(rows.map((row) => ctx.store.transaction(decideRow(row))));
+  const conflicts = outcomes.map((o) => o.value.answer);
+  const refused = outcomes.flatMap((o) => (o.value.refusal ? [o.value.refusal] : []));
   // Each document as it is now (see above).
   const answer: SyncDocument[] = [];
   for (const c of conflicts) {

@@ -2,7 +2,7 @@ import { isAcceptedOffer } from '../../shared/constants';
 import { isDocumentId } from '../../shared/ids';
 import type { SyncDocument } from '../../shared/sync/protocol';
 import { ownUserView, publicProfileView } from '../auth/users';
-import type { CollectionName, Store, StoredDoc } from '../store/store';
+import type { CollectionName, DecisionReader, StoredDoc } from '../store/store';
 import { linkedByApplication } from '../domain/links';
 
 export { isReplicated, REPLICATED, type ReplicatedCollection } from '../../shared/sync/protocol';
@@ -28,7 +28,7 @@ function withoutServerFields(doc: StoredDoc, drop: readonly string[] = []): Sync
 export type ViewKind = 'own' | 'public' | 'shared' | 'creator' | 'applicant';
 
 export function viewKindFor(
-  store: Store,
+  store: DecisionReader,
   userId: string,
   collection: CollectionName,
   doc: StoredDoc,
@@ -71,7 +71,7 @@ export function shapeView(kind: ViewKind, collection: CollectionName, doc: Store
 
 /** What `userId` may see of a stored document, shaped for them, or undefined when they may not see it at all. */
 export function viewFor(
-  store: Store,
+  store: DecisionReader,
   userId: string,
   collection: CollectionName,
   doc: StoredDoc,
