@@ -204,6 +204,16 @@ class JournalStoreImpl implements JournalStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** Every log is in memory already. */
+  openChat(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Alone with its data folder (the lock): no other instance appends. */
+  onRemoteChat(): () => void {
+    return () => {};
+  }
+
   appendChatUpdate(room: string, update: Uint8Array): Promise<void> {
     return this.chatLine(room, update, 'append', () => this.memory.appendChat(room, new Uint8Array(update)));
   }

@@ -79,6 +79,16 @@ export interface Store {
   /** Called with each group of changes once it is durable. Returns an unsubscribe function. */
   onDurable(listener: (changes: Change[]) => void): () => void;
 
+  /**
+   * Chat: makes a room's log readable by `chatUpdates` (the PostgreSQL store reads it from the
+   * database; the embedded store holds every log already). Call before opening a room.
+   */
+  openChat(room: string): Promise<void>;
+  /**
+   * Chat: entries other server instances appended to a room this instance has opened, once read
+   * (never this instance's own appends). The embedded store, alone with its data, never calls it.
+   */
+  onRemoteChat(listener: (room: string, updates: Uint8Array[]) => void): () => void;
   /** Chat: append one Yjs update to a room's log, durably. */
   appendChatUpdate(room: string, update: Uint8Array): Promise<void>;
   /** Chat: every update of a room, oldest first (like document reads, appends still being synced included). */

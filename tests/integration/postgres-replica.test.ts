@@ -99,9 +99,8 @@ describe('instances on one database', () => {
         return { writes: [{ collection: 'gigs', doc: { ...gig, count: Number(gig.count) + 1 } }], value: null };
       });
     await Promise.all(Array.from({ length: 20 }, (_, i) => bump(i % 2 ? a : b)));
-    await waitFor(
-      'twenty bumps on both',
-      () => a.get('gigs', 'g-count')?.count === 20 && b.get('gigs', 'g-count')?.count === 20,
+    await waitFor('twenty bumps on both', () =>
+      [a, b].every((store) => (store.get('gigs', 'g-count') as StoredDoc | undefined)?.count === 20),
     );
   });
 });

@@ -1,15 +1,17 @@
 import { MemoryState, type StampedWrite } from '../memory';
-import { vouchFor, vouchForList } from '../documents';
+import { vouchFor, vouchForAll, vouchForList } from '../documents';
 import type {
   Change,
+  ChatRange,
   CollectionName,
   Decision,
   DecisionReader,
   DocWrite,
   IndexDefinitions,
+  Store,
   Stored,
-  StoredDoc,
 } from '../store';
+import { PgChatLogs } from './pg-chat-logs';
 import { PgDocuments, type DocRef, type IndexRef } from './pg-documents';
 import { createPool } from './pool';
 import { migrate } from './migrations';
@@ -103,8 +105,9 @@ class ReadSet implements DecisionReader {
   }
 }
 
-export class PgStore {
+export class PgStore implements Store {
   private readonly memory: MemoryState;
+  private readonly chat: PgChatLogs;
   private readonly listeners = new Set<(changes: Change[]) => void>();
   /** Highest seq below which the replica holds every committed write, as the feed delivered it. */
   private durable = 0;
@@ -116,6 +119,7 @@ export class PgStore {
     private readonly endPool: () => Promise<void>,
   ) {
     this.memory = new MemoryState(indexes);
+    this.chat = new PgChatLogs(documents);
   }
 
   /** Applies the migrations, loads the replica and follows the feed. */
@@ -139,16 +143,23 @@ export class PgStore {
     }
   }
 
-  get(collection: CollectionName, id: string): StoredDoc | undefined {
-    return this.memory.get(collection, id);
+  get<K extends CollectionName>(collection: K, id: string): Stored<K> | undefined {
+    const doc = this.memory.get(collection, id);
+    if (!doc) return undefined;
+    vouchFor(collection, doc);
+    return doc;
   }
 
-  byIndex(collection: CollectionName, index: string, key: string): StoredDoc[] {
-    return this.memory.byIndex(collection, index, key);
+  byIndex<K extends CollectionName>(collection: K, index: string, key: string): Stored<K>[] {
+    const docs = this.memory.byIndex(collection, index, key);
+    vouchForList(collection, docs);
+    return docs;
   }
 
-  all(collection: CollectionName): Iterable<StoredDoc> {
-    return this.memory.all(collection);
+  all<K extends CollectionName>(collection: K): Iterable<Stored<K>> {
+    const docs = this.memory.all(collection);
+    vouchForAll(collection, docs);
+    return docs;
   }
 
   /** Writes that depend on nothing read: committed as they are. */
@@ -215,7 +226,32 @@ export class PgStore {
     return () => this.listeners.delete(listener);
   }
 
+  openChat(room: string): Promise<void> {
+    return this.chat.open(room);
+  }
+
+  appendChatUpdate(room: string, update: Uint8Array): Promise<void> {
+    return this.chat.append(room, update);
+  }
+
+  chatUpdates(room: string): Uint8Array[] {
+    return this.chat.updates(room);
+  }
+
+  compactChat(room: string, merged: Uint8Array, range?: ChatRange): Promise<void> {
+    return this.chat.compact(room, merged, range);
+  }
+
+  onRemoteChat(listener: (room: string, updates: Uint8Array[]) => void): () => void {
+    return this.chat.onRemote(listener);
+  }
+
+  /** Nothing to do: every write is in the database once it has answered. */
+  async snapshot(): Promise<void> {}
+
   async close(): Promise<void> {
+    await this.chat.settle();
+    this.chat.close();
     this.stopFeed();
     await this.documents.close();
     await this.endPool();
