@@ -24,6 +24,25 @@ export default defineConfig({
         },
       },
       {
+        // The same integration files on the PostgreSQL store (tests/support/store-under-test.ts),
+        // but those about one store's own files or already about PostgreSQL.
+        test: {
+          name: 'integration-pg',
+          include: ['tests/integration/**/*.test.ts'],
+          exclude: [
+            'tests/integration/store-crash.test.ts',
+            'tests/integration/postgres-*.test.ts',
+            'tests/integration/window-counters.test.ts',
+            'tests/integration/bundle-budget.test.ts',
+          ],
+          environment: 'node',
+          env: { TEST_STORE: 'postgres' },
+          globalSetup: ['tests/support/postgres/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],

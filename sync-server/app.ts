@@ -11,6 +11,7 @@ import { knownHostOnly, originPolicy, sameOriginJsonOnly, securityHeaders } from
 import { replicationRoutes } from './replication/routes';
 import type { ChangeStreamHub } from './replication/stream';
 import { waitlistRoutes } from './waitlist/routes';
+import { StoreUnavailableError } from './store/store';
 import { createPayments } from './payments/payments';
 import { paymentRoutes } from './payments/routes';
 import { WEBHOOK_PATHS, webhookRoutes } from './payments/webhook';
@@ -34,8 +35,16 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Expres
     }),
   );
 
-  app.get('/api/health', (_req, res) => {
-    res.json({ ok: true });
+  // For load balancers: 503 while the store cannot reach its data (a database restarting).
+  app.get('/api/health', async (_req, res) => {
+    try {
+      await ctx.store.ping();
+      res.json({ ok: true });
+    } catch (err) {
+      const message = err instanceof StoreUnavailableError ? err.message : 'The store cannot be reached.';
+      res.setHeader('Retry-After', '2');
+      res.status(503).json({ error: message });
+    }
   });
 
   const payments = createPayments(ctx);

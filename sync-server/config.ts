@@ -10,6 +10,13 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** When set, the store is this PostgreSQL database instead of DATA_DIR; any number of instances may share it. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
+    .optional(),
+  /** Connections each instance keeps to the database. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
   DIST_DIR: z.string().min(1).default('./dist'),
   /** The public origin users reach the app on; used for the same-origin check and payment URLs. */
   PUBLIC_ORIGIN: z.string().url().optional(),
@@ -45,6 +52,8 @@ export type Config = {
   port: number;
   host: string | undefined;
   dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
   distDir: string;
   publicOrigin: string | undefined;
   cookieSecure: boolean;
@@ -73,6 +82,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     distDir: path.resolve(e.DIST_DIR),
     publicOrigin: e.PUBLIC_ORIGIN,
     cookieSecure: e.COOKIE_SECURE === 'true',

@@ -8,6 +8,9 @@ import { INDEXES } from './indexes';
 import { settleStoredGigs } from './policies/hiring';
 import { ChangeStreamHub } from './replication/stream';
 import { openJournalStore } from './store/journal-store';
+import { PgStore } from './store/postgres/pg-store';
+import type { Store } from './store/store';
+import { MemoryWindowCounters, type WindowCounters } from './http/window-counters';
 
 export type RunningServer = {
   url: string;
@@ -19,16 +22,46 @@ export type RunningServer = {
   close(): Promise<void>;
 };
 
-/** Opens the store, then serves the API, the change stream and the client on one HTTP server. */
-export async function startServer(config: Config): Promise<RunningServer> {
+/** Rate windows older than this are forgotten (the longest window, a write quota's, is a day). */
+const COUNTER_WINDOW_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
+
+/**
+ * The store the configuration names: PostgreSQL when DATABASE_URL is set (any number of
+ * instances share it, and count rate limits in it), otherwise the embedded store in DATA_DIR.
+ */
+async function openStore(config: Config): Promise<{ store: Store; counters: WindowCounters; stop: () => void }> {
+  if (config.databaseUrl) {
+    const store = await PgStore.open({
+      connectionString: config.databaseUrl,
+      indexes: INDEXES,
+      poolSize: config.databasePoolSize,
+    });
+    const prune = setInterval(
+      () => void store.counters.prune(Date.now(), COUNTER_WINDOW_KEEP_MS).catch(() => {}),
+      10 * 60_000,
+    ).unref();
+    return { store, counters: store.counters, stop: () => clearInterval(prune) };
+  }
   const store = await openJournalStore({
     dataDir: config.dataDir,
     indexes: INDEXES,
     snapshotIntervalMs: config.snapshotIntervalMs,
     snapshotEveryCommits: config.snapshotEveryCommits,
   });
+  return { store, counters: new MemoryWindowCounters(), stop: () => {} };
+}
+
+/** Opens the store, then serves the API, the change stream and the client on one HTTP server. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const { store, counters, stop } = await openStore(config);
   await settleStoredGigs(store, Date.now());
-  const ctx = createContext(config, store);
+  const ctx = createContext(config, store, Date.now, counters);
+  // A session ended on any instance (logout, a new login) closes its streams and chat sockets
+  // here: the tombstone reaches every instance's store listeners.
+  const unrevoke = store.onDurable((changes) => {
+    for (const { collection, doc } of changes)
+      if (collection === 'sessions' && doc._deleted) ctx.events.emit('session-revoked', doc.id);
+  });
   const hub = new ChangeStreamHub(ctx);
   const server = http.createServer(createApp(ctx, hub));
   const chat = new ChatHub(ctx, { idleMs: config.chatRoomIdleMs });
@@ -41,6 +74,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   } catch (err) {
     hub.close();
     await chat.close();
+    unrevoke();
+    stop();
     await store.close();
     throw err;
   }
@@ -57,6 +92,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await chat.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      unrevoke();
+      stop();
       await store.close();
     },
   };

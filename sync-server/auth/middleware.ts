@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context';
 import { unauthorized } from '../http/errors';
-import type { Stored } from '../store/store';
+import { readCurrent, type Stored } from '../store/store';
 import { lookupSession, readCookie, SESSION_COOKIE, sessionCookieOptions, type Session } from './sessions';
 
 export type Auth = { session: Session; user: Stored<'users'> };
@@ -14,7 +14,9 @@ export function loadSession(ctx: AppContext): RequestHandler {
       const session = await lookupSession(ctx.store, token, ctx.now());
       if (session) {
         const { renewed, ...live } = session;
-        const user = ctx.store.get('users', live.userId);
+        const user =
+          ctx.store.get('users', live.userId) ??
+          (await readCurrent(ctx.store, (read) => read.get('users', live.userId)));
         if (user && !user._deleted) {
           res.locals.auth = { session: live, user } satisfies Auth;
           // The session slid: so does the cookie, or the browser would drop it 30 days after login.

@@ -13,7 +13,7 @@ import { parseBody } from '../http/parse';
 import { clientIp, getAuth } from './middleware';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import { createSession, revokeSession, SESSION_COOKIE, sessionCookieOptions } from './sessions';
-import type { StoredDoc } from '../store/store';
+import { readCurrent, type DecisionReader, type StoredDoc } from '../store/store';
 import { ownUserView } from './users';
 
 const LOGIN_FAILED = 'Invalid email or password. Please try again.';
@@ -43,11 +43,10 @@ export function authRoutes(ctx: AppContext): Router {
     const message = firstError(fields);
     if (message) throw badRequest(message, { fields });
     const email = normalizeEmail(body.email);
-    if (ctx.store.byIndex('credentials', 'email', email).some((c) => !c._deleted)) throw conflict(EMAIL_TAKEN);
+    const taken = (read: DecisionReader) => read.byIndex('credentials', 'email', email).some((c) => !c._deleted);
+    if (await readCurrent(ctx.store, taken)) throw conflict(EMAIL_TAKEN);
 
     const passwordHash = await hashPassword(body.password, scryptParams);
-    // Hashing awaited: check again, synchronously with the commit, so two sign-ups cannot race.
-    if (ctx.store.byIndex('credentials', 'email', email).some((c) => !c._deleted)) throw conflict(EMAIL_TAKEN);
     const now = ctx.now();
     const id = newId((n) => crypto.randomBytes(n));
     const user = {
@@ -61,10 +60,19 @@ export function authRoutes(ctx: AppContext): Router {
       payoutStatus: 'none',
       _deleted: false,
     };
-    await ctx.store.commit([
-      { collection: 'users', doc: user },
-      { collection: 'credentials', doc: { id, email, passwordHash, _deleted: false } },
-    ]);
+    // Checked again as one decision with the write: two sign-ups with one email, on any instances, cannot both pass.
+    const { value: created } = await ctx.store.transaction((read) =>
+      taken(read)
+        ? { writes: [], value: false }
+        : {
+            writes: [
+              { collection: 'users', doc: user },
+              { collection: 'credentials', doc: { id, email, passwordHash, _deleted: false } },
+            ],
+            value: true,
+          },
+    );
+    if (!created) throw conflict(EMAIL_TAKEN);
     const { token } = await createSession(ctx.store, id, now);
     res.cookie(SESSION_COOKIE, token, sessionCookieOptions(ctx.config.cookieSecure));
     res.status(201).json({ user: ownUserView(ctx.store.get('users', id)!) });
@@ -81,11 +89,14 @@ export function authRoutes(ctx: AppContext): Router {
     const attempt = await ctx.limits.login.admit(email, ip);
     let user: StoredDoc | undefined;
     try {
-      const credentials = ctx.store.byIndex('credentials', 'email', email).find((c) => !c._deleted);
+      // An account made a moment ago on another instance is found too.
+      const credentials = await readCurrent(ctx.store, (read) =>
+        read.byIndex('credentials', 'email', email).find((c) => !c._deleted),
+      );
       const ok = credentials
         ? await verifyPassword(body.password, credentials.passwordHash as string)
         : (await verifyPassword(body.password, await dummyPasswordHash(scryptParams)), false);
-      const found = credentials && ctx.store.get('users', credentials.id);
+      const found = credentials && (await readCurrent(ctx.store, (read) => read.get('users', credentials.id)));
       if (ok && found && !found._deleted) user = found;
     } finally {
       if (user) attempt.succeeded();
@@ -102,10 +113,8 @@ export function authRoutes(ctx: AppContext): Router {
 
   router.post('/logout', async (_req, res) => {
     const auth = getAuth(res);
-    if (auth) {
-      await revokeSession(ctx.store, auth.session.id);
-      ctx.events.emit('session-revoked', auth.session.id);
-    }
+    // Its streams and chat sockets close on every instance once the tombstone is durable (server.ts).
+    if (auth) await revokeSession(ctx.store, auth.session.id);
     const { maxAge: _m, ...options } = sessionCookieOptions(ctx.config.cookieSecure);
     res.clearCookie(SESSION_COOKIE, options);
     res.json({ ok: true });

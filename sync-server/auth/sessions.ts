@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Store, StoredDoc } from '../store/store';
+import { readCurrent, type Store, type Stored } from '../store/store';
 
 export const SESSION_COOKIE = 'sid';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -34,30 +34,37 @@ export async function lookupSession(
   now: number,
 ): Promise<(Session & { renewed: boolean }) | undefined> {
   if (!token || token.length > 100) return undefined;
-  const doc = store.get('sessions', hashToken(token));
-  if (!doc || doc._deleted || (doc.expiresAt as number) <= now) return undefined;
+  const id = hashToken(token);
+  // A session made a moment ago on another instance may not have reached this one's replica.
+  const doc = store.get('sessions', id) ?? (await readCurrent(store, (read) => read.get('sessions', id)));
+  if (!doc || doc._deleted || doc.expiresAt <= now) return undefined;
   const session = toSession(doc);
   if (session.expiresAt - now < SESSION_TTL_MS - TOUCH_EVERY_MS) {
-    session.expiresAt = now + SESSION_TTL_MS;
-    await store.commit([{ collection: 'sessions', doc: { ...session, _deleted: false } }]);
-    return { ...session, renewed: true };
+    // Only a session still live is extended: a logout on another instance meanwhile stays a logout.
+    const { value: renewed } = await store.transaction((read) => {
+      const current = read.get('sessions', id);
+      if (!current || current._deleted) return { writes: [], value: false };
+      return {
+        writes: [{ collection: 'sessions', doc: { ...current, expiresAt: now + SESSION_TTL_MS } }],
+        value: true,
+      };
+    });
+    if (!renewed) return undefined;
+    return { ...session, expiresAt: now + SESSION_TTL_MS, renewed: true };
   }
   return { ...session, renewed: false };
 }
 
 export async function revokeSession(store: Store, sessionId: string): Promise<void> {
-  const doc = store.get('sessions', sessionId);
-  if (!doc || doc._deleted) return;
-  await store.commit([{ collection: 'sessions', doc: { ...doc, _deleted: true } }]);
+  await store.transaction((read) => {
+    const doc = read.get('sessions', sessionId);
+    if (!doc || doc._deleted) return { writes: [], value: undefined };
+    return { writes: [{ collection: 'sessions', doc: { ...doc, _deleted: true } }], value: undefined };
+  });
 }
 
-function toSession(doc: StoredDoc): Session {
-  return {
-    id: doc.id,
-    userId: doc.userId as string,
-    createdAt: doc.createdAt as number,
-    expiresAt: doc.expiresAt as number,
-  };
+function toSession(doc: Stored<'sessions'>): Session {
+  return { id: doc.id, userId: doc.userId, createdAt: doc.createdAt, expiresAt: doc.expiresAt };
 }
 
 export function sessionCookieOptions(secure: boolean) {

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
+import { StoreUnavailableError } from '../store/store';
 
 /** An error meant for the client: its message is shown as is, with this status code. */
 export class HttpError extends Error {
@@ -32,6 +33,12 @@ export function errorHandler(log: (msg: string, err: unknown) => void): ErrorReq
       }
       const { retryAfterSeconds: _r, ...extra } = err.extra;
       res.status(err.status).json({ error: err.message, ...extra });
+      return;
+    }
+    if (err instanceof StoreUnavailableError) {
+      // The database is restarting or out of reach: nothing was written; the client tries again.
+      res.setHeader('Retry-After', '2');
+      res.status(503).json({ error: err.message });
       return;
     }
     const status =

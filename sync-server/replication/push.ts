@@ -159,14 +159,17 @@ export async function applyPush<K extends ReplicatedCollection>(
       return { writes: result.writes, value: { answer: new Later(id) } };
     };
 
-  // Started one after the other without waiting: the embedded store decides each at once (a
-  // row sees the rows before it) and the commits share fsyncs; the answers keep the rows' order.
-  const outcomes = await Promise.all(rows.map((row) => ctx.store.transaction(decideRow(row))));
-  const conflicts = outcomes.map((o) => o.value.answer);
+  // In order, each row seeing the rows before it (the embedded store decides them at once and
+  // their commits share syncs).
+  const outcomes = await ctx.store.transactions(rows.map(decideRow));
   const refused = outcomes.flatMap((o) => (o.value.refusal ? [o.value.refusal] : []));
-  // Each document as it is now (see above).
+  // Each document as it is once this push's and other requests' writes under way are durable
+  // (see above): built after a barrier, and answered only after another, so that nothing shown
+  // was not durable yet (a crash could take it back).
+  await ctx.store.commit([]);
   const answer: SyncDocument[] = [];
-  for (const c of conflicts) {
+  for (const { value } of outcomes) {
+    const c = value.answer;
     if (!(c instanceof Later)) {
       answer.push(c);
       continue;
@@ -175,8 +178,6 @@ export async function applyPush<K extends ReplicatedCollection>(
     const view = (now ? viewFor(ctx.store, userId, collection, now) : undefined) ?? c.otherwise;
     if (view) answer.push(view);
   }
-  // The answer may show other requests' writes: answer only once they are durable too, or a
-  // crash could take back what this client was shown.
   await ctx.store.commit([]);
   return { conflicts: answer, refused };
 }

@@ -163,6 +163,11 @@ class JournalStoreImpl implements JournalStore {
     return { value, seq: await this.commit(writes) };
   }
 
+  /** Decided one after the other now (each sees the writes before it); the commits share syncs. */
+  transactions<T>(decides: ((read: DecisionReader) => Decision<T>)[]): Promise<{ value: T; seq: number }[]> {
+    return Promise.all(decides.map((decide) => this.transaction(decide)));
+  }
+
   commit(writes: DocWrite[]): Promise<number> {
     const refused = this.refusal();
     if (refused) return Promise.reject(refused);
@@ -202,6 +207,11 @@ class JournalStoreImpl implements JournalStore {
   onDurable(listener: (changes: Change[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** The data is in this process: always reachable. */
+  ping(): Promise<void> {
+    return Promise.resolve();
   }
 
   /** Every log is in memory already. */

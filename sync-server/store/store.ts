@@ -47,6 +47,17 @@ export interface DecisionReader {
 /** What a decision returns: the writes to commit (none to commit nothing) and a value for the caller. */
 export type Decision<T> = { writes: DocWrite[]; value: T };
 
+/**
+ * The store cannot reach its data right now (the database is down or restarting). Nothing was
+ * written; the request may simply be tried again in a moment. Answered 503 (http/errors.ts).
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('The service is briefly unavailable. Please try again in a moment.', { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
 /** Log entries `from` (inclusive) to `to` (exclusive) of a room's chat log. */
 export type ChatRange = { from: number; to: number };
 
@@ -60,7 +71,11 @@ export interface Store {
   byIndex<K extends CollectionName>(collection: K, index: string, key: string): Stored<K>[];
   /** Every document of a collection (tombstones included; callers filter). */
   all<K extends CollectionName>(collection: K): Iterable<Stored<K>>;
-  /** Atomic, durable multi-document write. Resolves with the sequence of the last document written. */
+  /**
+   * Atomic, durable multi-document write. Resolves with the sequence of the last document written.
+   * With no writes it is a barrier: it resolves once every write this process has made or seen
+   * so far is durable and readable here.
+   */
   commit(writes: DocWrite[]): Promise<number>;
   /**
    * Read, decide, write as one: `decide` reads through the reader it is given and returns the
@@ -72,6 +87,12 @@ export interface Store {
    * with the decision's value and the store's last sequence at that point.
    */
   transaction<T>(decide: (read: DecisionReader) => Decision<T>): Promise<{ value: T; seq: number }>;
+  /**
+   * Several decisions in order, each seeing the writes of those before it (a push's rows): the
+   * embedded store decides them all at once and lets their commits share a sync; a shared store
+   * commits each before deciding the next.
+   */
+  transactions<T>(decides: ((read: DecisionReader) => Decision<T>)[]): Promise<{ value: T; seq: number }[]>;
   /** Highest sequence that is durable. */
   durableSeq(): number;
   /** Durable changes with `_seq > afterSeq`, ordered by sequence, at most `limit`. */
@@ -101,8 +122,19 @@ export interface Store {
    */
   compactChat(room: string, merged: Uint8Array, range?: ChatRange): Promise<void>;
 
+  /** Resolves when the data can be reached, rejects with StoreUnavailableError otherwise (the health check). */
+  ping(): Promise<void>;
   /** Takes a snapshot now (tests and shutdown); normally it happens in the background. */
   snapshot(): Promise<void>;
   /** Flushes, snapshots, releases the data-folder lock. */
   close(): Promise<void>;
+}
+
+/**
+ * Reads that must reflect every write committed anywhere, another instance's a moment ago
+ * included (a session created on another instance, say): a decision that writes nothing, whose
+ * reads the store checks. Use it where a miss would be an error; plain reads serve the rest.
+ */
+export async function readCurrent<T>(store: Store, read: (reader: DecisionReader) => T): Promise<T> {
+  return (await store.transaction((reader) => ({ writes: [], value: read(reader) }))).value;
 }

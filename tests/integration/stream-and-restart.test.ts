@@ -8,6 +8,7 @@ import { TestClient } from '../support/http-client';
 import { applicationDoc, gigDoc, pullAll, signUpWithProfile, write } from '../support/fixtures';
 import { openStream } from '../support/sse';
 import { startTestServer } from '../support/in-process-server';
+import { ON_POSTGRES } from '../support/store-under-test';
 
 describe('change stream', () => {
   it("a change by one session reaches another session's stream, filtered to what that user may see", async () => {
@@ -117,7 +118,8 @@ describe('durability', () => {
   });
 });
 
-describe('one server per data folder', () => {
+// The embedded store's data folder: on PostgreSQL any number of instances share one database.
+describe.runIf(!ON_POSTGRES)('one server per data folder', () => {
   it('a server started on a folder another server process owns refuses with a clear message', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-lock-'));
     let other: ChildServer | undefined;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readConfig, type Config } from '../../sync-server/config';
 import { startServer, type RunningServer } from '../../sync-server/server';
+import { releaseStore, storeEnvFor } from './store-under-test';
 
 export type TestServer = RunningServer & { dataDir: string; config: Config; cleanup(): Promise<void> };
 
@@ -22,6 +23,8 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     // Rate limits are tested on servers of their own (auth.test.ts); elsewhere they would make
     // the count of sign-ups a test may do depend on the other tests in its file.
     RATE_LIMITS: 'off',
+    // On PostgreSQL (TEST_STORE=postgres) the folder's data lives in a database of its own.
+    ...(await storeEnvFor(dir)),
     ...env,
   });
   const server = await startServer(config);
@@ -33,7 +36,10 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     config,
     async cleanup() {
       await server.close();
-      if (!dataDir) await fs.rm(dir, { recursive: true, force: true });
+      if (!dataDir) {
+        await fs.rm(dir, { recursive: true, force: true });
+        await releaseStore(dir);
+      }
     },
   };
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { storeEnvFor } from './store-under-test';
 
 /**
  * A server in a child process of its own: the real server (tests/support/server-entry.ts) for
@@ -110,7 +111,7 @@ export async function startChildServer(options: ChildServerOptions = {}): Promis
       ...process.env,
       PORT: '0',
       HOST: '127.0.0.1',
-      ...(options.dataDir ? { DATA_DIR: options.dataDir } : {}),
+      ...(options.dataDir ? { DATA_DIR: options.dataDir, ...(await storeEnvFor(options.dataDir)) } : {}),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? (['ipc'] as const) : [])],

@@ -3,8 +3,8 @@ import type pg from 'pg';
 /**
  * The PostgreSQL schema, as numbered migrations applied in order at start (and by
  * `npm run db:migrate`). Each runs in its own transaction with the version it records, under one
- * transaction-level advisory lock, so several instances starting at once apply each migration
- * exactly once: the others wait for the lock, then find it recorded. A migration, once released,
+ * advisory lock held for the whole run, so several instances starting at once apply each
+ * migration exactly once: the others wait for the lock, then find it recorded. A migration, once released,
  * is never edited: a change is a new migration.
  */
 export type Migration = { version: number; name: string; sql: string };
@@ -69,35 +69,34 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = 
   const applied: number[] = [];
   const client = await pool.connect();
   try {
-    await client
-      .query(
+    // One migrating instance at a time, from the creation of the version table on: two
+    // instances racing on a first CREATE TABLE IF NOT EXISTS can both miss the table and collide.
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await client.query(
         `CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-      )
-      .catch(
-        // Two instances may race on the very first CREATE TABLE IF NOT EXISTS: the loser's error is harmless.
-        (err: { code?: string }) => {
-          if (err.code !== '23505' && err.code !== '42P07') throw err;
-        },
+          version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
       );
-    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      await client.query('BEGIN');
-      try {
-        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-        const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
-        if (done.rowCount === 0) {
-          await client.query(migration.sql);
-          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-            migration.version,
-            migration.name,
-          ]);
-          applied.push(migration.version);
+      for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+        await client.query('BEGIN');
+        try {
+          const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
+          if (done.rowCount === 0) {
+            await client.query(migration.sql);
+            await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+              migration.version,
+              migration.name,
+            ]);
+            applied.push(migration.version);
+          }
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw err;
         }
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK');
-        throw err;
       }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
   } finally {
     client.release();

@@ -290,6 +290,14 @@ export class PgDocuments {
     this.listenClient = client;
   }
 
+  /** Resolves once the feed has been read from start to end after this call (every listener told). */
+  async readNow(): Promise<void> {
+    // A read under way may have begun before the call: wait for it, then read once more.
+    while (this.polling) await this.polling;
+    this.poll();
+    await this.polling;
+  }
+
   /** Reads the feed past what was delivered and hands it to the listeners; coalesces calls. */
   private poll(): void {
     if (this.closed) return;

@@ -11,9 +11,13 @@ import type {
   Store,
   Stored,
 } from '../store';
+import { StoreUnavailableError } from '../store';
+import type { WindowCounters } from '../../http/window-counters';
 import { PgChatLogs } from './pg-chat-logs';
 import { PgDocuments, type DocRef, type IndexRef } from './pg-documents';
-import { createPool } from './pool';
+import { createPool, isConnectionError } from './pool';
+import { PgWindowCounters } from './pg-window-counters';
+import type pg from 'pg';
 import { migrate } from './migrations';
 
 /**
@@ -37,6 +41,9 @@ export type PgStoreOptions = {
   pendingPollMs?: number;
   idlePollMs?: number;
 };
+
+/** A commit waits at most this long for the feed to deliver it here before answering (untilFed). */
+const FEED_WAIT_MS = 5_000;
 
 /** A decision ran this many times on data that kept changing under it: the caller gets an error. */
 const MAX_DECISIONS = 20;
@@ -112,14 +119,21 @@ export class PgStore implements Store {
   /** Highest seq below which the replica holds every committed write, as the feed delivered it. */
   private durable = 0;
   private stopFeed: () => void = () => {};
+  private readonly fedWaiters = new Set<{ seq: number; resolve: () => void }>();
+  /** Decisions of this instance under way (the barrier waits for them). */
+  private readonly inflight = new Set<Promise<unknown>>();
+
+  /** Rate limits and quotas counted in the database, so that every instance counts as one. */
+  readonly counters: WindowCounters;
 
   private constructor(
     readonly documents: PgDocuments,
     private readonly indexes: IndexDefinitions,
-    private readonly endPool: () => Promise<void>,
+    private readonly pool: pg.Pool,
   ) {
     this.memory = new MemoryState(indexes);
     this.chat = new PgChatLogs(documents);
+    this.counters = new PgWindowCounters(pool);
   }
 
   /** Applies the migrations, loads the replica and follows the feed. */
@@ -134,7 +148,7 @@ export class PgStore implements Store {
         pendingPollMs: options.pendingPollMs,
         idlePollMs: options.idlePollMs,
       });
-      const store = new PgStore(documents, options.indexes, () => pool.end());
+      const store = new PgStore(documents, options.indexes, pool);
       await store.load();
       return store;
     } catch (err) {
@@ -162,9 +176,24 @@ export class PgStore implements Store {
     return docs;
   }
 
-  /** Writes that depend on nothing read: committed as they are. */
+  /**
+   * Writes that depend on nothing read: committed as they are. Without writes, a barrier: every
+   * decision of this instance under way now has finished, and the feed has been read once since,
+   * so what was committed before the call is readable here (a push answer built after it shows
+   * a write that landed while the push waited, as on the embedded store).
+   */
   async commit(writes: DocWrite[]): Promise<number> {
-    return (await this.transaction(() => ({ writes, value: undefined }))).seq;
+    if (writes.length > 0) return (await this.transaction(() => ({ writes, value: undefined }))).seq;
+    await Promise.allSettled([...this.inflight]);
+    await unavailableIfDown(this.documents.readNow());
+    return this.durable;
+  }
+
+  /** One after the other: each decision commits before the next one reads. */
+  async transactions<T>(decides: ((read: DecisionReader) => Decision<T>)[]): Promise<{ value: T; seq: number }[]> {
+    const results: { value: T; seq: number }[] = [];
+    for (const decide of decides) results.push(await this.transaction(decide));
+    return results;
   }
 
   /**
@@ -174,7 +203,15 @@ export class PgStore implements Store {
    * nothing, but its reads are checked all the same (one query), so its answer is never one a
    * fresher replica would not give.
    */
-  async transaction<T>(decide: (read: DecisionReader) => Decision<T>): Promise<{ value: T; seq: number }> {
+  transaction<T>(decide: (read: DecisionReader) => Decision<T>): Promise<{ value: T; seq: number }> {
+    const run = unavailableIfDown(this.decide(decide));
+    this.inflight.add(run);
+    const done = () => this.inflight.delete(run);
+    run.then(done, done);
+    return run;
+  }
+
+  private async decide<T>(decide: (read: DecisionReader) => Decision<T>): Promise<{ value: T; seq: number }> {
     for (let attempt = 1; ; attempt++) {
       const reads = new ReadSet(this.memory);
       const { writes, value } = decide(reads);
@@ -205,7 +242,9 @@ export class PgStore implements Store {
           };
         });
         this.memory.applyNewer(JSON.parse(JSON.stringify(stamped)) as StampedWrite[]);
-        return { value, seq: Math.max(...stamps.map((s) => s.seq)) };
+        const seq = Math.max(...stamps.map((s) => s.seq));
+        await this.untilFed(seq);
+        return { value, seq };
       } catch (err) {
         if (!(err instanceof StaleRead) || attempt >= MAX_DECISIONS) throw err;
         this.memory.applyNewer(err.fresh);
@@ -227,11 +266,11 @@ export class PgStore implements Store {
   }
 
   openChat(room: string): Promise<void> {
-    return this.chat.open(room);
+    return unavailableIfDown(this.chat.open(room));
   }
 
   appendChatUpdate(room: string, update: Uint8Array): Promise<void> {
-    return this.chat.append(room, update);
+    return unavailableIfDown(this.chat.append(room, update));
   }
 
   chatUpdates(room: string): Uint8Array[] {
@@ -239,11 +278,15 @@ export class PgStore implements Store {
   }
 
   compactChat(room: string, merged: Uint8Array, range?: ChatRange): Promise<void> {
-    return this.chat.compact(room, merged, range);
+    return unavailableIfDown(this.chat.compact(room, merged, range));
   }
 
   onRemoteChat(listener: (room: string, updates: Uint8Array[]) => void): () => void {
     return this.chat.onRemote(listener);
+  }
+
+  async ping(): Promise<void> {
+    await unavailableIfDown(this.pool.query('SELECT 1'));
   }
 
   /** Nothing to do: every write is in the database once it has answered. */
@@ -254,7 +297,7 @@ export class PgStore implements Store {
     this.chat.close();
     this.stopFeed();
     await this.documents.close();
-    await this.endPool();
+    await this.pool.end();
   }
 
   private async load(): Promise<void> {
@@ -265,10 +308,34 @@ export class PgStore implements Store {
     await this.documents.open(upTo);
   }
 
+  /**
+   * Resolves once the feed has delivered `seq` here, so a commit answers only when this instance
+   * also serves it to pulls and streams (as the embedded store does): a device that pushes and
+   * then pulls from the same instance gets its own write back. Past FEED_WAIT_MS (an older
+   * transaction somewhere holding the horizon back) it answers anyway: the write is durable, and
+   * pulls will serve it once the horizon passes.
+   */
+  private untilFed(seq: number): Promise<void> {
+    if (seq <= this.durable) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = { seq, resolve };
+      this.fedWaiters.add(waiter);
+      setTimeout(() => {
+        this.fedWaiters.delete(waiter);
+        resolve();
+      }, FEED_WAIT_MS).unref();
+    });
+  }
+
   private fromFeed(changes: Change[]): void {
     this.memory.applyNewer(changes);
     const last = changes.at(-1);
     if (last && last.doc._seq > this.durable) this.durable = last.doc._seq;
+    for (const waiter of this.fedWaiters)
+      if (waiter.seq <= this.durable) {
+        this.fedWaiters.delete(waiter);
+        waiter.resolve();
+      }
     for (const listener of this.listeners) {
       try {
         listener(changes);
@@ -276,5 +343,14 @@ export class PgStore implements Store {
         console.error('store: an onDurable listener threw', err);
       }
     }
+  }
+}
+
+/** A database that cannot be reached becomes the store's StoreUnavailableError (answered 503). */
+export async function unavailableIfDown<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw isConnectionError(err) ? new StoreUnavailableError(err) : err;
   }
 }

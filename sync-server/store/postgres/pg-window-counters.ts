@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import type { AddOptions, CounterWindow, WindowCounters } from '../../http/window-counters';
+import { StoreUnavailableError } from '../store';
+import { isConnectionError } from './pool';
 
 /**
  * Rate-limit windows in PostgreSQL, so that several instances count as one: a burst spread over
@@ -8,7 +10,19 @@ import type { AddOptions, CounterWindow, WindowCounters } from '../../http/windo
 export class PgWindowCounters implements WindowCounters {
   constructor(private readonly pool: pg.Pool) {}
 
-  async add(key: string, n: number, { now, windowMs, limit }: AddOptions): Promise<CounterWindow & { added: boolean }> {
+  async add(key: string, n: number, options: AddOptions): Promise<CounterWindow & { added: boolean }> {
+    try {
+      return await this.addNow(key, n, options);
+    } catch (err) {
+      throw isConnectionError(err) ? new StoreUnavailableError(err) : err;
+    }
+  }
+
+  private async addNow(
+    key: string,
+    n: number,
+    { now, windowMs, limit }: AddOptions,
+  ): Promise<CounterWindow & { added: boolean }> {
     // A window that has ended starts again with what the insert would have written (EXCLUDED).
     const { rows } = await this.pool.query<{ start_ms: string; count: number; added: boolean }>(
       `WITH p AS (SELECT $1::text AS key, $2::bigint AS now, $3::integer AS n, $4::bigint AS lim, $5::bigint AS span)
