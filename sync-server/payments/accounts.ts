@@ -67,18 +67,26 @@ export async function connectAccount(
         idempotencyKeys.connectAccount(userId),
       ),
     );
-    const fresh = store.get('users', userId)!;
-    await store.commit([
-      {
-        collection: 'users',
-        doc: {
-          ...fresh,
-          stripeAccountId: account.id,
-          payoutStatus: recordedStatus(account.state),
-          updatedAt: stamp(p.ctx.now(), fresh),
-        },
-      },
-    ]);
+    // Recorded once: another instance asking at once got the same account (same idempotency key).
+    const now = p.ctx.now();
+    await store.transaction((read) => {
+      const fresh = read.get('users', userId)!;
+      if (fresh.stripeAccountId === account.id) return { writes: [], value: undefined };
+      return {
+        writes: [
+          {
+            collection: 'users',
+            doc: {
+              ...fresh,
+              stripeAccountId: account.id,
+              payoutStatus: recordedStatus(account.state),
+              updatedAt: stamp(now, fresh),
+            },
+          },
+        ],
+        value: undefined,
+      };
+    });
     return account.id;
   });
   return { accountId, accountLink: await onboardingLink(p, accountId, origin) };
@@ -86,11 +94,18 @@ export async function connectAccount(
 
 /** Records the provider's payout state on the user record when it changed. */
 async function recordPayoutState(p: Payments, userId: string, accountId: string, state: PayoutState): Promise<void> {
-  const user = p.ctx.store.get('users', userId);
-  if (!user || user.stripeAccountId !== accountId || user.payoutStatus === recordedStatus(state)) return;
-  await p.ctx.store.commit([
-    { collection: 'users', doc: { ...user, payoutStatus: recordedStatus(state), updatedAt: stamp(p.ctx.now(), user) } },
-  ]);
+  const now = p.ctx.now();
+  await p.ctx.store.transaction((read) => {
+    const user = read.get('users', userId);
+    if (!user || user.stripeAccountId !== accountId || user.payoutStatus === recordedStatus(state))
+      return { writes: [], value: undefined };
+    return {
+      writes: [
+        { collection: 'users', doc: { ...user, payoutStatus: recordedStatus(state), updatedAt: stamp(now, user) } },
+      ],
+      value: undefined,
+    };
+  });
 }
 
 /**

@@ -58,7 +58,17 @@ export async function startCheckout(
       }
       if (session && session.status === 'open' && session.amountTotal === amounts.total)
         return { url: session.url || last.url, sessionId: session.id };
-      await store.commit([ledgerWrite({ ...last, status: 'expired', updatedAt: stamp(p.ctx.now(), last) })]);
+      const now = p.ctx.now();
+      await store.transaction((read) => {
+        const current = ledger.checkout(read, last.sessionId);
+        return {
+          writes:
+            current?.status === 'open'
+              ? [ledgerWrite({ ...current, status: 'expired', updatedAt: stamp(now, current) })]
+              : [],
+          value: undefined,
+        };
+      });
     }
 
     const attempt = previous.length;
@@ -106,7 +116,12 @@ export async function startCheckout(
       createdAt: now,
       updatedAt: now,
     };
-    await store.commit([ledgerWrite(entry)]);
+    // Another instance asking at once used the same idempotency key, so got this same session:
+    // whichever records it second leaves the first record as it is.
+    await store.transaction((read) => ({
+      writes: ledger.checkout(read, session.id) ? [] : [ledgerWrite(entry)],
+      value: undefined,
+    }));
     return { url: session.url, sessionId: session.id };
   });
 }
@@ -180,51 +195,60 @@ async function confirmLocked(
   if (!session || !matches(session, entry, app)) throw badRequest(M.updateFailed);
   if (!session.paid) throw new HttpError(402, M.updateFailed);
 
-  // Re-read after the provider call: the lock keeps payment steps out, replication cannot move
-  // a PENDING_PAYMENT application, but the document's version may have moved on.
-  const current = store.get('applications', applicationId)!;
-  const buyer = store.get('users', current.creatorId);
+  // One decision on the application and the ledger as they are now: the webhook and the success
+  // page, on any instances, confirm once; the second finds the charge and answers it.
   const now = p.ctx.now();
-  const result = transition({
-    actor: { id: current.creatorId, name: buyer?.name ?? '' },
-    application: current,
-    gig: gigRefOf(store, current.gigId),
-    event: { type: 'CONFIRM_PAYMENT' },
-    now,
-  });
-  if (!result.ok) throw conflict(result.error);
-  const confirmed: ChargeEntry = {
-    id: ledgerId.charge(applicationId),
-    kind: 'charge',
-    applicationId,
-    sessionId,
-    paymentIntentId: session.paymentIntentId ?? null,
-    chargeId: session.chargeId ?? null,
-    buyerId: entry.buyerId,
-    amount: session.amountTotal,
-    base: entry.base,
-    currency: entry.currency,
-    confirmedBy: by,
-    paymentConfirmedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const updated = { ...current, ...result.changes, updatedAt: stamp(now, current) };
-  const writes: DocWrite[] = [
-    { collection: 'applications', doc: updated as DocWrite['doc'] },
-    ...notificationWrites(result.notifications, now),
-    ledgerWrite({ ...entry, status: 'paid', updatedAt: stamp(now, entry) }),
-    ledgerWrite(confirmed),
-    ledgerWrite({
-      id: ledgerId.buyerFee(applicationId),
-      kind: 'buyer_fee',
+  const { value: outcome } = await store.transaction<{ confirmed: Confirmation } | { error: HttpError }>((read) => {
+    const current = read.get('applications', applicationId)!;
+    const recorded = ledger.charge(read, applicationId);
+    if (recorded)
+      return recorded.sessionId === sessionId
+        ? { writes: [], value: { confirmed: confirmationOf(current, recorded) } }
+        : { writes: [], value: { error: conflict(M.invalidStatus) } };
+    const buyer = read.get('users', current.creatorId);
+    const result = transition({
+      actor: { id: current.creatorId, name: buyer?.name ?? '' },
+      application: current,
+      gig: gigRefOf(read, current.gigId),
+      event: { type: 'CONFIRM_PAYMENT' },
+      now,
+    });
+    if (!result.ok) return { writes: [], value: { error: conflict(result.error) } };
+    const checkout = ledger.checkout(read, sessionId) ?? entry;
+    const confirmed: ChargeEntry = {
+      id: ledgerId.charge(applicationId),
+      kind: 'charge',
       applicationId,
-      amount: entry.fee,
+      sessionId,
+      paymentIntentId: session.paymentIntentId ?? null,
+      chargeId: session.chargeId ?? null,
+      buyerId: entry.buyerId,
+      amount: session.amountTotal,
+      base: entry.base,
       currency: entry.currency,
+      confirmedBy: by,
+      paymentConfirmedAt: now,
       createdAt: now,
       updatedAt: now,
-    }),
-  ];
-  await store.commit(writes);
-  return confirmationOf(updated, confirmed);
+    };
+    const updated = { ...current, ...result.changes, updatedAt: stamp(now, current) };
+    const writes: DocWrite[] = [
+      { collection: 'applications', doc: updated as DocWrite['doc'] },
+      ...notificationWrites(result.notifications, now),
+      ledgerWrite({ ...checkout, status: 'paid', updatedAt: stamp(now, checkout) }),
+      ledgerWrite(confirmed),
+      ledgerWrite({
+        id: ledgerId.buyerFee(applicationId),
+        kind: 'buyer_fee',
+        applicationId,
+        amount: entry.fee,
+        currency: entry.currency,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    ];
+    return { writes, value: { confirmed: confirmationOf(updated, confirmed) } };
+  });
+  if ('error' in outcome) throw outcome.error;
+  return outcome.confirmed;
 }

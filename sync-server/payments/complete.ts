@@ -8,7 +8,7 @@ import type { DocWrite, Stored } from '../store/store';
 import { ledger, ledgerId, ledgerWrite, type TransferEntry } from './ledger';
 import { PAYMENT_MESSAGES as M } from './messages';
 import { buyersApplication, lockKey, usableAccountId, viaProvider, type Payments } from './payments';
-import { failedTransferWrite, sendTransfer } from './payouts';
+import { recordFailedTransfer, sendTransfer } from './payouts';
 
 export type CompletionResult = {
   success: true;
@@ -93,8 +93,7 @@ export async function completeGig(
         const outcome = await sendTransfer(p, transfer, destination);
         if (!outcome.ok) {
           // Not completed: the buyer may try again. A refusal moves the next try to a new key.
-          const now = p.ctx.now();
-          await store.commit([failedTransferWrite(transfer, outcome, now, previous)]);
+          await recordFailedTransfer(p, transfer, outcome);
           throw new HttpError(502, M.transferFailed);
         }
         Object.assign(transfer, { status: 'sent', destination, transferId: outcome.transferId, sentAt: p.ctx.now() });
@@ -104,35 +103,57 @@ export async function completeGig(
       }
     }
 
+    // One decision on the application as it is now: on several instances a second completion
+    // (its transfer answered by the same idempotency key) finds it COMPLETED and writes nothing.
     const now = p.ctx.now();
-    const result = plan(now);
-    if (!result.ok) throw conflict(result.error);
-    const notifications = result.notifications.map((n) =>
-      payout === 'held' ? { ...n, message: `${n.message}. Set up payouts in Settings to receive your payment.` } : n,
-    );
-    const current = store.get('applications', applicationId)!;
-    const writes: DocWrite[] = [
-      {
-        collection: 'applications',
-        doc: { ...current, ...result.changes, updatedAt: stamp(now, current) } as DocWrite['doc'],
-      },
-      ...notificationWrites(notifications, now),
-    ];
-    if (base > 0) {
-      writes.push(
-        ledgerWrite({ ...transfer, updatedAt: stamp(now, previous) }),
-        ledgerWrite({
-          id: ledgerId.platformFee(applicationId),
-          kind: 'platform_fee',
-          applicationId,
-          amount: split.platformFee,
-          currency,
-          createdAt: now,
-          updatedAt: now,
-        }),
+    const { value: outcome } = await store.transaction<'already' | 'completed' | { error: string }>((read) => {
+      const current = read.get('applications', applicationId)!;
+      if (normalizeStatus(current.status) === 'COMPLETED') return { writes: [], value: 'already' as const };
+      const result = transition({
+        actor: { id: actor.id, name: actor.name },
+        application: current,
+        gig: gigRefOf(read, current.gigId),
+        event: { type: 'COMPLETE' },
+        now,
+      });
+      if (!result.ok) return { writes: [], value: { error: result.error } };
+      const notifications = result.notifications.map((n) =>
+        payout === 'held' ? { ...n, message: `${n.message}. Set up payouts in Settings to receive your payment.` } : n,
       );
+      const writes: DocWrite[] = [
+        {
+          collection: 'applications',
+          doc: { ...current, ...result.changes, updatedAt: stamp(now, current) } as DocWrite['doc'],
+        },
+        ...notificationWrites(notifications, now),
+      ];
+      if (base > 0) {
+        const latest = ledger.transfer(read, applicationId);
+        writes.push(
+          ledgerWrite({ ...transfer, refusedAttempts: latest?.refusedAttempts ?? 0, updatedAt: stamp(now, latest) }),
+          ledgerWrite({
+            id: ledgerId.platformFee(applicationId),
+            kind: 'platform_fee',
+            applicationId,
+            amount: split.platformFee,
+            currency,
+            createdAt: now,
+            updatedAt: now,
+          }),
+        );
+      }
+      return { writes, value: 'completed' as const };
+    });
+    if (outcome === 'already') {
+      const recorded = ledger.transfer(store, applicationId);
+      return {
+        success: true,
+        payout: base > 0 ? (recorded?.status === 'sent' ? 'sent' : 'held') : 'none',
+        amount: split.freelancer,
+        alreadyCompleted: true,
+      };
     }
-    await store.commit(writes);
+    if (outcome !== 'completed') throw conflict(outcome.error);
     return { success: true, payout, amount: split.freelancer };
   });
 }

@@ -1,5 +1,5 @@
 import type { ChargeEntry, CheckoutEntry, LedgerEntry, TransferEntry, WebhookEventEntry } from '../domain/records';
-import type { DocWrite, Store } from '../store/store';
+import type { DecisionReader, DocWrite } from '../store/store';
 
 export type {
   ChargeEntry,
@@ -32,31 +32,31 @@ export function ledgerWrite(entry: LedgerEntry): DocWrite {
 }
 
 /** The live ledger record with that id, if any. */
-function live(store: Store, id: string) {
+function live(store: DecisionReader, id: string) {
   const doc = store.get('ledger', id);
   return doc && !doc._deleted ? doc : undefined;
 }
 
 export const ledger = {
-  checkout(store: Store, sessionId: string): CheckoutEntry | undefined {
+  checkout(store: DecisionReader, sessionId: string): CheckoutEntry | undefined {
     const doc = live(store, ledgerId.checkout(sessionId));
     return doc?.kind === 'checkout' ? doc : undefined;
   },
-  charge(store: Store, applicationId: string): ChargeEntry | undefined {
+  charge(store: DecisionReader, applicationId: string): ChargeEntry | undefined {
     const doc = live(store, ledgerId.charge(applicationId));
     return doc?.kind === 'charge' ? doc : undefined;
   },
-  transfer(store: Store, applicationId: string): TransferEntry | undefined {
+  transfer(store: DecisionReader, applicationId: string): TransferEntry | undefined {
     const doc = live(store, ledgerId.transfer(applicationId));
     return doc?.kind === 'transfer' ? doc : undefined;
   },
-  webhookEvent(store: Store, eventId: string): WebhookEventEntry | undefined {
+  webhookEvent(store: DecisionReader, eventId: string): WebhookEventEntry | undefined {
     const doc = live(store, ledgerId.webhookEvent(eventId));
     return doc?.kind === 'webhook_event' ? doc : undefined;
   },
 
   /** Every checkout session made for an application, oldest first. */
-  checkoutsOf(store: Store, applicationId: string): CheckoutEntry[] {
+  checkoutsOf(store: DecisionReader, applicationId: string): CheckoutEntry[] {
     return store
       .byIndex('ledger', 'applicationId', applicationId)
       .filter((d) => !d._deleted)
@@ -65,7 +65,7 @@ export const ledger = {
   },
 
   /** Payouts held for a freelancer until their payout account can receive them. */
-  heldFor(store: Store, freelancerId: string): TransferEntry[] {
+  heldFor(store: DecisionReader, freelancerId: string): TransferEntry[] {
     return store
       .byIndex('ledger', 'heldFor', freelancerId)
       .filter((d) => !d._deleted)

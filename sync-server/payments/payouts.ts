@@ -1,25 +1,41 @@
 import type { NotificationDraft } from '../../shared/application-machine';
 import { notificationWrites } from '../domain/notifications';
 import { stamp } from '../domain/documents';
-import type { DocWrite } from '../store/store';
 import { ledger, ledgerWrite, type TransferEntry } from './ledger';
 import { lockKey, type Payments } from './payments';
 import { idempotencyKeys, ProviderError } from './provider';
 
 export type TransferOutcome = { ok: true; transferId: string } | { ok: false; definitive: boolean; error: string };
 
-/** The transfer entry after a failed attempt: a refusal moves the next try to a new idempotency key. */
-export function failedTransferWrite(
-  entry: TransferEntry,
+/**
+ * Records a failed transfer attempt on the application's transfer entry, as one decision: a
+ * refusal (definitive) moves the next try to a new idempotency key, counted once however many
+ * instances saw the same refusal of the same attempt; a transfer already sent is left alone.
+ */
+export async function recordFailedTransfer(
+  p: Payments,
+  attempt: TransferEntry,
   outcome: { definitive: boolean; error: string },
-  now: number,
-  previous: TransferEntry | undefined = entry,
-): DocWrite {
-  return ledgerWrite({
-    ...entry,
-    refusedAttempts: entry.refusedAttempts + (outcome.definitive ? 1 : 0),
-    lastError: outcome.error,
-    updatedAt: stamp(now, previous),
+): Promise<void> {
+  const now = p.ctx.now();
+  await p.ctx.store.transaction((read) => {
+    const latest = ledger.transfer(read, attempt.applicationId);
+    if (latest?.status === 'sent') return { writes: [], value: undefined };
+    const base = latest ?? attempt;
+    // Another instance already counted this attempt's refusal: its next key stands.
+    const counted = base.refusedAttempts > attempt.refusedAttempts;
+    return {
+      writes: [
+        ledgerWrite({
+          ...attempt,
+          ...(latest ? { status: latest.status, createdAt: latest.createdAt } : {}),
+          refusedAttempts: counted ? base.refusedAttempts : attempt.refusedAttempts + (outcome.definitive ? 1 : 0),
+          lastError: outcome.error,
+          updatedAt: stamp(now, latest),
+        }),
+      ],
+      value: undefined,
+    };
   });
 }
 
@@ -71,36 +87,45 @@ export async function releaseHeldPayouts(p: Payments, freelancerId: string, dest
       const current = ledger.transfer(p.ctx.store, held.applicationId);
       if (!current || current.status !== 'held') return false;
       const outcome = await sendTransfer(p, current, destination);
-      const now = p.ctx.now();
-      const latest = ledger.transfer(p.ctx.store, held.applicationId)!;
       if (!outcome.ok) {
-        await p.ctx.store.commit([failedTransferWrite(latest, outcome, now)]);
+        await recordFailedTransfer(p, current, outcome);
         return false;
       }
-      const application = p.ctx.store.get('applications', held.applicationId);
-      const gigTitle = typeof application?.gigTitle === 'string' ? application.gigTitle : '';
-      const note: NotificationDraft = {
-        userId: freelancerId,
-        type: 'GIG_COMPLETED',
-        message: `Your payout for "${gigTitle}" is on its way.`,
-        applicationId: held.applicationId,
-        ...(typeof application?.gigId === 'string' ? { gigId: application.gigId } : {}),
-        gigTitle,
-        amount: latest.amount,
-        currency: latest.currency,
-      };
-      await p.ctx.store.commit([
-        ledgerWrite({
-          ...latest,
-          status: 'sent',
-          destination,
-          transferId: outcome.transferId,
-          sentAt: now,
-          lastError: null,
-          updatedAt: stamp(now, latest),
-        }),
-        ...notificationWrites([note], now),
-      ]);
+      const now = p.ctx.now();
+      // Sent once: another instance releasing the same payout got the same transfer (same key)
+      // and whichever records it second finds it sent.
+      const { value: recorded } = await p.ctx.store.transaction((read) => {
+        const latest = ledger.transfer(read, held.applicationId);
+        if (!latest || latest.status !== 'held') return { writes: [], value: false };
+        const application = read.get('applications', held.applicationId);
+        const gigTitle = typeof application?.gigTitle === 'string' ? application.gigTitle : '';
+        const note: NotificationDraft = {
+          userId: freelancerId,
+          type: 'GIG_COMPLETED',
+          message: `Your payout for "${gigTitle}" is on its way.`,
+          applicationId: held.applicationId,
+          ...(typeof application?.gigId === 'string' ? { gigId: application.gigId } : {}),
+          gigTitle,
+          amount: latest.amount,
+          currency: latest.currency,
+        };
+        return {
+          writes: [
+            ledgerWrite({
+              ...latest,
+              status: 'sent',
+              destination,
+              transferId: outcome.transferId,
+              sentAt: now,
+              lastError: null,
+              updatedAt: stamp(now, latest),
+            }),
+            ...notificationWrites([note], now),
+          ],
+          value: true,
+        };
+      });
+      if (!recorded) return false;
       return true;
     });
     if (released) sent += 1;

@@ -54,13 +54,36 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     const doc = store.get('ledger', id);
     return doc && !doc._deleted ? doc : undefined;
   };
-  /** What an idempotency key produced the first time, if it was used before. */
-  const replayed = (key: string) => {
-    const doc = get(simId.idempotency(key));
-    return doc?.kind === 'sim_idempotency' ? doc.resultId : undefined;
+  /**
+   * Like Stripe's idempotency keys, whichever instance asks: the id `key` produced the first time,
+   * or `fresh`'s (written with it, as one decision) when the key is new.
+   */
+  const once = async (key: string, fresh: { id: string; writes: DocWrite[] }): Promise<string> => {
+    const { value } = await store.transaction((read) => {
+      const seen = read.get('ledger', simId.idempotency(key));
+      if (seen && !seen._deleted && seen.kind === 'sim_idempotency') return { writes: [], value: seen.resultId };
+      const remember = write({
+        id: simId.idempotency(key),
+        kind: 'sim_idempotency',
+        resultId: fresh.id,
+        createdAt: now(),
+      });
+      return { writes: [...fresh.writes, remember], value: fresh.id };
+    });
+    return value;
   };
-  const remember = (key: string, resultId: string) =>
-    write({ id: simId.idempotency(key), kind: 'sim_idempotency', resultId, createdAt: now() });
+  /** A ledger document changed as one decision on its current version (`change` undefined: left as it is). */
+  const update = async <T extends { id: string }>(
+    id: string,
+    change: (current: Record<string, unknown> & { kind?: unknown }) => T | undefined,
+  ): Promise<T | undefined> => {
+    const { value } = await store.transaction((read) => {
+      const doc = read.get('ledger', id);
+      const next = doc && !doc._deleted ? change(doc) : undefined;
+      return { writes: next ? [write(next)] : [], value: next };
+    });
+    return value;
+  };
 
   const accountOf = (a: SimAccount): ProviderAccount => ({
     id: a.accountId,
@@ -90,8 +113,6 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     mode: 'simulated',
 
     async createConnectAccount({ email, userId }, key) {
-      const previous = replayed(key);
-      if (previous) return accountOf(account(previous)!);
       const accountId = random('acct_sim');
       const doc: SimAccount = {
         id: simId.account(accountId),
@@ -101,8 +122,8 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
         email,
         enabled: false,
       };
-      await store.commit([write({ ...doc, createdAt: now(), updatedAt: now() }), remember(key, accountId)]);
-      return accountOf(doc);
+      const made = await once(key, { id: accountId, writes: [write({ ...doc, createdAt: now(), updatedAt: now() })] });
+      return accountOf(account(made)!);
     },
 
     async accountLink({ accountId, refreshUrl, returnUrl }) {
@@ -128,8 +149,6 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     },
 
     async createCheckoutSession(input: CheckoutInput, key) {
-      const previous = replayed(key);
-      if (previous) return sessionOf(session(previous)!);
       const sessionId = random('cs_sim');
       const doc: SimSession = {
         id: simId.session(sessionId),
@@ -147,8 +166,8 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
         chargeId: null,
         expiresAt: now() + SESSION_TTL_MS,
       };
-      await store.commit([write({ ...doc, createdAt: now(), updatedAt: now() }), remember(key, sessionId)]);
-      return sessionOf(doc);
+      const made = await once(key, { id: sessionId, writes: [write({ ...doc, createdAt: now(), updatedAt: now() })] });
+      return sessionOf(session(made)!);
     },
 
     async retrieveCheckoutSession(sessionId) {
@@ -157,17 +176,31 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     },
 
     async createTransfer(input: TransferInput, key) {
-      const previous = replayed(key);
-      if (previous) return { id: previous };
-      const destination = account(input.destination);
-      if (!destination?.enabled)
-        throw new ProviderError('The destination account cannot receive transfers yet', 400, true);
       const transferId = random('tr_sim');
-      await store.commit([
-        write({ id: simId.transfer(transferId), kind: 'sim_transfer', transferId, ...input, createdAt: now() }),
-        remember(key, transferId),
-      ]);
-      return { id: transferId };
+      const { value } = await store.transaction((read) => {
+        const seen = read.get('ledger', simId.idempotency(key));
+        if (seen && !seen._deleted && seen.kind === 'sim_idempotency')
+          return { writes: [], value: { id: seen.resultId } };
+        const destination = read.get('ledger', simId.account(input.destination));
+        if (!destination || destination._deleted || destination.kind !== 'sim_account' || !destination.enabled)
+          return { writes: [], value: undefined };
+        const remember = write({
+          id: simId.idempotency(key),
+          kind: 'sim_idempotency',
+          resultId: transferId,
+          createdAt: now(),
+        });
+        const made = write({
+          id: simId.transfer(transferId),
+          kind: 'sim_transfer',
+          transferId,
+          ...input,
+          createdAt: now(),
+        });
+        return { writes: [made, remember], value: { id: transferId } };
+      });
+      if (!value) throw new ProviderError('The destination account cannot receive transfers yet', 400, true);
+      return value;
     },
 
     async verifyWebhook() {
@@ -183,11 +216,12 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     session,
 
     async completeOnboarding(accountId) {
-      const doc = store.get('ledger', simId.account(accountId));
-      if (!doc || doc._deleted || doc.kind !== 'sim_account')
-        throw new ProviderError(`No such account: ${accountId}`, 404, true);
-      if (doc.enabled === true) return;
-      await store.commit([write({ ...doc, enabled: true, updatedAt: stamp(now(), doc) })]);
+      if (!account(accountId)) throw new ProviderError(`No such account: ${accountId}`, 404, true);
+      await update(simId.account(accountId), (doc) =>
+        doc.kind === 'sim_account' && doc.enabled !== true
+          ? { ...doc, id: simId.account(accountId), enabled: true, updatedAt: stamp(now(), doc) }
+          : undefined,
+      );
     },
 
     async paySession(sessionId) {
@@ -195,9 +229,14 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
       if (!s) throw new ProviderError(`No such checkout session: ${sessionId}`, 404, true);
       if (s.paid) return s;
       if (s.expiresAt <= now()) throw new ProviderError('This checkout session has expired', 400, true);
-      const paid: SimSession = { ...s, paid: true, paymentIntentId: random('pi_sim'), chargeId: random('ch_sim') };
-      await store.commit([write({ ...s, ...paid, updatedAt: stamp(now(), s) })]);
-      return paid;
+      const ids = { paymentIntentId: random('pi_sim'), chargeId: random('ch_sim') };
+      // Paid once, whichever instance's page is clicked first: a second click answers the first payment.
+      await update(simId.session(sessionId), (doc) =>
+        doc.kind === 'sim_session' && doc.paid !== true
+          ? { ...doc, id: simId.session(sessionId), paid: true, ...ids, updatedAt: stamp(now(), doc) }
+          : undefined,
+      );
+      return session(sessionId)!;
     },
   };
 }

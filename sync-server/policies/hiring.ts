@@ -41,14 +41,24 @@ export function hiringWrites(
  * closed, as an acceptance would have done. Writes nothing when every gig is already settled.
  */
 export async function settleStoredGigs(store: Store, now: number): Promise<number> {
-  const writes: DocWrite[] = [];
-  for (const gig of store.all('gigs')) {
-    if (gig._deleted || gig.filledAt) continue;
-    const settled = hiringWrites(gig, applicationsOf(store, gig.id), now);
-    if (settled.gig === gig) continue;
-    const { _seq: _ignored, ...doc } = settled.gig;
-    writes.push({ collection: 'gigs', doc: { ...doc, updatedAt: stamp(now, gig) } }, ...settled.writes);
+  let written = 0;
+  for (const stored of store.all('gigs')) {
+    if (stored._deleted || stored.filledAt) continue;
+    if (hiringWrites(stored, applicationsOf(store, stored.id), now).gig === stored) continue;
+    // Each gig as one decision: instances starting at once settle it once (one notice each).
+    const { value } = await store.transaction((read) => {
+      const gig = read.get('gigs', stored.id);
+      if (!gig || gig._deleted || gig.filledAt) return { writes: [], value: 0 };
+      const settled = hiringWrites(gig, applicationsOf(read, gig.id), now);
+      if (settled.gig === gig) return { writes: [], value: 0 };
+      const { _seq: _ignored, ...doc } = settled.gig;
+      const writes: DocWrite[] = [
+        { collection: 'gigs', doc: { ...doc, updatedAt: stamp(now, gig) } },
+        ...settled.writes,
+      ];
+      return { writes, value: writes.length };
+    });
+    written += value;
   }
-  if (writes.length > 0) await store.commit(writes);
-  return writes.length;
+  return written;
 }

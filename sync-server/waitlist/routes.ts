@@ -29,23 +29,23 @@ export function waitlistRoutes(ctx: AppContext): Router {
     const message = firstError(fields);
     if (message) throw badRequest(message, { fields });
     const email = normalizeEmail(body.email);
-    if (!ctx.store.byIndex('waitlist', 'email', email).some((e) => !e._deleted)) {
-      await ctx.store.commit([
-        {
-          collection: 'waitlist',
-          doc: {
-            id: newId((n) => crypto.randomBytes(n)),
-            name: body.name.trim(),
-            email,
-            location: body.location,
-            city: body.city.trim(),
-            submittedAt: ctx.now(),
-            status: WAITLIST_STATUS_PENDING,
-            _deleted: false,
-          },
-        },
-      ]);
-    }
+    const entry = {
+      id: newId((n) => crypto.randomBytes(n)),
+      name: body.name.trim(),
+      email,
+      location: body.location,
+      city: body.city.trim(),
+      submittedAt: ctx.now(),
+      status: WAITLIST_STATUS_PENDING,
+      _deleted: false,
+    };
+    // One row per email, whichever instances two sign-ups land on.
+    await ctx.store.transaction((read) => ({
+      writes: read.byIndex('waitlist', 'email', email).some((e) => !e._deleted)
+        ? []
+        : [{ collection: 'waitlist', doc: entry }],
+      value: undefined,
+    }));
     res.status(201).json({ ok: true });
   });
   return router;
