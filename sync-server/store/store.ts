@@ -93,6 +93,11 @@ export interface Store {
    * commits each before deciding the next.
    */
   transactions<T>(decides: ((read: DecisionReader) => Decision<T>)[]): Promise<{ value: T; seq: number }[]>;
+  /**
+   * Resolves once reads see every write committed before the call, whichever instance made it
+   * (a pull after a push that went to another instance). The embedded store sees them already.
+   */
+  catchUp(): Promise<void>;
   /** Highest sequence that is durable. */
   durableSeq(): number;
   /** Durable changes with `_seq > afterSeq`, ordered by sequence, at most `limit`. */

@@ -38,6 +38,19 @@ export class TestClient {
     return client;
   }
 
+  /** Server instances behind one address: each request goes to one of `baseUrls`, chosen at random. */
+  private bases: readonly string[] | undefined;
+
+  /**
+   * A browser behind a load balancer that spreads every request over `baseUrls` (instances of one
+   * deployment), sending `origin` (their shared PUBLIC_ORIGIN) as a browser on that address would.
+   */
+  static spread(baseUrls: readonly string[], origin: string): TestClient {
+    const client = new TestClient(baseUrls[0]!, origin);
+    client.bases = baseUrls;
+    return client;
+  }
+
   async request<T = Record<string, unknown>>(
     method: string,
     path: string,
@@ -52,7 +65,8 @@ export class TestClient {
       payload = typeof body === 'string' ? body : JSON.stringify(body);
       h['content-type'] ??= 'application/json';
     }
-    const res = await fetch(this.baseUrl + path, { method, headers: h, body: payload, redirect: 'manual' });
+    const base = this.bases ? this.bases[Math.floor(Math.random() * this.bases.length)]! : this.baseUrl;
+    const res = await fetch(base + path, { method, headers: h, body: payload, redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const eq = pair!.indexOf('=');

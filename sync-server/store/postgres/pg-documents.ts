@@ -43,6 +43,9 @@ export class PgDocuments {
   private delivered = 0;
   private polling: Promise<void> | undefined;
   private pollAgain = false;
+  /** Feed reads begun so far, and the callers of readNow waiting for one that began after their call. */
+  private readsStarted = 0;
+  private readonly readWaiters = new Set<{ after: number; resolve: () => void }>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -263,6 +266,8 @@ export class PgDocuments {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    for (const waiter of this.readWaiters) waiter.resolve();
+    this.readWaiters.clear();
     await this.polling;
     await this.listenClient?.end().catch(() => {});
   }
@@ -280,22 +285,48 @@ export class PgDocuments {
         for (const listener of this.chatListeners) listener(n.payload ?? '');
       } else this.poll();
     });
-    client.on('error', () => {
-      // The connection dropped (PostgreSQL restarted): listen again shortly; the idle poll covers the gap.
+    let lost = false;
+    const reconnect = () => {
+      // The connection dropped (PostgreSQL restarted): listen again shortly, as long as it takes;
+      // meanwhile the idle poll covers the gap, and a read right after reconnecting catches up.
+      if (lost) return;
+      lost = true;
       if (this.listenClient === client) this.listenClient = undefined;
-      setTimeout(() => void this.listen().catch(() => {}), 500).unref();
-    });
+      void client.end().catch(() => {});
+      this.relisten();
+    };
+    client.on('error', reconnect);
+    client.on('end', reconnect);
     await client.connect();
     await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${CHAT_CHANNEL}`);
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
     this.listenClient = client;
   }
 
-  /** Resolves once the feed has been read from start to end after this call (every listener told). */
-  async readNow(): Promise<void> {
-    // A read under way may have begun before the call: wait for it, then read once more.
-    while (this.polling) await this.polling;
+  private relisten(): void {
+    if (this.closed) return;
+    setTimeout(() => {
+      this.listen().then(
+        () => this.poll(),
+        () => this.relisten(),
+      );
+    }, RELISTEN_MS).unref();
+  }
+
+  /**
+   * Resolves once a read of the feed that began after this call has ended (every listener told):
+   * what any instance committed before the call, below the horizon, has then been delivered.
+   * Calls that arrive together share one read.
+   */
+  readNow(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const after = this.readsStarted;
+    const done = new Promise<void>((resolve) => this.readWaiters.add({ after, resolve }));
     this.poll();
-    await this.polling;
+    return done;
   }
 
   /** Reads the feed past what was delivered and hands it to the listeners; coalesces calls. */
@@ -305,15 +336,31 @@ export class PgDocuments {
       this.pollAgain = true;
       return;
     }
+    const read = ++this.readsStarted;
     this.polling = this.readFeed()
-      .catch(() => ({ pending: true }))
-      .then(({ pending }) => {
+      .then(
+        ({ pending }) => ({ pending, failed: false }),
+        // The database is out of reach: try again a little later, without hammering it.
+        () => ({ pending: false, failed: true }),
+      )
+      .then(({ pending, failed }) => {
         this.polling = undefined;
+        for (const waiter of this.readWaiters)
+          if (waiter.after < read) {
+            this.readWaiters.delete(waiter);
+            waiter.resolve();
+          }
         if (this.pollAgain) {
           this.pollAgain = false;
           this.poll();
         } else {
-          this.schedule(pending ? (this.options.pendingPollMs ?? 20) : (this.options.idlePollMs ?? 1000));
+          this.schedule(
+            failed
+              ? FAILED_READ_RETRY_MS
+              : pending
+                ? (this.options.pendingPollMs ?? 20)
+                : (this.options.idlePollMs ?? 1000),
+          );
         }
       });
   }
@@ -342,6 +389,10 @@ export class PgDocuments {
 }
 
 const MAX_ATTEMPTS = 20;
+/** A lost LISTEN connection is opened again after this long (and again, until it succeeds). */
+const RELISTEN_MS = 500;
+/** After a failed read of the feed (the database restarting), the next one waits this long. */
+const FAILED_READ_RETRY_MS = 250;
 
 /** The seq a written document got. */
 export type Stamp = { collection: CollectionName; id: string; seq: number };

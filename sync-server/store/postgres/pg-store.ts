@@ -285,6 +285,11 @@ export class PgStore implements Store {
     return this.chat.onRemote(listener);
   }
 
+  /** The feed read once after the call: what any instance committed before it is here. */
+  catchUp(): Promise<void> {
+    return unavailableIfDown(this.documents.readNow());
+  }
+
   async ping(): Promise<void> {
     await unavailableIfDown(this.pool.query('SELECT 1'));
   }

@@ -42,7 +42,8 @@ export async function startTestCluster(): Promise<TestCluster> {
     port,
     user: 'postgres',
     password: 'postgres',
-    persistent: false,
+    // Kept across stopServer/startServer (a restart keeps the data); `stop` removes the folder.
+    persistent: true,
     createPostgresUser: true,
     // Tests want speed over durability across power loss; correctness of commits is unchanged.
     postgresFlags: ['-c', 'fsync=off', '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
