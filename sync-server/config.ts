@@ -46,6 +46,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
   /** Milliseconds a chat room with nobody in it stays loaded before it is compacted and dropped. */
   CHAT_ROOM_IDLE_MS: z.coerce.number().int().min(0).default(60_000),
+  /** How often the server looks for work a stored date made due (sync-server/timers/). */
+  TIMER_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type Config = {
@@ -69,6 +71,7 @@ export type Config = {
   stripeApiBase: string | undefined;
   logLevel: 'silent' | 'error' | 'info';
   chatRoomIdleMs: number;
+  timerIntervalMs: number;
 };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -99,5 +102,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeApiBase: e.STRIPE_API_BASE,
     logLevel: e.LOG_LEVEL,
     chatRoomIdleMs: e.CHAT_ROOM_IDLE_MS,
+    timerIntervalMs: e.TIMER_INTERVAL_MS,
   };
 }

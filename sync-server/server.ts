@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
@@ -10,17 +11,25 @@ import { ChangeStreamHub } from './replication/stream';
 import { openJournalStore } from './store/journal-store';
 import { PgStore } from './store/postgres/pg-store';
 import type { Store } from './store/store';
+import { Scheduler, type TimerJob } from './timers/scheduler';
 import { MemoryWindowCounters, type WindowCounters } from './http/window-counters';
 
 export type RunningServer = {
   url: string;
   port: number;
   ctx: AppContext;
+  /** Work made due by stored dates (tests run it with the clock they control: `timers.runDue()`). */
+  timers: Scheduler;
   chat: ChatHub;
   /** The open change streams. */
   streams: ChangeStreamHub;
   close(): Promise<void>;
 };
+
+/** What the server does when stored dates pass; each module adds its jobs here. */
+function timerJobs(_ctx: AppContext): TimerJob[] {
+  return [];
+}
 
 /** Rate windows older than this are forgotten (the longest window, a write quota's, is a day). */
 const COUNTER_WINDOW_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
@@ -51,11 +60,23 @@ async function openStore(config: Config): Promise<{ store: Store; counters: Wind
   return { store, counters: new MemoryWindowCounters(), stop: () => {} };
 }
 
+export type ServerOptions = {
+  /** The server's clock (tests control it); Date.now by default. */
+  now?: () => number;
+};
+
 /** Opens the store, then serves the API, the change stream and the client on one HTTP server. */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
+  const now = options.now ?? Date.now;
   const { store, counters, stop } = await openStore(config);
-  await settleStoredGigs(store, Date.now());
-  const ctx = createContext(config, store, Date.now, counters);
+  await settleStoredGigs(store, now());
+  const ctx = createContext(config, store, now, counters);
+  const timers = new Scheduler(store, timerJobs(ctx), {
+    intervalMs: config.timerIntervalMs,
+    now,
+    log: ctx.log,
+    instance: crypto.randomBytes(6).toString('hex'),
+  });
   // A session ended on any instance (logout, a new login) closes its streams and chat sockets
   // here: the tombstone reaches every instance's store listeners.
   const unrevoke = store.onDurable((changes) => {
@@ -74,20 +95,24 @@ export async function startServer(config: Config): Promise<RunningServer> {
   } catch (err) {
     hub.close();
     await chat.close();
+    await timers.stop();
     unrevoke();
     stop();
     await store.close();
     throw err;
   }
+  timers.start();
   const { port } = server.address() as AddressInfo;
   const host = config.host && config.host !== '0.0.0.0' && config.host !== '::' ? config.host : 'localhost';
   return {
     url: `http://${host}:${port}`,
     port,
     ctx,
+    timers,
     chat,
     streams: hub,
     async close() {
+      await timers.stop();
       hub.close();
       await chat.close();
       server.closeAllConnections();

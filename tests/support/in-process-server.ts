@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readConfig, type Config } from '../../sync-server/config';
-import { startServer, type RunningServer } from '../../sync-server/server';
+import { startServer, type RunningServer, type ServerOptions } from '../../sync-server/server';
 import { releaseStore, storeEnvFor } from './store-under-test';
 
 export type TestServer = RunningServer & { dataDir: string; config: Config; cleanup(): Promise<void> };
@@ -11,7 +11,11 @@ export type TestServer = RunningServer & { dataDir: string; config: Config; clea
  * Starts a real server on a free port of 127.0.0.1 with its own data folder in a temp directory.
  * Scrypt is cheaper here than in production (SCRYPT_LOG_N), everything else is as shipped.
  */
-export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  options: ServerOptions = {},
+): Promise<TestServer> {
   const dir = dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-test-')));
   const config = readConfig({
     PORT: '0',
@@ -27,7 +31,7 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     ...(await storeEnvFor(dir)),
     ...env,
   });
-  const server = await startServer(config);
+  const server = await startServer(config, options);
   const url = `http://127.0.0.1:${server.port}`;
   return {
     ...server,
