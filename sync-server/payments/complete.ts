@@ -38,15 +38,14 @@ export async function completeGig(
     if (app.gigId !== gigId) throw badRequest(M.wrongGig);
     const base = typeof app.finalBudget === 'number' ? app.finalBudget : 0;
     const split = payoutSplit(base);
-    if (normalizeStatus(app.status) === 'COMPLETED') {
-      const held = ledger.transfer(store, applicationId);
-      return {
-        success: true,
-        payout: base > 0 ? (held?.status === 'sent' ? 'sent' : 'held') : 'none',
-        amount: split.freelancer,
-        alreadyCompleted: true,
-      };
-    }
+    /** A second completion (a double click, another instance) answers the first one's outcome. */
+    const completedBefore = (): CompletionResult => ({
+      success: true,
+      payout: base > 0 ? (ledger.transfer(store, applicationId)?.status === 'sent' ? 'sent' : 'held') : 'none',
+      amount: split.freelancer,
+      alreadyCompleted: true,
+    });
+    if (normalizeStatus(app.status) === 'COMPLETED') return completedBefore();
 
     const plan = (now: number) =>
       transition({
@@ -144,15 +143,7 @@ export async function completeGig(
       }
       return { writes, value: 'completed' as const };
     });
-    if (outcome === 'already') {
-      const recorded = ledger.transfer(store, applicationId);
-      return {
-        success: true,
-        payout: base > 0 ? (recorded?.status === 'sent' ? 'sent' : 'held') : 'none',
-        amount: split.freelancer,
-        alreadyCompleted: true,
-      };
-    }
+    if (outcome === 'already') return completedBefore();
     if (outcome !== 'completed') throw conflict(outcome.error);
     return { success: true, payout, amount: split.freelancer };
   });

@@ -3,20 +3,18 @@ import path from 'node:path';
 import { JournalWriter, listJournalFiles } from './journal';
 import { loadDataDir, toBase64, type LoadedState } from './load';
 import { lockDataDir, type DataDirLock } from './lock';
-import type { MemoryState, StampedWrite } from './memory';
+import type { StampedWrite } from './memory';
 import type { JournalEntry } from './replay';
 import { SNAPSHOT_FILE, snapshotDb, type SnapshotData } from './snapshot';
-import { vouchFor, vouchForAll, vouchForList } from './documents';
+import { MemoryReads } from './memory-reads';
 import type {
   Change,
   ChatRange,
-  CollectionName,
   Decision,
   DecisionReader,
   DocWrite,
   IndexDefinitions,
   Store,
-  Stored,
   StoredDoc,
 } from './store';
 
@@ -90,8 +88,7 @@ export async function openJournalStore(options: JournalStoreOptions): Promise<Jo
   }
 }
 
-class JournalStoreImpl implements JournalStore {
-  private readonly memory: MemoryState;
+class JournalStoreImpl extends MemoryReads implements JournalStore {
   private readonly journal: JournalWriter<Durable>;
   private lastLsn: number;
   private snapshotLsn: number;
@@ -117,9 +114,9 @@ class JournalStoreImpl implements JournalStore {
     file: fs.FileHandle,
     sizes: { snapshot: number; journal: number },
   ) {
+    super(loaded.memory);
     this.journalBytes = sizes.journal;
     this.snapshotBytes = sizes.snapshot;
-    this.memory = loaded.memory;
     this.lastLsn = loaded.lastLsn;
     this.snapshotLsn = this.countFrom = loaded.snapshotLsn;
     this.durable = this.memory.lastSeq;
@@ -134,25 +131,6 @@ class JournalStoreImpl implements JournalStore {
     // Lines replayed at start count towards the next snapshot, so a crash loop cannot grow the journal forever.
     if (this.lastLsn - this.snapshotLsn >= options.snapshotEveryCommits && this.journalLargeEnough())
       this.snapshotInBackground();
-  }
-
-  get<K extends CollectionName>(collection: K, id: string): Stored<K> | undefined {
-    const doc = this.memory.get(collection, id);
-    if (!doc) return undefined;
-    vouchFor(collection, doc);
-    return doc;
-  }
-
-  byIndex<K extends CollectionName>(collection: K, index: string, key: string): Stored<K>[] {
-    const docs = this.memory.byIndex(collection, index, key);
-    vouchForList(collection, docs);
-    return docs;
-  }
-
-  all<K extends CollectionName>(collection: K): Iterable<Stored<K>> {
-    const docs = this.memory.all(collection);
-    vouchForAll(collection, docs);
-    return docs;
   }
 
   async transaction<T>(decide: (read: DecisionReader) => Decision<T>): Promise<{ value: T; seq: number }> {

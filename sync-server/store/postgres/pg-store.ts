@@ -1,5 +1,6 @@
 import { MemoryState, type StampedWrite } from '../memory';
-import { vouchFor, vouchForAll, vouchForList } from '../documents';
+import { vouchFor, vouchForList } from '../documents';
+import { MemoryReads } from '../memory-reads';
 import type {
   Change,
   ChatRange,
@@ -112,8 +113,7 @@ class ReadSet implements DecisionReader {
   }
 }
 
-export class PgStore implements Store {
-  private readonly memory: MemoryState;
+export class PgStore extends MemoryReads implements Store {
   private readonly chat: PgChatLogs;
   private readonly listeners = new Set<(changes: Change[]) => void>();
   /** Highest seq below which the replica holds every committed write, as the feed delivered it. */
@@ -131,7 +131,7 @@ export class PgStore implements Store {
     private readonly indexes: IndexDefinitions,
     private readonly pool: pg.Pool,
   ) {
-    this.memory = new MemoryState(indexes);
+    super(new MemoryState(indexes));
     this.chat = new PgChatLogs(documents);
     this.counters = new PgWindowCounters(pool);
   }
@@ -155,25 +155,6 @@ export class PgStore implements Store {
       await pool.end().catch(() => {});
       throw err;
     }
-  }
-
-  get<K extends CollectionName>(collection: K, id: string): Stored<K> | undefined {
-    const doc = this.memory.get(collection, id);
-    if (!doc) return undefined;
-    vouchFor(collection, doc);
-    return doc;
-  }
-
-  byIndex<K extends CollectionName>(collection: K, index: string, key: string): Stored<K>[] {
-    const docs = this.memory.byIndex(collection, index, key);
-    vouchForList(collection, docs);
-    return docs;
-  }
-
-  all<K extends CollectionName>(collection: K): Iterable<Stored<K>> {
-    const docs = this.memory.all(collection);
-    vouchForAll(collection, docs);
-    return docs;
   }
 
   /**
