@@ -51,6 +51,11 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Expres
   const api = express.Router();
   api.use(knownHostOnly(origins));
   api.use(sameOriginJsonOnly(origins, (p) => ORIGIN_EXEMPT.has('/api' + p)));
+  // Every request reads what was committed before it arrived, on whichever instance: a user whose
+  // last request went elsewhere finds their own writes (a no-op on the embedded store).
+  api.use((_req, _res, next) => {
+    ctx.store.catchUp().then(() => next(), next);
+  });
   // Before the JSON parsers: the webhook's signature covers its raw body.
   api.use(webhookRoutes(payments));
   api.use('/sync', express.json({ limit: '2mb', strict: false }));

@@ -31,14 +31,12 @@ export function replicationRoutes(ctx: AppContext, hub: ChangeStreamHub): Router
     hub.open(res, auth.user.id, auth.session.id);
   });
 
-  router.get('/:collection/pull', async (req, res) => {
+  router.get('/:collection/pull', (req, res) => {
     const auth = requireAuth(res);
     const collection = collectionParam(req.params.collection);
     const query = pullQuerySchema.safeParse(req.query);
     if (!query.success) throw badRequest(SYNC_ERRORS.badPullQuery);
     res.setHeader('Cache-Control', 'no-store');
-    // Whatever was committed before this request, on any instance, is served (read your writes).
-    await ctx.store.catchUp();
     res.json(pullChanges(ctx.store, auth.user.id, collection, query.data.seq, query.data.limit));
   });
 

