@@ -3,7 +3,7 @@ import type { ChangesEvent, SyncDocument } from '../../shared/sync/protocol';
 import { TestClient } from '../support/http-client';
 import { startTestCluster } from '../support/postgres/cluster';
 import { createTestDatabase } from '../support/postgres/database';
-import { LOAD_ENV, startChildServer } from '../support/spawn-server';
+import { startServerProcess } from '../support/crash/killable-server';
 import { applicationDoc, gigDoc, pullAll, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
 import { SHARED_ORIGIN, startInstances, type Instances } from '../support/postgres/instances';
 import { openStream } from '../support/sse';
@@ -233,7 +233,8 @@ describe('exactly once, whatever the number of instances', () => {
   });
 });
 
-describe('PostgreSQL restarting under the instances', () => {
+// A cluster of its own, and child servers: slow to start on a loaded machine.
+describe('PostgreSQL restarting under the instances', { timeout: 120_000 }, () => {
   it('answers 503 with a clear message while the database is down, serves reads from memory, and recovers by itself', async () => {
     const own = await startTestCluster();
     const db = await createTestDatabase(own.adminUrl);
@@ -289,11 +290,11 @@ describe('PostgreSQL restarting under the instances', () => {
   });
 });
 
-describe('an instance killed mid-load', () => {
+describe('an instance killed mid-load', { timeout: 120_000 }, () => {
   it('loses no acknowledged write; the writers carry on through the other instances', async () => {
     const db = await createTestDatabase();
-    const env = { ...LOAD_ENV, DATABASE_URL: db.url, PUBLIC_ORIGIN: SHARED_ORIGIN };
-    const children = await Promise.all([0, 1, 2].map(() => startChildServer({ env, ipc: false })));
+    const env = { DATABASE_URL: db.url, PUBLIC_ORIGIN: SHARED_ORIGIN };
+    const children = await Promise.all([0, 1, 2].map(() => startServerProcess(env)));
     try {
       const urls = children.map((c) => c.url);
       const owners = await Promise.all(
