@@ -39,6 +39,9 @@ export class PgDocuments {
   private readonly listeners = new Set<(changes: Change[]) => void>();
   private readonly chatListeners = new Set<(roomDigest: string) => void>();
   private listenClient: pg.Client | undefined;
+  /** A LISTEN connection has been open once (a later loss is reconnected), and a reconnect is scheduled. */
+  private everListened = false;
+  private relistening = false;
   /** Highest seq handed to `onDurable` listeners. */
   private delivered = 0;
   private polling: Promise<void> | undefined;
@@ -59,7 +62,7 @@ export class PgDocuments {
    */
   async open(afterSeq?: number): Promise<void> {
     this.delivered = afterSeq ?? (await this.horizon()) - 1;
-    await this.listen();
+    await this.listen(true);
     this.schedule(this.options.idlePollMs ?? 1000);
   }
 
@@ -277,7 +280,13 @@ export class PgDocuments {
     return toSeq(rows[0]?.horizon ?? Number.NaN);
   }
 
-  private async listen(): Promise<void> {
+  /**
+   * Opens the LISTEN connection. Once one has been open, a lost connection (PostgreSQL restarted)
+   * is opened again every RELISTEN_MS until it succeeds, one attempt at a time; meanwhile the idle
+   * poll covers the gap, and a read right after reconnecting catches up. The first attempt's
+   * failure is the caller's (the store does not open).
+   */
+  private async listen(first = false): Promise<void> {
     if (this.closed) return;
     const client = new pg.Client({ connectionString: this.options.connectionString });
     client.on('notification', (n) => {
@@ -286,32 +295,39 @@ export class PgDocuments {
       } else this.poll();
     });
     let lost = false;
-    const reconnect = () => {
-      // The connection dropped (PostgreSQL restarted): listen again shortly, as long as it takes;
-      // meanwhile the idle poll covers the gap, and a read right after reconnecting catches up.
+    const lose = () => {
       if (lost) return;
       lost = true;
       if (this.listenClient === client) this.listenClient = undefined;
       void client.end().catch(() => {});
-      this.relisten();
+      if (!first || this.listenClient !== undefined || this.everListened) this.relisten();
     };
-    client.on('error', reconnect);
-    client.on('end', reconnect);
-    await client.connect();
-    await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${CHAT_CHANNEL}`);
-    if (this.closed) {
+    client.on('error', lose);
+    client.on('end', lose);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${CHAT_CHANNEL}`);
+    } catch (err) {
+      lose();
+      throw err;
+    }
+    if (this.closed || lost) {
       await client.end().catch(() => {});
       return;
     }
     this.listenClient = client;
+    this.everListened = true;
   }
 
   private relisten(): void {
-    if (this.closed) return;
+    if (this.closed || this.relistening) return;
+    this.relistening = true;
     setTimeout(() => {
+      this.relistening = false;
+      // A failure has already scheduled the next attempt (through `lose`).
       this.listen().then(
         () => this.poll(),
-        () => this.relisten(),
+        () => {},
       );
     }, RELISTEN_MS).unref();
   }
