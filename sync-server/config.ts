@@ -39,6 +39,16 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
   /** Milliseconds a chat room with nobody in it stays loaded before it is compacted and dropped. */
   CHAT_ROOM_IDLE_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Web push's VAPID key pair (base64url); both or neither: unset, one is made at first start and kept in the store. */
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  /** Who push services may contact about this server's pushes: a mailto: or https: URL. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: address or an https: URL')
+    .optional(),
+  /** The push services the server may send to (it POSTs to each subscription's endpoint). */
+  PUSH_SERVICE_ORIGINS: z.string().min(1).optional(),
 });
 
 export type Config = {
@@ -60,7 +70,20 @@ export type Config = {
   stripeApiBase: string | undefined;
   logLevel: 'silent' | 'error' | 'info';
   chatRoomIdleMs: number;
+  /** Set in the environment, or undefined: the store's own pair is used (push/vapid.ts). */
+  vapidKeys: { publicKey: string; privateKey: string } | undefined;
+  vapidSubject: string;
+  /** Origins (`https://fcm.googleapis.com`) or wildcard hosts (`https://*.push.apple.com`) of push services. */
+  pushServiceOrigins: readonly string[];
 };
+
+/** The browsers' push services: Chrome and Edge (FCM), Firefox, Safari, Windows. */
+export const DEFAULT_PUSH_SERVICE_ORIGINS = [
+  'https://fcm.googleapis.com',
+  'https://*.push.services.mozilla.com',
+  'https://*.push.apple.com',
+  'https://*.notify.windows.com',
+] as const;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -69,6 +92,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if ((e.VAPID_PUBLIC_KEY === undefined) !== (e.VAPID_PRIVATE_KEY === undefined))
+    throw new Error('Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both or neither');
+  const pushServiceOrigins = e.PUSH_SERVICE_ORIGINS
+    ? e.PUSH_SERVICE_ORIGINS.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+    : [...DEFAULT_PUSH_SERVICE_ORIGINS];
+  const badOrigin = pushServiceOrigins.find((o) => !/^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(o));
+  if (badOrigin !== undefined)
+    throw new Error(
+      `Invalid configuration:\n  PUSH_SERVICE_ORIGINS: ${badOrigin} is not an origin (https://host or https://*.domain)`,
+    );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -88,5 +123,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeApiBase: e.STRIPE_API_BASE,
     logLevel: e.LOG_LEVEL,
     chatRoomIdleMs: e.CHAT_ROOM_IDLE_MS,
+    vapidKeys:
+      e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+        ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+        : undefined,
+    // Push services ask for a way to reach the sender; the public origin is one when it is https.
+    vapidSubject:
+      e.VAPID_SUBJECT ??
+      (e.PUBLIC_ORIGIN?.startsWith('https://') ? e.PUBLIC_ORIGIN : 'mailto:webpush@creative-gigs.invalid'),
+    pushServiceOrigins,
   };
 }

@@ -6,6 +6,7 @@ import type { Config } from './config';
 import { createContext, type AppContext } from './context';
 import { INDEXES } from './indexes';
 import { settleStoredGigs } from './policies/hiring';
+import { startPush } from './push/push';
 import { ChangeStreamHub } from './replication/stream';
 import { openJournalStore } from './store/journal-store';
 
@@ -30,7 +31,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await settleStoredGigs(store, Date.now());
   const ctx = createContext(config, store);
   const hub = new ChangeStreamHub(ctx);
-  const server = http.createServer(createApp(ctx, hub));
+  const push = await startPush(ctx);
+  const server = http.createServer(createApp(ctx, hub, push));
   const chat = new ChatHub(ctx, { idleMs: config.chatRoomIdleMs });
   chat.attach(server);
   try {
@@ -40,6 +42,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
   } catch (err) {
     hub.close();
+    await push.close();
     await chat.close();
     await store.close();
     throw err;
@@ -54,6 +57,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     streams: hub,
     async close() {
       hub.close();
+      await push.close();
       await chat.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
