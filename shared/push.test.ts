@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_TYPES } from './constants';
-import {
-  groupsOfTypes,
-  PUSH_GROUPS,
-  PUSH_LIMITS,
-  pushPayload,
-  pushPayloadSchema,
-  pushSubscriptionBodySchema,
-  typesOfGroups,
-} from './push';
+import { groupsOfTypes, PUSH_GROUPS, PUSH_LIMITS, pushSubscriptionBodySchema, typesOfGroups } from './push';
+import { isAppPath } from './push-links';
+import { parsePushPayload, pushPayload } from './push-payload';
 
 const note = (overrides: Partial<Parameters<typeof pushPayload>[0]> = {}) => ({
   id: 'n1abc2',
@@ -33,7 +27,7 @@ describe('push payloads', () => {
       tag: 'notification-n1abc2',
       createdAt: 1_700_000_000_000,
     });
-    expect(pushPayloadSchema.parse(p)).toEqual(p);
+    expect(parsePushPayload(JSON.stringify(p))).toEqual(p);
   });
 
   it("tag a conversation's messages alike, so a newer one replaces the older on the device", () => {
@@ -48,6 +42,25 @@ describe('push payloads', () => {
     const emoji = pushPayload(note({ message: '🎨'.repeat(1000) }));
     expect(new TextEncoder().encode(JSON.stringify(emoji)).length).toBeLessThanOrEqual(PUSH_LIMITS.payloadMaxBytes);
     expect(emoji.body.startsWith('🎨🎨')).toBe(true);
+  });
+});
+
+describe('what the service worker accepts as a push', () => {
+  it.each([
+    ['nothing', null],
+    ['not JSON', 'hello'],
+    ['another version', JSON.stringify({ ...pushPayload(note()), v: 2 })],
+    ['a URL to another site', JSON.stringify({ ...pushPayload(note()), url: 'https://evil.example/' })],
+    ['a protocol-relative URL', JSON.stringify({ ...pushPayload(note()), url: '//evil.example/' })],
+    ['a missing user', JSON.stringify({ ...pushPayload(note()), userId: undefined })],
+  ])('refuses %s', (_label, text) => {
+    expect(parsePushPayload(text)).toBeNull();
+  });
+
+  it('takes only paths of this app as click targets', () => {
+    expect(isAppPath('/basket?view=seller')).toBe(true);
+    for (const bad of ['https://x.example', '//x.example', '/\\x.example', 'javascript:alert(1)', 42])
+      expect(isAppPath(bad)).toBe(false);
   });
 });
 

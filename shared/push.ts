@@ -1,27 +1,14 @@
 import { z } from 'zod';
 import { NOTIFICATION_TYPES, type NotificationType } from './constants';
-import { notificationTarget } from './display';
-import type { Notification } from './schemas/notification';
+import { PUSH_LIMITS } from './push-payload';
+
+export { PUSH_LIMITS };
 
 /**
  * Web push (issue 17, docs/decisions/030-installed-app.md): what a device subscribes with, which
  * notification types it asks for, and what a push carries. One definition for the settings
  * screen, the server that stores subscriptions and sends, and the service worker that shows them.
  */
-
-export const PUSH_LIMITS = {
-  /** Devices (browsers) one user may have notifications on; a new one replaces the longest unused. */
-  devicesPerUser: 10,
-  /** Push service URLs are a few hundred characters (FCM, Mozilla, Apple, Windows). */
-  endpointMax: 1024,
-  /** The notification's text as a push carries it: a notification shows a few lines anyway. */
-  bodyMax: 400,
-  /**
-   * A push message carries at most 4,096 bytes, 4,078 of them for an aes128gcm record's plaintext
-   * (RFC 8291 §4) less its padding delimiter: the payload stays well under.
-   */
-  payloadMaxBytes: 3000,
-} as const;
 
 /** The groups of notification types the settings screen offers, each a checkbox. */
 export const PUSH_GROUPS = [
@@ -101,50 +88,3 @@ export const pushSubscriptionBodySchema = z.strictObject({
 export type PushSubscriptionBody = z.infer<typeof pushSubscriptionBodySchema>;
 
 export const pushEndpointBodySchema = z.strictObject({ endpoint: pushEndpointSchema });
-
-/** What a push message carries: what the service worker shows, and for whom. */
-export const pushPayloadSchema = z.object({
-  v: z.literal(1),
-  /** The user it is for: a device where someone else (or nobody) is signed in shows nothing. */
-  userId: z.string().max(64),
-  notificationId: z.string().max(200),
-  type: z.string().max(40),
-  title: z.string().max(100),
-  /** The text the notifications page shows. */
-  body: z.string().max(PUSH_LIMITS.bodyMax + 1),
-  /** Where its click goes: the path the notifications page opens for it. */
-  url: z.string().startsWith('/').max(300),
-  /** Pushes with one tag replace each other on the device (a conversation's messages). */
-  tag: z.string().max(200),
-  createdAt: z.number(),
-});
-export type PushPayload = z.infer<typeof pushPayloadSchema>;
-
-export const PUSH_TITLE = 'Creative Gigs';
-
-function shorten(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}
-
-/** The push for a notification: its text and the URL a click on it opens on the notifications page. */
-export function pushPayload(
-  n: Pick<Notification, 'id' | 'userId' | 'type' | 'message' | 'senderId' | 'gigId' | 'conversationId' | 'createdAt'>,
-): PushPayload {
-  let body = shorten(n.message, PUSH_LIMITS.bodyMax);
-  const payload = (): PushPayload => ({
-    v: 1,
-    userId: n.userId,
-    notificationId: n.id,
-    type: n.type,
-    title: PUSH_TITLE,
-    body,
-    url: notificationTarget(n),
-    tag: n.conversationId ? `conversation-${n.conversationId}` : `notification-${n.id}`,
-    createdAt: n.createdAt,
-  });
-  // Four bytes a character at worst: shorten until it fits (never more than a few rounds).
-  while (new TextEncoder().encode(JSON.stringify(payload())).length > PUSH_LIMITS.payloadMaxBytes)
-    body = shorten(body, Math.floor([...body].length / 2));
-  return payload();
-}

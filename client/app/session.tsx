@@ -1,6 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { User } from '../../shared/schemas/user';
 import { api, ApiError } from '../lib/api';
+import { setSignedInUser } from '../lib/device-session';
+import { forgetDevicePush } from '../lib/web-push';
 
 const CACHE_KEY = 'gigs-session-user';
 
@@ -54,6 +56,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const set = useCallback((u: User | null) => {
     writeCache(u);
+    // Where the service worker reads it: pushes for anyone else are not shown here.
+    setSignedInUser(u?.id ?? null).catch(() => undefined);
     setUser(u);
   }, []);
 
@@ -87,8 +91,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       async logout() {
         try {
+          await forgetDevicePush();
           await api('POST', '/api/auth/logout');
         } finally {
+          await setSignedInUser(null).catch(() => undefined);
           set(null);
         }
       },

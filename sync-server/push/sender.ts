@@ -1,5 +1,5 @@
 import { isMessageNotification } from '../../shared/display';
-import { pushPayload } from '../../shared/push';
+import { pushPayload } from '../../shared/push-payload';
 import type { Change, Stored } from '../store/store';
 import { deliverPush, isAllowedEndpoint, type DeliveryOutcome } from './deliver';
 import { removeGoneSubscription, subscriptionsOf, type PushStore } from './subscriptions';
