@@ -4,12 +4,16 @@ import type { AppDatabase } from './database';
 import type { LocalData } from './local-data';
 import { Outbox, localStorageOutbox } from './outbox';
 import type { SyncController, SyncStatus } from './replication';
+import { localStorageSharedStatus } from './sync-status';
+import { WorkOffline } from './work-offline';
 
 /** What the signed-in app gets: its reads and writes go through `local`, never the database itself. */
 export type DataContextValue = {
   local: LocalData;
   sync: SyncController;
   outbox: Outbox;
+  /** "Work offline": replication and chat sockets stop while it is on (every tab of this device). */
+  workOffline: WorkOffline;
   userId: string;
 };
 
@@ -17,6 +21,16 @@ export type DataContextValue = {
 type OpenData = DataContextValue & { db: AppDatabase };
 
 const DataContext = createContext<DataContextValue | null>(null);
+
+/** What this device keeps for a user beside the database (localStorage keys), all named by the user. */
+export function deviceKeys(userId: string) {
+  return {
+    outbox: `gigs-outbox-${userId}`,
+    pullRewinds: `gigs-pull-rewinds-${userId}`,
+    syncStatus: `gigs-sync-status-${userId}`,
+    workOffline: `gigs-work-offline-${userId}`,
+  };
+}
 
 let dataModules:
   | Promise<[typeof import('./database'), typeof import('./replication'), typeof import('rxdb/plugins/storage-dexie'), typeof import('./local-data')]>
@@ -39,9 +53,19 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
   performance.mark('data:modules');
   const db = await createAppDatabase(userId, getRxStorageDexie() as RxStorage<unknown, unknown>, { refused });
   performance.mark('data:ready');
-  const outbox = new Outbox(localStorageOutbox(`gigs-outbox-${userId}`));
-  const sync = new SyncController(db, { baseUrl: '', outbox, refused, onUnauthorized, rewinds: localStorageRewinds(`gigs-pull-rewinds-${userId}`) });
-  return { db, local: new LocalData(db, outbox), sync, outbox, userId };
+  const keys = deviceKeys(userId);
+  const outbox = new Outbox(localStorageOutbox(keys.outbox));
+  const workOffline = new WorkOffline(keys.workOffline);
+  const sync = new SyncController(db, {
+    baseUrl: '',
+    outbox,
+    refused,
+    onUnauthorized,
+    rewinds: localStorageRewinds(keys.pullRewinds),
+    shared: localStorageSharedStatus(keys.syncStatus),
+    workOffline,
+  });
+  return { db, local: new LocalData(db, outbox), sync, outbox, workOffline, userId };
 }
 
 /**
@@ -96,6 +120,8 @@ export function RequireData({ ready = true, fallback, children }: { ready?: bool
 
 async function closeData(v: OpenData): Promise<void> {
   await v.sync.destroy();
+  v.outbox.destroy();
+  v.workOffline.destroy();
   await v.db.close();
 }
 

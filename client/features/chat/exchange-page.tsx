@@ -40,7 +40,7 @@ export default function ExchangePage() {
   const { userId: otherId = '' } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
   const data = useData();
-  const { local, userId } = data;
+  const { local, userId, workOffline } = data;
   const roomId = conversationIdFor(userId, otherId);
   const me = useMe();
   const other = useUser(otherId);
@@ -63,7 +63,7 @@ export default function ExchangePage() {
 
   useEffect(() => {
     if (!allowed || me.loading) return;
-    const r = new RoomConnection(roomId, { id: userId, name: nameForRoom.current }, otherId);
+    const r = new RoomConnection(roomId, { id: userId, name: nameForRoom.current }, otherId, workOffline);
     setRoom(r);
     setState(r.current);
     const off = r.subscribe(setState);
@@ -72,7 +72,7 @@ export default function ExchangePage() {
       r.destroy();
       setRoom(null);
     };
-  }, [allowed, me.loading, roomId, userId, otherId]);
+  }, [allowed, me.loading, roomId, userId, otherId, workOffline]);
 
   useEffect(() => {
     if (state?.closed) setError(SEND_FAILED);
