@@ -1,9 +1,10 @@
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { RxStorage } from 'rxdb';
 import type { AppDatabase } from './database';
 import type { LocalData } from './local-data';
 import { Outbox, localStorageOutbox } from './outbox';
 import type { SyncController, SyncStatus } from './replication';
+import { deleteDatabases, deviceKeys, forgetUserStorage, userDatabases } from './device-storage';
 import { localStorageSharedStatus } from './sync-status';
 import { WorkOffline } from './work-offline';
 
@@ -21,16 +22,6 @@ export type DataContextValue = {
 type OpenData = DataContextValue & { db: AppDatabase };
 
 const DataContext = createContext<DataContextValue | null>(null);
-
-/** What this device keeps for a user beside the database (localStorage keys), all named by the user. */
-export function deviceKeys(userId: string) {
-  return {
-    outbox: `gigs-outbox-${userId}`,
-    pullRewinds: `gigs-pull-rewinds-${userId}`,
-    syncStatus: `gigs-sync-status-${userId}`,
-    workOffline: `gigs-work-offline-${userId}`,
-  };
-}
 
 let dataModules:
   | Promise<[typeof import('./database'), typeof import('./replication'), typeof import('rxdb/plugins/storage-dexie'), typeof import('./local-data')]>
@@ -69,13 +60,50 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
 }
 
 /**
+ * What the signed-in area can do with this device's data as a whole, open or not: close it (in
+ * this tab) before it is deleted, and reset it.
+ */
+export type DeviceData = {
+  userId: string;
+  /** Closes the database and replication of this tab, and waits until they are closed. */
+  close(): Promise<void>;
+  /**
+   * "Reset this device": every tab closes the data, the user's database is deleted with what the
+   * data layer keeps beside it (the chat rooms stay: they merge with the server's), and it opens
+   * again empty, to be pulled whole from the server.
+   */
+  reset(): Promise<void>;
+};
+
+const DeviceDataContext = createContext<DeviceData | null>(null);
+
+/** Between the tabs of one user on this device: "close the data" and "open it again". */
+type TabMessage = { type: 'close' } | { type: 'reopen' };
+
+/**
  * Opens the signed-in user's database and replication, and closes both when the user changes or
  * signs out. Its children render at once (the nav paints before IndexedDB opens); the parts that
  * need the data sit inside <RequireData>, or read useOptionalData().
  */
-export function DataProvider({ userId, onUnauthorized, children }: { userId: string; onUnauthorized: () => void; children: ReactNode }) {
+export function DataProvider({
+  userId,
+  onUnauthorized,
+  children,
+}: {
+  userId: string;
+  onUnauthorized: () => void;
+  children: ReactNode;
+}) {
   const [value, setValue] = useState<OpenData | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Bumped to open the data again (after a reset). */
+  const [generation, setGeneration] = useState(0);
+  /** The data is held closed (a reset or a logout is deleting it). */
+  const [closed, setClosed] = useState(false);
+  /** Resolves once what the last opening opened is closed again. */
+  const closing = useRef<Promise<void>>(Promise.resolve());
+  const closedWaiters = useRef<(() => void)[]>([]);
+  const closedRef = useRef(false);
   // The latest callback, read when the session ends: the data stays open across its changes.
   const unauthorized = useRef(onUnauthorized);
   useEffect(() => {
@@ -83,13 +111,17 @@ export function DataProvider({ userId, onUnauthorized, children }: { userId: str
   }, [onUnauthorized]);
 
   useEffect(() => {
+    if (closed) {
+      const waiters = closedWaiters.current.splice(0);
+      void closing.current.then(() => waiters.forEach((w) => w()));
+      return;
+    }
     let cancelled = false;
     let opened: OpenData | null = null;
-    openData(userId, () => unauthorized.current()).then(
+    const opening = openData(userId, () => unauthorized.current()).then(
       (v) => {
         opened = v;
-        if (cancelled) void closeData(v);
-        else setValue(v);
+        if (!cancelled) setValue(v);
       },
       (err: unknown) => {
         if (!cancelled) setError(err instanceof Error ? err.message : String(err));
@@ -98,9 +130,62 @@ export function DataProvider({ userId, onUnauthorized, children }: { userId: str
     return () => {
       cancelled = true;
       setValue(null);
-      if (opened) void closeData(opened);
+      closing.current = opening.then(() => (opened ? closeData(opened) : undefined)).catch(() => undefined);
     };
-  }, [userId]);
+  }, [userId, generation, closed]);
+
+  // The other tabs of this user: a reset in one closes the data in all, then opens it again.
+  const channel = useMemo(
+    () => (typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(`gigs-data-${userId}`)),
+    [userId],
+  );
+  useEffect(() => {
+    if (!channel) return;
+    channel.onmessage = (e: MessageEvent<TabMessage>) => {
+      if (e.data.type === 'close') {
+        closedRef.current = true;
+        setClosed(true);
+      } else if (e.data.type === 'reopen') {
+        closedRef.current = false;
+        setClosed(false);
+        setGeneration((g) => g + 1);
+      }
+    };
+    return () => channel.close();
+  }, [channel]);
+
+  const device = useMemo<DeviceData>(() => {
+    const close = () =>
+      new Promise<void>((resolve) => {
+        if (closedRef.current) {
+          void closing.current.then(resolve);
+          return;
+        }
+        closedWaiters.current.push(resolve);
+        closedRef.current = true;
+        setClosed(true);
+      });
+    const reopen = () => {
+      closedRef.current = false;
+      setClosed(false);
+      setGeneration((g) => g + 1);
+    };
+    return {
+      userId,
+      close,
+      async reset() {
+        channel?.postMessage({ type: 'close' } satisfies TabMessage);
+        await close();
+        try {
+          await deleteDatabases(await userDatabases(userId, { withChat: false }));
+          forgetUserStorage(userId, { withChat: false, keepWorkOffline: true });
+        } finally {
+          reopen();
+          channel?.postMessage({ type: 'reopen' } satisfies TabMessage);
+        }
+      },
+    };
+  }, [userId, channel]);
 
   if (error) {
     return (
@@ -109,7 +194,18 @@ export function DataProvider({ userId, onUnauthorized, children }: { userId: str
       </div>
     );
   }
-  return <DataContext.Provider value={value}>{children}</DataContext.Provider>;
+  return (
+    <DeviceDataContext.Provider value={device}>
+      <DataContext.Provider value={value}>{children}</DataContext.Provider>
+    </DeviceDataContext.Provider>
+  );
+}
+
+/** This device's data as a whole (close, reset), inside the signed-in area. */
+export function useDeviceData(): DeviceData {
+  const value = useContext(DeviceDataContext);
+  if (!value) throw new Error('useDeviceData() outside <DataProvider>');
+  return value;
 }
 
 /** Shows `fallback` until the database is open and `ready` (e.g. the screen's code is loaded) is true. */

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { unreadBadgeCount } from '../../../shared/display';
 import { NAV_ROUTES, PATHS } from '../../../shared/routes';
@@ -23,6 +23,8 @@ function UnreadBadge() {
   );
 }
 
+const SyncPanel = lazy(() => import('../../features/sync/sync-panel'));
+
 /**
  * The signed-in layout: the nav bar (docs/product.md §2), the sync status, and writes the server refused.
  * The nav paints before the database opens; the parts that read it appear once it is open.
@@ -31,6 +33,8 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
   const { logout } = useSession();
   const navigate = useNavigate();
   const data = useOptionalData();
+  // Stays open across a reset of the device's data (the panel returns once the data is open again).
+  const [panelOpen, setPanelOpen] = useState(false);
   return (
     <div className="app-shell">
       <header className="app-header">
@@ -51,10 +55,15 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
             Logout
           </button>
         </nav>
-        {data ? <SyncStatusIndicator /> : <SyncStatusOpening />}
+        {data ? <SyncStatusIndicator onOpen={() => setPanelOpen(true)} /> : <SyncStatusOpening />}
       </header>
       {data && <SyncProblems />}
       {data && <ChatDownloads />}
+      {data && panelOpen && (
+        <Suspense fallback={null}>
+          <SyncPanel onClose={() => setPanelOpen(false)} />
+        </Suspense>
+      )}
       {children}
     </div>
   );

@@ -4,6 +4,7 @@ import { conversationIdFor } from '../../../shared/ids';
 import { CHAT_MESSAGES, NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
 import { checkMessage } from '../../../shared/validation/message';
 import { useData, useSyncStatus } from '../../data/data-provider';
+import { chatDraftKey } from '../../data/device-storage';
 import { useApplicationsWith, useConversation, useMe, useUnreadNotifications, useUser } from '../../data/queries';
 import { linkedGigs, subjectChanges, writingAbout } from './chat-gigs';
 import { RoomConnection, type RoomState } from './room-connection';
@@ -20,10 +21,6 @@ const SEND_FAILED = 'Failed to send message. Please try again.';
 /** The conversation has messages (its record says so) but none was ever stored on this device. */
 const NOT_DOWNLOADED =
   "This conversation hasn't been downloaded to this device yet. It will appear when you're back online.";
-
-function draftKey(userId: string, roomId: string): string {
-  return `chat-draft-${userId}-${roomId}`;
-}
 
 function timeLabel(at: number): string {
   return new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
@@ -54,7 +51,7 @@ export default function ExchangePage() {
 
   const [room, setRoom] = useState<RoomConnection | null>(null);
   const [state, setState] = useState<RoomState | null>(null);
-  const [draft, setDraft] = useState(() => localStorage.getItem(draftKey(userId, roomId)) ?? '');
+  const [draft, setDraft] = useState(() => localStorage.getItem(chatDraftKey(userId, roomId)) ?? '');
   const [error, setError] = useState<string | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
   // The name is only the room's presence label: a rename does not reopen the room.
@@ -128,7 +125,7 @@ export default function ExchangePage() {
 
   function changeDraft(text: string) {
     setDraft(text);
-    localStorage.setItem(draftKey(userId, roomId), text);
+    localStorage.setItem(chatDraftKey(userId, roomId), text);
     room?.setTyping(text.trim().length > 0);
   }
 

@@ -1,2 +1,13 @@
-/** What other features may use of chat: starting (or finding) a conversation with someone. */
+/** What other features may use of chat: starting (or finding) a conversation with someone, and what waits to go out. */
 export { START_FAILED, startConversation, type StartResult } from './start-conversation';
+
+export type { WaitingInRoom } from './waiting-messages';
+
+/**
+ * Chat messages written on this device that have not gone out yet, per conversation. Loads Yjs
+ * on demand, so the features that ask (the sync panel, logout) do not carry it.
+ */
+export async function waitingChatMessages(userId: string): Promise<import('./waiting-messages').WaitingInRoom[]> {
+  const { waitingMessages } = await import('./waiting-messages');
+  return waitingMessages(userId);
+}

@@ -3,15 +3,19 @@ import { statusLabel } from '../../data/sync-status';
 
 /**
  * Always visible in the signed-in layout: online, offline or syncing, and what waits to go out;
- * when the server holds this user's writes back for a while (a write quota), its message.
+ * when the server holds this user's writes back for a while (a write quota), its message. It
+ * opens the sync panel.
  */
-export function SyncStatusIndicator() {
+export function SyncStatusIndicator({ onOpen }: { onOpen: () => void }) {
   const status = useSyncStatus();
   const { label, tone } = statusLabel(status);
   return (
     <p className={`sync-status sync-status--${tone}`} role="status" aria-live="polite" data-testid="sync-status">
-      <span className="sync-status__dot" aria-hidden="true" />
-      {label}
+      <button type="button" className="sync-status__button" aria-haspopup="dialog" onClick={onOpen}>
+        <span className="sync-status__dot" aria-hidden="true" />
+        {label}
+        <span className="visually-hidden"> · Open the sync panel</span>
+      </button>
     </p>
   );
 }
