@@ -5,9 +5,10 @@ export type { WaitingInRoom } from './waiting-messages';
 
 /**
  * Chat messages written on this device that have not gone out yet, per conversation. Loads Yjs
- * on demand, so the features that ask (the sync panel, logout) do not carry it.
+ * on demand, with the chat screen's chunk that holds it anyway, so the features that ask (the
+ * sync panel, logout) do not carry it.
  */
 export async function waitingChatMessages(userId: string): Promise<import('./waiting-messages').WaitingInRoom[]> {
-  const { waitingMessages } = await import('./waiting-messages');
+  const { waitingMessages } = await import('./exchange-page');
   return waitingMessages(userId);
 }
