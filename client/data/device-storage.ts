@@ -108,3 +108,57 @@ export function forgetUserStorage(
     // Storage unavailable: nothing was kept there either.
   }
 }
+
+/** The changes waiting to go out for a user on this device (the shared outbox), whether or not the data is open. */
+export function waitingChangesOnDevice(userId: string): number {
+  try {
+    const raw = localStorage.getItem(deviceKeys(userId).outbox);
+    const keys: unknown = raw ? JSON.parse(raw) : [];
+    return Array.isArray(keys) ? keys.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const PENDING_DELETIONS = 'gigs-pending-deletions';
+
+function pendingDeletions(): string[] {
+  try {
+    const value: unknown = JSON.parse(localStorage.getItem(PENDING_DELETIONS) ?? '[]');
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function savePendingDeletions(ids: string[]): void {
+  try {
+    if (ids.length) localStorage.setItem(PENDING_DELETIONS, JSON.stringify(ids));
+    else localStorage.removeItem(PENDING_DELETIONS);
+  } catch {
+    // Storage unavailable: the deletion is tried only now.
+  }
+}
+
+/**
+ * Deletes everything this device keeps for a user (logging out of a shared device): the RxDB
+ * database, the chat rooms' Yjs documents, drafts and every localStorage entry named by the user.
+ * Recorded first and cleared once done, so a deletion a closing tab cut short runs again at the
+ * next start (`resumeDeletions`).
+ */
+export async function deleteUserData(userId: string): Promise<void> {
+  savePendingDeletions([...new Set([...pendingDeletions(), userId])]);
+  forgetUserStorage(userId, { withChat: true });
+  await deleteDatabases(await userDatabases(userId, { withChat: true }), 30_000);
+  savePendingDeletions(pendingDeletions().filter((id) => id !== userId));
+}
+
+/** Finishes the deletions a logout started and could not complete (the app was closed meanwhile). */
+export async function resumeDeletions(): Promise<void> {
+  for (const userId of pendingDeletions()) await deleteUserData(userId).catch(() => undefined);
+}
+
+/** The user signed in again on this device before a deletion of their data finished: it is theirs again. */
+export function cancelDeletion(userId: string): void {
+  savePendingDeletions(pendingDeletions().filter((id) => id !== userId));
+}

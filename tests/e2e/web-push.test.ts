@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushPayload } from '../../shared/push-payload';
-import { launchBrowser, signedInContext, waitForServiceWorker } from '../support/browser';
+import { launchBrowser, signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import {
   clickNotification,
   deliverPush,
@@ -48,6 +48,7 @@ describe('web push on an installed device', () => {
 
     await page.goto(server.url + '/settings');
     await waitForServiceWorker(page);
+    await waitUpToDate(page);
     const push = page.getByRole('region', { name: 'Notifications on this device' });
     // (Clicked, not check(): the switch turns on once the server has the subscription.)
     await push.getByRole('switch', { name: 'Notify me on this device' }).click();
@@ -61,6 +62,7 @@ describe('web push on an installed device', () => {
     expect(live(buyer.user.id)[0]!.types).not.toContain('new_message');
     expect(live(buyer.user.id)[0]!.types).toContain('new_application');
     await page.reload();
+    await waitUpToDate(page);
     await expect.poll(() => push.getByRole('checkbox', { name: 'Messages' }).isChecked()).toBe(false);
     expect(await push.getByRole('checkbox', { name: 'Applications to my gigs' }).isChecked()).toBe(true);
 
@@ -105,6 +107,8 @@ describe('web push on an installed device', () => {
     await context.grantPermissions(['notifications'], { origin: server.url });
     await page.goto(server.url + '/landing');
     await waitForServiceWorker(page);
+    // Signed in as far as the device knows (the status shows once the session is established).
+    await waitUpToDate(page);
     const note = (userId: string, id: string, message: string) =>
       JSON.stringify(pushPayload({ id, userId, type: 'GIG_STARTED', message, createdAt: Date.now() }));
 
@@ -120,6 +124,7 @@ describe('web push on an installed device', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL('**/landing');
+    await waitUpToDate(page);
     await deliverPush(page, note(first.user.id, 'n-first-3', 'Work started on “Banner”'));
     await deliverPush(page, note(second.user.id, 'n-second-1', 'Work started on “Flyer”'));
     await waitFor('the new user’s push shows', async () => (await shownNotifications(page)).length > 0);

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { Device } from './push-service';
 
 /**
@@ -47,24 +47,46 @@ export async function standInPushSubscription(context: BrowserContext, device: D
   }, device.subscription);
 }
 
+type Registration = { registrationId: string; scopeURL: string; isDeleted: boolean };
+const sessions = new WeakMap<Page, Promise<{ cdp: CDPSession; registrations: Registration[] }>>();
+
+/**
+ * One DevTools session per page, kept open with the ServiceWorker domain enabled: a session
+ * detached right after `deliverPushMessage` (which answers before the event is dispatched) now
+ * and then lost the push.
+ */
+function serviceWorkerSession(page: Page) {
+  let session = sessions.get(page);
+  if (!session) {
+    session = (async () => {
+      const cdp = await page.context().newCDPSession(page);
+      const registrations: Registration[] = [];
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+        for (const r of e.registrations) {
+          const i = registrations.findIndex((x) => x.registrationId === r.registrationId);
+          if (i >= 0) registrations[i] = r;
+          else registrations.push(r);
+        }
+      });
+      await cdp.send('ServiceWorker.enable');
+      return { cdp, registrations };
+    })();
+    sessions.set(page, session);
+  }
+  return session;
+}
+
 /** Delivers a push message to the page's service worker registration, as a push service would. */
 export async function deliverPush(page: Page, data: string): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const origin = new URL(page.url()).origin;
-    const registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] = [];
-    cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations));
-    await cdp.send('ServiceWorker.enable');
-    const deadline = Date.now() + 10_000;
-    while (!registrations.some((r) => !r.isDeleted && r.scopeURL.startsWith(origin))) {
-      if (Date.now() > deadline) throw new Error('no service worker registration for ' + origin);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const reg = registrations.find((r) => !r.isDeleted && r.scopeURL.startsWith(origin))!;
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: reg.registrationId, data });
-  } finally {
-    await cdp.detach();
+  const { cdp, registrations } = await serviceWorkerSession(page);
+  const origin = new URL(page.url()).origin;
+  const deadline = Date.now() + 10_000;
+  const live = () => registrations.find((r) => !r.isDeleted && r.scopeURL.startsWith(origin));
+  while (!live()) {
+    if (Date.now() > deadline) throw new Error('no service worker registration for ' + origin);
+    await new Promise((r) => setTimeout(r, 20));
   }
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: live()!.registrationId, data });
 }
 
 export type ShownNotification = { title: string; body: string; tag: string; data: Record<string, unknown> };

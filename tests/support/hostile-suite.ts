@@ -533,6 +533,8 @@ export function specs(): EndpointSpec[] {
       noSession: { kind: 'ok-noop' },
     },
     { name: 'GET /api/auth/session', method: 'GET', path: '/api/auth/session', auth: true },
+    // Answers everybody (a visitor with no user): only what fails before the route is a defect.
+    { name: 'GET /api/auth/me', method: 'GET', path: '/api/auth/me', auth: false },
     { name: 'GET /api/push/key', method: 'GET', path: '/api/push/key', auth: true },
     {
       name: 'GET /api/push/subscription',

@@ -16,7 +16,7 @@ import { PATHS } from '../../../shared/routes';
  * and its providers anyway: the signed-in shell loads it only once there is something to fetch.
  */
 export { ChatDownloader } from './background-download';
-export { waitingMessages } from './waiting-messages';
+export { sendWaitingMessages, waitingMessages } from './waiting-messages';
 
 const SEND_FAILED = 'Failed to send message. Please try again.';
 /** The conversation has messages (its record says so) but none was ever stored on this device. */

@@ -12,3 +12,9 @@ export async function waitingChatMessages(userId: string): Promise<import('./wai
   const { waitingMessages } = await import('./exchange-page');
   return waitingMessages(userId);
 }
+
+/** Sends the chat messages waiting on this device, until `deadline`: how many are still waiting then. */
+export async function sendWaitingChatMessages(userId: string, deadline: number): Promise<number> {
+  const { sendWaitingMessages } = await import('./exchange-page');
+  return sendWaitingMessages(userId, deadline);
+}

@@ -11,6 +11,7 @@ describe(`hostile HTTP payloads (${N} per endpoint)`, () => {
     'POST /api/auth/login',
     'POST /api/auth/logout',
     'GET /api/auth/session',
+    'GET /api/auth/me',
     'GET /api/push/key',
     'GET /api/push/subscription',
     'POST /api/push/subscribe',

@@ -67,6 +67,12 @@ export const MATRIX: readonly Cell[] = [
   ["GET /api/auth/session",                                                            "buyer",          ALLOW],
   ["GET /api/auth/session",                                                            "applicant",      ALLOW],
   ["GET /api/auth/session",                                                            "otherApplicant", ALLOW],
+  // GET /api/auth/me: the app's check at start; a visitor gets 200 with no user (issue 17)
+  ["GET /api/auth/me",                                                                 "visitor",        ALLOW],
+  ["GET /api/auth/me",                                                                 "stranger",       ALLOW],
+  ["GET /api/auth/me",                                                                 "buyer",          ALLOW],
+  ["GET /api/auth/me",                                                                 "applicant",      ALLOW],
+  ["GET /api/auth/me",                                                                 "otherApplicant", ALLOW],
   // POST /api/waitlist
   ["POST /api/waitlist",                                                               "visitor",        ALLOW],
   ["POST /api/waitlist",                                                               "stranger",       ALLOW],
