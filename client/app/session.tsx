@@ -1,9 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { User } from '../../shared/schemas/user';
-import { cancelDeletion, resumeDeletions } from '../data/device-storage';
 import { api } from '../lib/api';
 import { setSignedInUser } from '../lib/device-session';
-import { forgetDevicePush } from '../lib/web-push';
 
 const CACHE_KEY = 'gigs-session-user';
 /** A logout made offline: the server has not ended the session yet; it is told at the next start. */
@@ -26,11 +24,11 @@ type SessionValue = {
   /** Makes the signed-in user known to the app (after the success message and its timed redirect). */
   establish(user: User): void;
   /**
-   * Ends the session here and on the server (told later when offline), then runs `beforeSignOut`
-   * (the signed-in area deletes the user's data there) before the app shows the user signed out.
-   * Every other tab signs out at once.
+   * Ends the session here and on the server (told later when offline). `beforeServer` runs first
+   * (the device's push subscription ends), `beforeSignOut` last, before the app shows the user
+   * signed out (the signed-in area deletes the user's data there). Every other tab signs out at once.
    */
-  logout(beforeSignOut?: () => Promise<void>): Promise<void>;
+  logout(steps?: { beforeServer?: () => Promise<void>; beforeSignOut?: () => Promise<void> }): Promise<void>;
   /** The server said the session is gone: forget it locally (the data provider closes the database). */
   signOutLocally(): void;
 };
@@ -97,8 +95,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let cancelled = false;
     void (async () => {
-      // A deletion a closed tab cut short runs before any data of that user opens again.
-      await resumeDeletions();
       if (flagged(LOGOUT_PENDING_KEY)) {
         // Logged out offline: the session is ended on the server first, and never resumed here.
         try {
@@ -141,7 +137,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         const { user: u } = await api<{ user: User }>('POST', '/api/auth/login', { email, password });
         // A new session: whatever logout was pending is done (the login ended the old session).
         flag(LOGOUT_PENDING_KEY, false);
-        cancelDeletion(u.id);
         writeCache(u);
         return u;
       },
@@ -151,10 +146,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         writeCache(u);
         return u;
       },
-      async logout(beforeSignOut) {
+      async logout(steps = {}) {
         // The other tabs sign out now (a storage event): they close their data before it is deleted.
         writeCache(null);
-        await forgetDevicePush();
+        await steps.beforeServer?.().catch(() => undefined);
         try {
           await api('POST', '/api/auth/logout');
           flag(LOGOUT_PENDING_KEY, false);
@@ -164,7 +159,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         }
         await setSignedInUser(null).catch(() => undefined);
         try {
-          await beforeSignOut?.();
+          await steps.beforeSignOut?.();
         } finally {
           set(null);
         }

@@ -4,7 +4,7 @@ import type { AppDatabase } from './database';
 import type { LocalData } from './local-data';
 import { Outbox, localStorageOutbox } from './outbox';
 import type { SyncController, SyncStatus } from './replication';
-import { deleteDatabases, deviceKeys, forgetUserStorage, userDatabases } from './device-storage';
+import { deleteDatabases, deviceKeys, forgetUserStorage, resumeDeletions, userDatabases } from './device-storage';
 import { localStorageSharedStatus } from './sync-status';
 import { WorkOffline } from './work-offline';
 
@@ -39,6 +39,8 @@ export function loadDataModules() {
 
 async function openData(userId: string, onUnauthorized: () => void): Promise<OpenData> {
   performance.mark('data:open');
+  // A deletion a logout started and a closing tab cut short is finished before any data opens.
+  await resumeDeletions().catch(() => undefined);
   const [{ createAppDatabase }, { SyncController, localStorageRewinds }, { getRxStorageDexie }, { LocalData }] = await loadDataModules();
   const refused = new Set<string>();
   performance.mark('data:modules');

@@ -143,8 +143,8 @@ function savePendingDeletions(ids: string[]): void {
 /**
  * Deletes everything this device keeps for a user (logging out of a shared device): the RxDB
  * database, the chat rooms' Yjs documents, drafts and every localStorage entry named by the user.
- * Recorded first and cleared once done, so a deletion a closing tab cut short runs again at the
- * next start (`resumeDeletions`).
+ * Recorded first and cleared once done, so a deletion a closing tab cut short runs again before
+ * the data next opens (`resumeDeletions`).
  */
 export async function deleteUserData(userId: string): Promise<void> {
   savePendingDeletions([...new Set([...pendingDeletions(), userId])]);
@@ -156,9 +156,4 @@ export async function deleteUserData(userId: string): Promise<void> {
 /** Finishes the deletions a logout started and could not complete (the app was closed meanwhile). */
 export async function resumeDeletions(): Promise<void> {
   for (const userId of pendingDeletions()) await deleteUserData(userId).catch(() => undefined);
-}
-
-/** The user signed in again on this device before a deletion of their data finished: it is theirs again. */
-export function cancelDeletion(userId: string): void {
-  savePendingDeletions(pendingDeletions().filter((id) => id !== userId));
 }

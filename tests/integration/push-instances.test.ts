@@ -104,6 +104,8 @@ describe('web push with several instances on one database', () => {
       'Bea: hello',
       'Bea: see you',
     ]);
+    // One claim per notification (written by whichever instance won it, read here once replicated).
+    await waitFor('every claim on instance a', () => [...a.all('pushsends')].length === 3, 10_000);
     expect([...a.all('pushsends')].map((c) => c.id).sort()).toEqual(['n-one', 'n-three', 'n-two']);
     expect(service.errors).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { PATHS } from '../../../shared/routes';
 import { useDeviceData, useOptionalData } from '../../data/data-provider';
 import { deleteUserData, waitingChangesOnDevice } from '../../data/device-storage';
 import { sendWaitingChatMessages, waitingChatMessages } from '../../features/chat';
+import { forgetDevicePush } from '../../lib/web-push';
 import { ConfirmDialog, Modal } from '../../ui/modal';
 import { useSession } from '../session';
 
@@ -40,9 +41,12 @@ export function LogoutButton() {
 
   async function leave() {
     setPhase({ kind: 'leaving' });
-    await logout(async () => {
-      await device.close();
-      await deleteUserData(userId).catch(() => undefined); // finished at the next start (device-storage.ts)
+    await logout({
+      beforeServer: forgetDevicePush,
+      beforeSignOut: async () => {
+        await device.close();
+        await deleteUserData(userId).catch(() => undefined); // finished at the next start (device-storage.ts)
+      },
     });
     navigate(PATHS.login, { replace: true });
   }
