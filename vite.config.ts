@@ -38,29 +38,13 @@ export default defineConfig({
           { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
       },
-      workbox: {
+      // A service worker of our own (client/sw/service-worker.ts) for web push; Workbox still
+      // precaches the build (the manifest is injected) and serves the offline navigation.
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
+      injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
-        navigateFallback: 'index.html',
-        // The first install takes control at once, so the very first visit already works offline;
-        // later versions still wait for the user's Reload (registerType 'prompt').
-        clientsClaim: true,
-        navigateFallbackDenylist: [/^\/api\//, /^\/chat\//],
-        runtimeCaching: [
-          {
-            urlPattern: ({ request }) => request.destination === 'image',
-            handler: 'CacheFirst',
-            options: { cacheName: 'images', expiration: { maxEntries: 100 } },
-          },
-          {
-            urlPattern: ({ request }) => request.destination === 'video',
-            handler: 'CacheFirst',
-            options: {
-              cacheName: 'video',
-              rangeRequests: true,
-              cacheableResponse: { statuses: [200] },
-            },
-          },
-        ],
       },
     }),
   ],

@@ -15,12 +15,13 @@ import { StoreUnavailableError } from './store/store';
 import { createPayments } from './payments/payments';
 import { paymentRoutes } from './payments/routes';
 import { WEBHOOK_PATHS, webhookRoutes } from './payments/webhook';
+import type { Push } from './push/push';
 
 /** Paths that verify their caller another way (Stripe signs its webhooks). */
 const ORIGIN_EXEMPT = new Set(Object.values(WEBHOOK_PATHS).map((path) => '/api' + path));
 
 /** Builds the Express app: security, API routes, then the built PWA with its fallback. */
-export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Express {
+export function createApp(ctx: AppContext, hub: ChangeStreamHub, push: Push): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -68,7 +69,9 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub): express.Expres
       paymentsMode: ctx.config.stripeSecretKey ? 'stripe' : 'simulated',
     });
   });
+  api.post('/auth/logout', push.beforeLogout);
   api.use('/auth', authRoutes(ctx));
+  api.use('/push', push.routes);
   api.use('/waitlist', waitlistRoutes(ctx));
   api.use('/sync', replicationRoutes(ctx, hub));
   api.use(paymentRoutes(payments));

@@ -53,3 +53,33 @@ describe('Stripe Connect settings (decision 007)', () => {
     );
   });
 });
+
+describe('web push settings (decision 030)', () => {
+  it('sends to the browsers’ push services by default, with keys from the store', () => {
+    const c = readConfig({});
+    expect(c.vapidKeys).toBeUndefined();
+    expect(c.vapidSubject).toMatch(/^mailto:/);
+    expect(c.pushServiceOrigins).toContain('https://fcm.googleapis.com');
+  });
+
+  it('reads the key pair, the subject and the push services', () => {
+    const c = readConfig({
+      VAPID_PUBLIC_KEY: 'pub',
+      VAPID_PRIVATE_KEY: 'priv',
+      VAPID_SUBJECT: 'mailto:ops@example.com',
+      PUSH_SERVICE_ORIGINS: 'http://127.0.0.1:4000, https://*.push.example',
+    });
+    expect(c).toMatchObject({
+      vapidKeys: { publicKey: 'pub', privateKey: 'priv' },
+      vapidSubject: 'mailto:ops@example.com',
+      pushServiceOrigins: ['http://127.0.0.1:4000', 'https://*.push.example'],
+    });
+    expect(readConfig({ PUBLIC_ORIGIN: 'https://gigs.example' }).vapidSubject).toBe('https://gigs.example');
+  });
+
+  it('refuses half a key pair, a subject push services cannot use, and an origin that is not one', () => {
+    expect(() => readConfig({ VAPID_PUBLIC_KEY: 'pub' })).toThrow(/set both or neither/);
+    expect(() => readConfig({ VAPID_SUBJECT: 'ops@example.com' })).toThrow(/VAPID_SUBJECT/);
+    expect(() => readConfig({ PUSH_SERVICE_ORIGINS: 'https://x.example/path' })).toThrow(/PUSH_SERVICE_ORIGINS/);
+  });
+});

@@ -48,6 +48,16 @@ const envSchema = z.object({
   CHAT_ROOM_IDLE_MS: z.coerce.number().int().min(0).default(60_000),
   /** How often the server looks for work a stored date made due (sync-server/timers/). */
   TIMER_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Web push's VAPID key pair (base64url); both or neither: unset, one is made at first start and kept in the store. */
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  /** Who push services may contact about this server's pushes: a mailto: or https: URL. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: address or an https: URL')
+    .optional(),
+  /** The push services the server may send to (it POSTs to each subscription's endpoint). */
+  PUSH_SERVICE_ORIGINS: z.string().min(1).optional(),
 });
 
 export type Config = {
@@ -72,7 +82,20 @@ export type Config = {
   logLevel: 'silent' | 'error' | 'info';
   chatRoomIdleMs: number;
   timerIntervalMs: number;
+  /** Set in the environment, or undefined: the store's own pair is used (push/vapid.ts). */
+  vapidKeys: { publicKey: string; privateKey: string } | undefined;
+  vapidSubject: string;
+  /** Origins (`https://fcm.googleapis.com`) or wildcard hosts (`https://*.push.apple.com`) of push services. */
+  pushServiceOrigins: readonly string[];
 };
+
+/** The browsers' push services: Chrome and Edge (FCM), Firefox, Safari, Windows. */
+export const DEFAULT_PUSH_SERVICE_ORIGINS = [
+  'https://fcm.googleapis.com',
+  'https://*.push.services.mozilla.com',
+  'https://*.push.apple.com',
+  'https://*.notify.windows.com',
+] as const;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -81,6 +104,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if ((e.VAPID_PUBLIC_KEY === undefined) !== (e.VAPID_PRIVATE_KEY === undefined))
+    throw new Error('Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both or neither');
+  const pushServiceOrigins = e.PUSH_SERVICE_ORIGINS
+    ? e.PUSH_SERVICE_ORIGINS.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+    : [...DEFAULT_PUSH_SERVICE_ORIGINS];
+  const badOrigin = pushServiceOrigins.find((o) => !/^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(o));
+  if (badOrigin !== undefined)
+    throw new Error(
+      `Invalid configuration:\n  PUSH_SERVICE_ORIGINS: ${badOrigin} is not an origin (https://host or https://*.domain)`,
+    );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -103,5 +138,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     chatRoomIdleMs: e.CHAT_ROOM_IDLE_MS,
     timerIntervalMs: e.TIMER_INTERVAL_MS,
+    vapidKeys:
+      e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+        ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+        : undefined,
+    // Push services ask for a way to reach the sender; the public origin is one when it is https.
+    vapidSubject:
+      e.VAPID_SUBJECT ??
+      (e.PUBLIC_ORIGIN?.startsWith('https://') ? e.PUBLIC_ORIGIN : 'mailto:webpush@creative-gigs.invalid'),
+    pushServiceOrigins,
   };
 }

@@ -17,6 +17,12 @@ export const INDEXES: IndexDefinitions = {
   conversations: { participant: (d) => (Array.isArray(d.participants) ? (d.participants as string[]) : undefined) },
   sessions: { userId: (d) => str(d.userId) },
   waitlist: { email: (d) => str(d.email) },
+  // Web push (push/subscriptions.ts): a user's devices, a session's device, a device's record by endpoint.
+  pushsubscriptions: {
+    userId: (d) => str(d.userId),
+    sessionId: (d) => str(d.sessionId),
+    endpointKey: (d) => str(d.endpointKey),
+  },
   ledger: {
     applicationId: (d) => str(d.applicationId),
     // Payouts waiting for the freelancer's payout account (payments/ledger.ts).

@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { createContext, type AppContext } from './context';
 import { INDEXES } from './indexes';
 import { settleStoredGigs } from './policies/hiring';
+import { startPush } from './push/push';
 import { ChangeStreamHub } from './replication/stream';
 import { openJournalStore } from './store/journal-store';
 import { PgStore } from './store/postgres/pg-store';
@@ -84,7 +85,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       if (collection === 'sessions' && doc._deleted) ctx.events.emit('session-revoked', doc.id);
   });
   const hub = new ChangeStreamHub(ctx);
-  const server = http.createServer(createApp(ctx, hub));
+  const push = await startPush(ctx);
+  const server = http.createServer(createApp(ctx, hub, push));
   const chat = new ChatHub(ctx, { idleMs: config.chatRoomIdleMs });
   chat.attach(server);
   try {
@@ -94,6 +96,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     });
   } catch (err) {
     hub.close();
+    await push.close();
     await chat.close();
     await timers.stop();
     unrevoke();
@@ -114,6 +117,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     async close() {
       await timers.stop();
       hub.close();
+      await push.close();
       await chat.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { isAppPath, OPEN_URL_MESSAGE } from '../../shared/push-links';
 
 type InstallPromptEvent = Event & { prompt(): Promise<void>; userChoice: Promise<{ outcome: string }> };
 
@@ -10,6 +12,19 @@ type InstallPromptEvent = Event & { prompt(): Promise<void>; userChoice: Promise
 export function PwaPrompts() {
   const [updateReady, setUpdateReady] = useState<(() => void) | null>(null);
   const [installEvent, setInstallEvent] = useState<InstallPromptEvent | null>(null);
+  const navigate = useNavigate();
+
+  // A click on a push notification while the app is open: the service worker focuses this window
+  // and asks it to open the notification's page (client/sw/push-handlers.ts).
+  useEffect(() => {
+    if (!('serviceWorker' in navigator)) return;
+    const onMessage = (event: MessageEvent) => {
+      const data = event.data as { type?: unknown; url?: unknown } | null;
+      if (data?.type === OPEN_URL_MESSAGE && isAppPath(data.url)) navigate(data.url);
+    };
+    navigator.serviceWorker.addEventListener('message', onMessage);
+    return () => navigator.serviceWorker.removeEventListener('message', onMessage);
+  }, [navigate]);
 
   useEffect(() => {
     if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;

@@ -1,8 +1,11 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { User } from '../../shared/schemas/user';
-import { api, ApiError } from '../lib/api';
+import { api } from '../lib/api';
+import { setSignedInUser } from '../lib/device-session';
 
 const CACHE_KEY = 'gigs-session-user';
+/** A logout made offline: the server has not ended the session yet; it is told at the next start. */
+const LOGOUT_PENDING_KEY = 'gigs-logout-pending';
 
 export type SignupInput = {
   name: string;
@@ -20,7 +23,12 @@ type SessionValue = {
   signup(input: SignupInput): Promise<User>;
   /** Makes the signed-in user known to the app (after the success message and its timed redirect). */
   establish(user: User): void;
-  logout(): Promise<void>;
+  /**
+   * Ends the session here and on the server (told later when offline). `beforeServer` runs first
+   * (the device's push subscription ends), `beforeSignOut` last, before the app shows the user
+   * signed out (the signed-in area deletes the user's data there). Every other tab signs out at once.
+   */
+  logout(steps?: { beforeServer?: () => Promise<void>; beforeSignOut?: () => Promise<void> }): Promise<void>;
   /** The server said the session is gone: forget it locally (the data provider closes the database). */
   signOutLocally(): void;
 };
@@ -33,6 +41,31 @@ function readCache(): User | null {
     return raw ? (JSON.parse(raw) as User) : null;
   } catch {
     return null;
+  }
+}
+
+function readCacheOf(raw: string | null): User | null {
+  try {
+    return raw ? (JSON.parse(raw) as User) : null;
+  } catch {
+    return null;
+  }
+}
+
+function flag(key: string, on: boolean) {
+  try {
+    if (on) localStorage.setItem(key, '1');
+    else localStorage.removeItem(key);
+  } catch {
+    // Storage unavailable.
+  }
+}
+
+function flagged(key: string): boolean {
+  try {
+    return localStorage.getItem(key) !== null;
+  } catch {
+    return false;
   }
 }
 
@@ -54,40 +87,79 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const set = useCallback((u: User | null) => {
     writeCache(u);
+    // Where the service worker reads it: pushes for anyone else are not shown here.
+    setSignedInUser(u?.id ?? null).catch(() => undefined);
     setUser(u);
   }, []);
 
   useEffect(() => {
     let cancelled = false;
-    api<{ user: User }>('GET', '/api/auth/session').then(
-      ({ user: fresh }) => !cancelled && set(fresh),
-      (err: unknown) => {
-        if (cancelled) return;
-        if (err instanceof ApiError && err.status === 401) set(null);
-        else setUser((current) => current ?? null); // offline: keep the cached user, if any
-      },
-    );
+    void (async () => {
+      if (flagged(LOGOUT_PENDING_KEY)) {
+        // Logged out offline: the session is ended on the server first, and never resumed here.
+        try {
+          await api('POST', '/api/auth/logout');
+          flag(LOGOUT_PENDING_KEY, false);
+        } catch {
+          // Still offline: signed out here all the same; told again at the next start.
+        }
+        if (!cancelled) set(null);
+        return;
+      }
+      try {
+        const { user: fresh } = await api<{ user: User | null }>('GET', '/api/auth/me');
+        if (!cancelled) set(fresh);
+      } catch {
+        // Offline: keep the cached user, if any.
+        if (!cancelled) setUser((current) => current ?? null);
+      }
+    })();
     return () => {
       cancelled = true;
     };
   }, [set]);
+
+  // Another tab signed in or out: this one follows (signing out closes its data, so a logout there
+  // can delete it).
+  useEffect(() => {
+    const onStorage = (e: StorageEvent) => {
+      if (e.key !== CACHE_KEY && e.key !== null) return;
+      setUser(readCacheOf(e.key === null ? null : e.newValue));
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
 
   const value = useMemo<SessionValue>(
     () => ({
       user,
       async login(email, password) {
         const { user: u } = await api<{ user: User }>('POST', '/api/auth/login', { email, password });
+        // A new session: whatever logout was pending is done (the login ended the old session).
+        flag(LOGOUT_PENDING_KEY, false);
         writeCache(u);
         return u;
       },
       async signup(input) {
         const { user: u } = await api<{ user: User }>('POST', '/api/auth/signup', input);
+        flag(LOGOUT_PENDING_KEY, false);
         writeCache(u);
         return u;
       },
-      async logout() {
+      async logout(steps = {}) {
+        // The other tabs sign out now (a storage event): they close their data before it is deleted.
+        writeCache(null);
+        await steps.beforeServer?.().catch(() => undefined);
         try {
           await api('POST', '/api/auth/logout');
+          flag(LOGOUT_PENDING_KEY, false);
+        } catch {
+          // Offline (or the server is unreachable): the session is ended there at the next start.
+          flag(LOGOUT_PENDING_KEY, true);
+        }
+        await setSignedInUser(null).catch(() => undefined);
+        try {
+          await steps.beforeSignOut?.();
         } finally {
           set(null);
         }

@@ -1,15 +1,20 @@
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { RxStorage } from 'rxdb';
 import type { AppDatabase } from './database';
 import type { LocalData } from './local-data';
 import { Outbox, localStorageOutbox } from './outbox';
 import type { SyncController, SyncStatus } from './replication';
+import { deleteDatabases, deviceKeys, forgetUserStorage, resumeDeletions, userDatabases } from './device-storage';
+import { localStorageSharedStatus } from './sync-status';
+import { WorkOffline } from './work-offline';
 
 /** What the signed-in app gets: its reads and writes go through `local`, never the database itself. */
 export type DataContextValue = {
   local: LocalData;
   sync: SyncController;
   outbox: Outbox;
+  /** "Work offline": replication and chat sockets stop while it is on (every tab of this device). */
+  workOffline: WorkOffline;
   userId: string;
 };
 
@@ -34,24 +39,73 @@ export function loadDataModules() {
 
 async function openData(userId: string, onUnauthorized: () => void): Promise<OpenData> {
   performance.mark('data:open');
+  // A deletion a logout started and a closing tab cut short is finished before any data opens.
+  await resumeDeletions().catch(() => undefined);
   const [{ createAppDatabase }, { SyncController, localStorageRewinds }, { getRxStorageDexie }, { LocalData }] = await loadDataModules();
   const refused = new Set<string>();
   performance.mark('data:modules');
   const db = await createAppDatabase(userId, getRxStorageDexie() as RxStorage<unknown, unknown>, { refused });
   performance.mark('data:ready');
-  const outbox = new Outbox(localStorageOutbox(`gigs-outbox-${userId}`));
-  const sync = new SyncController(db, { baseUrl: '', outbox, refused, onUnauthorized, rewinds: localStorageRewinds(`gigs-pull-rewinds-${userId}`) });
-  return { db, local: new LocalData(db, outbox), sync, outbox, userId };
+  const keys = deviceKeys(userId);
+  const outbox = new Outbox(localStorageOutbox(keys.outbox));
+  const workOffline = new WorkOffline(keys.workOffline);
+  const sync = new SyncController(db, {
+    baseUrl: '',
+    outbox,
+    refused,
+    onUnauthorized,
+    rewinds: localStorageRewinds(keys.pullRewinds),
+    shared: localStorageSharedStatus(keys.syncStatus),
+    workOffline,
+  });
+  return { db, local: new LocalData(db, outbox), sync, outbox, workOffline, userId };
 }
+
+/**
+ * What the signed-in area can do with this device's data as a whole, open or not: close it (in
+ * this tab) before it is deleted, and reset it.
+ */
+export type DeviceData = {
+  userId: string;
+  /** Closes the database and replication of this tab, and waits until they are closed. */
+  close(): Promise<void>;
+  /**
+   * "Reset this device": every tab closes the data, the user's database is deleted with what the
+   * data layer keeps beside it (the chat rooms stay: they merge with the server's), and it opens
+   * again empty, to be pulled whole from the server.
+   */
+  reset(): Promise<void>;
+};
+
+const DeviceDataContext = createContext<DeviceData | null>(null);
+
+/** Between the tabs of one user on this device: "close the data" and "open it again". */
+type TabMessage = { type: 'close' } | { type: 'reopen' };
 
 /**
  * Opens the signed-in user's database and replication, and closes both when the user changes or
  * signs out. Its children render at once (the nav paints before IndexedDB opens); the parts that
  * need the data sit inside <RequireData>, or read useOptionalData().
  */
-export function DataProvider({ userId, onUnauthorized, children }: { userId: string; onUnauthorized: () => void; children: ReactNode }) {
+export function DataProvider({
+  userId,
+  onUnauthorized,
+  children,
+}: {
+  userId: string;
+  onUnauthorized: () => void;
+  children: ReactNode;
+}) {
   const [value, setValue] = useState<OpenData | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Bumped to open the data again (after a reset). */
+  const [generation, setGeneration] = useState(0);
+  /** The data is held closed (a reset or a logout is deleting it). */
+  const [closed, setClosed] = useState(false);
+  /** Resolves once what the last opening opened is closed again. */
+  const closing = useRef<Promise<void>>(Promise.resolve());
+  const closedWaiters = useRef<(() => void)[]>([]);
+  const closedRef = useRef(false);
   // The latest callback, read when the session ends: the data stays open across its changes.
   const unauthorized = useRef(onUnauthorized);
   useEffect(() => {
@@ -59,13 +113,17 @@ export function DataProvider({ userId, onUnauthorized, children }: { userId: str
   }, [onUnauthorized]);
 
   useEffect(() => {
+    if (closed) {
+      const waiters = closedWaiters.current.splice(0);
+      void closing.current.then(() => waiters.forEach((w) => w()));
+      return;
+    }
     let cancelled = false;
     let opened: OpenData | null = null;
-    openData(userId, () => unauthorized.current()).then(
+    const opening = openData(userId, () => unauthorized.current()).then(
       (v) => {
         opened = v;
-        if (cancelled) void closeData(v);
-        else setValue(v);
+        if (!cancelled) setValue(v);
       },
       (err: unknown) => {
         if (!cancelled) setError(err instanceof Error ? err.message : String(err));
@@ -74,9 +132,62 @@ export function DataProvider({ userId, onUnauthorized, children }: { userId: str
     return () => {
       cancelled = true;
       setValue(null);
-      if (opened) void closeData(opened);
+      closing.current = opening.then(() => (opened ? closeData(opened) : undefined)).catch(() => undefined);
     };
-  }, [userId]);
+  }, [userId, generation, closed]);
+
+  // The other tabs of this user: a reset in one closes the data in all, then opens it again.
+  const channel = useMemo(
+    () => (typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(`gigs-data-${userId}`)),
+    [userId],
+  );
+  useEffect(() => {
+    if (!channel) return;
+    channel.onmessage = (e: MessageEvent<TabMessage>) => {
+      if (e.data.type === 'close') {
+        closedRef.current = true;
+        setClosed(true);
+      } else if (e.data.type === 'reopen') {
+        closedRef.current = false;
+        setClosed(false);
+        setGeneration((g) => g + 1);
+      }
+    };
+    return () => channel.close();
+  }, [channel]);
+
+  const device = useMemo<DeviceData>(() => {
+    const close = () =>
+      new Promise<void>((resolve) => {
+        if (closedRef.current) {
+          void closing.current.then(resolve);
+          return;
+        }
+        closedWaiters.current.push(resolve);
+        closedRef.current = true;
+        setClosed(true);
+      });
+    const reopen = () => {
+      closedRef.current = false;
+      setClosed(false);
+      setGeneration((g) => g + 1);
+    };
+    return {
+      userId,
+      close,
+      async reset() {
+        channel?.postMessage({ type: 'close' } satisfies TabMessage);
+        await close();
+        try {
+          await deleteDatabases(await userDatabases(userId, { withChat: false }));
+          forgetUserStorage(userId, { withChat: false, keepWorkOffline: true });
+        } finally {
+          reopen();
+          channel?.postMessage({ type: 'reopen' } satisfies TabMessage);
+        }
+      },
+    };
+  }, [userId, channel]);
 
   if (error) {
     return (
@@ -85,7 +196,18 @@ export function DataProvider({ userId, onUnauthorized, children }: { userId: str
       </div>
     );
   }
-  return <DataContext.Provider value={value}>{children}</DataContext.Provider>;
+  return (
+    <DeviceDataContext.Provider value={device}>
+      <DataContext.Provider value={value}>{children}</DataContext.Provider>
+    </DeviceDataContext.Provider>
+  );
+}
+
+/** This device's data as a whole (close, reset), inside the signed-in area. */
+export function useDeviceData(): DeviceData {
+  const value = useContext(DeviceDataContext);
+  if (!value) throw new Error('useDeviceData() outside <DataProvider>');
+  return value;
 }
 
 /** Shows `fallback` until the database is open and `ready` (e.g. the screen's code is loaded) is true. */
@@ -96,6 +218,8 @@ export function RequireData({ ready = true, fallback, children }: { ready?: bool
 
 async function closeData(v: OpenData): Promise<void> {
   await v.sync.destroy();
+  v.outbox.destroy();
+  v.workOffline.destroy();
   await v.db.close();
 }
 

@@ -2,6 +2,7 @@ import { addRxPlugin, createRxDatabase, type RxCollection, type RxCollectionCrea
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { createConflictHandler, type LostWrite, type PushedStates } from './conflict-handler';
+import { databaseName } from './database-name';
 import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
@@ -12,14 +13,7 @@ export type AppCollections = { [K in keyof DocTypes]: RxCollection<DocTypes[K]> 
 };
 export type AppDatabase = RxDatabase<AppCollections>;
 
-/**
- * The database name is per user: two accounts on one device never share data. The version marks
- * a schema change (v2: the gig's local sort key; v3: the application's emails became optional,
- * decision 003); nothing was released before it, so no migration is kept.
- */
-export function databaseName(userId: string): string {
-  return `gigs-v3-${userId.toLowerCase()}`;
-}
+export { databaseName } from './database-name';
 
 /**
  * One RxDB database per signed-in user. The storage is a parameter so the app uses Dexie

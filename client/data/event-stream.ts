@@ -18,6 +18,8 @@ export type EventStreamOptions = {
   headers?: () => Record<string, string>;
   onEvent: (e: StreamEvent) => void;
   onStatus: (s: StreamStatus) => void;
+  /** Anything arrived on an open stream (events and the server's heartbeats): the server is there. */
+  onActivity?: () => void;
   minDelayMs?: number;
   maxDelayMs?: number;
 };
@@ -67,6 +69,7 @@ export class EventStream {
       if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
       this.attempt = 0;
       this.options.onStatus('open');
+      this.options.onActivity?.();
       await this.read(res.body);
     } catch {
       // A network error or an abort: reported as a status, never thrown.
@@ -83,6 +86,7 @@ export class EventStream {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
+      this.options.onActivity?.();
       buffer += decoder.decode(value, { stream: true });
       let idx: number;
       while ((idx = buffer.indexOf('\n\n')) >= 0) {

@@ -93,6 +93,43 @@ export class LocalData {
     return true;
   }
 
+  /** How many documents of a collection this device holds (deleted ones not counted). */
+  async count(name: LocalName): Promise<number> {
+    return this.collections[name].count().exec();
+  }
+
+  /**
+   * Documents by id whatever their state, deleted ones included: what a change waiting to go out
+   * was about, a deletion too.
+   */
+  async peek<K extends LocalName>(name: K, ids: readonly string[]): Promise<Map<string, { doc: Doc<K>; deleted: boolean }>> {
+    const collection: RxCollection<Doc<K>> = this.collections[name];
+    const found = await collection.storageInstance.findDocumentsById([...ids], true);
+    const out = new Map<string, { doc: Doc<K>; deleted: boolean }>();
+    for (const row of found) {
+      const { _deleted, _meta: _m, _rev: _r, _attachments: _a, ...doc } = row;
+      // The stored document's own fields, as plain() gives them for a live one.
+      out.set(String(row.id), { doc: doc as unknown as Doc<K>, deleted: _deleted });
+    }
+    return out;
+  }
+
+  /**
+   * Writes kept content back (a refused or lost write the user retries): over the document when
+   * it exists, as a new document otherwise. The server judges it again when it goes out.
+   */
+  async restore<K extends ReplicatedName>(name: K, content: Record<string, unknown>): Promise<void> {
+    const id = content.id;
+    if (typeof id !== 'string' || id === '') throw new Error('The kept change has no document id.');
+    const fields: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(content)) if (!k.startsWith('_')) fields[k] = v;
+    const restored = await this.modify(name, id, (doc) => ({ ...doc, ...fields }));
+    if (restored) return;
+    // The content was a whole document of this collection when it was kept (the one
+    // conversion of kept content to a document).
+    await this.insert(name, { ...fields, updatedAt: Date.now() } as unknown as Doc<K>);
+  }
+
   private track(name: LocalName, id: string): void {
     if (REPLICATED.has(name)) this.outbox.track(name, id);
   }

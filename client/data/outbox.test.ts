@@ -19,3 +19,30 @@ describe('outbox: local changes waiting to go out', () => {
     expect(counts).toEqual([1, 1, 2, 1]);
   });
 });
+
+describe('outbox shared by the tabs of a browser', () => {
+  it("re-reads the stored list before each change, and follows another tab's changes", () => {
+    let stored: string[] = [];
+    let announce = () => {};
+    const persistence = {
+      load: () => stored,
+      save: (keys: string[]) => (stored = keys),
+      watch: (onChange: () => void) => {
+        announce = onChange;
+        return () => {};
+      },
+    };
+    const leader = new Outbox(persistence);
+    const counts: number[] = [];
+    leader.subscribe((n) => counts.push(n));
+    // Another tab tracks a write: the list in storage changes, and this tab is told.
+    stored = ['gigs:g1'];
+    announce();
+    expect(leader.entries()).toEqual(['gigs:g1']);
+    // Another tab tracked one more that this tab has not heard of yet: settling keeps it.
+    stored = ['gigs:g1', 'applications:a1'];
+    leader.settle('gigs', ['g1']);
+    expect(stored).toEqual(['applications:a1']);
+    expect(counts).toEqual([1, 1]);
+  });
+});

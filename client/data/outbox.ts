@@ -1,20 +1,39 @@
 /**
  * Which local changes still wait to go out: each write the app makes is tracked by
  * `collection:id` until the server has answered a push of that document. Persisted, so the count
- * survives an offline reload.
+ * survives an offline reload, and shared by the tabs of a browser: a write made in one tab is
+ * pushed by the tab that replicates, which settles it for all (each change re-reads the stored
+ * list first, and a `storage` event tells the other tabs).
  */
-export type OutboxPersistence = { load(): string[]; save(keys: string[]): void };
+export type OutboxPersistence = {
+  load(): string[];
+  save(keys: string[]): void;
+  /** Called when another tab changed the stored list. */
+  watch?(onChange: () => void): () => void;
+};
 
 export class Outbox {
   private keys: Set<string>;
   private listeners = new Set<(count: number) => void>();
+  private readonly unwatch: () => void;
 
   constructor(private readonly persistence?: OutboxPersistence) {
     this.keys = new Set(persistence?.load() ?? []);
+    this.unwatch =
+      persistence?.watch?.(() => {
+        const before = [...this.keys].join('\n');
+        this.keys = new Set(persistence.load());
+        if ([...this.keys].join('\n') !== before) this.notify();
+      }) ?? (() => {});
   }
 
   get count(): number {
     return this.keys.size;
+  }
+
+  /** The waiting changes as `collection:id`, oldest first. */
+  entries(): string[] {
+    return [...this.keys];
   }
 
   has(collection: string, id: string): boolean {
@@ -22,14 +41,22 @@ export class Outbox {
   }
 
   track(collection: string, id: string): void {
+    this.reload();
     this.keys.add(`${collection}:${id}`);
     this.changed();
   }
 
   settle(collection: string, ids: string[]): void {
+    this.reload();
     let any = false;
     for (const id of ids) any = this.keys.delete(`${collection}:${id}`) || any;
     if (any) this.changed();
+  }
+
+  /** Forgets every waiting change (the device's data was deleted). */
+  clear(): void {
+    this.keys.clear();
+    this.changed();
   }
 
   subscribe(listener: (count: number) => void): () => void {
@@ -37,8 +64,21 @@ export class Outbox {
     return () => this.listeners.delete(listener);
   }
 
+  destroy(): void {
+    this.unwatch();
+    this.listeners.clear();
+  }
+
+  private reload(): void {
+    if (this.persistence?.watch) this.keys = new Set(this.persistence.load());
+  }
+
   private changed(): void {
     this.persistence?.save([...this.keys]);
+    this.notify();
+  }
+
+  private notify(): void {
     for (const l of this.listeners) l(this.keys.size);
   }
 }
@@ -48,17 +88,27 @@ export function localStorageOutbox(key: string): OutboxPersistence {
     load() {
       try {
         const raw = globalThis.localStorage?.getItem(key);
-        return raw ? (JSON.parse(raw) as string[]) : [];
+        const keys: unknown = raw ? JSON.parse(raw) : [];
+        return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
       } catch {
         return [];
       }
     },
     save(keys) {
       try {
-        globalThis.localStorage?.setItem(key, JSON.stringify(keys));
+        if (keys.length) globalThis.localStorage?.setItem(key, JSON.stringify(keys));
+        else globalThis.localStorage?.removeItem(key);
       } catch {
         // Storage full or unavailable: the count is then only kept for this page's life.
       }
+    },
+    watch(onChange) {
+      if (typeof window === 'undefined') return () => {};
+      const onStorage = (e: StorageEvent) => {
+        if (e.key === key || e.key === null) onChange();
+      };
+      window.addEventListener('storage', onStorage);
+      return () => window.removeEventListener('storage', onStorage);
     },
   };
 }

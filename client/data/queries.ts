@@ -3,9 +3,10 @@ import type { Conversation } from '../../shared/schemas/conversation';
 import type { Gig } from '../../shared/schemas/gig';
 import type { Notification } from '../../shared/schemas/notification';
 import type { User } from '../../shared/schemas/user';
-import type { SyncProblem } from './collections';
+import { useEffect, useState } from 'react';
+import { REPLICATED_NAMES, type ReplicatedName, type SyncProblem } from './collections';
 import { useData } from './data-provider';
-import type { Query } from './local-data';
+import type { LocalName, Query } from './local-data';
 import { useLive, type Live } from './use-live-query';
 
 /**
@@ -111,4 +112,69 @@ export function useConversations(): Live<Conversation[]> {
 export function useSyncProblems(): Live<SyncProblem[]> {
   const { local } = useData();
   return useLive(() => local.observeAll('syncproblems', { sort: [{ createdAt: 'desc' }] }), [local]);
+}
+
+/** A change waiting to go out: the document as this device holds it (a deletion's last state too). */
+export type WaitingChange = {
+  key: string;
+  collection: ReplicatedName;
+  id: string;
+  doc: Record<string, unknown> | undefined;
+  deleted: boolean;
+};
+
+const isReplicatedName = (name: string): name is ReplicatedName => (REPLICATED_NAMES as readonly string[]).includes(name);
+
+/** Every change waiting to go out (the outbox, shared by the tabs), oldest first, live. */
+export function useWaitingChanges(): WaitingChange[] | undefined {
+  const { local, outbox } = useData();
+  const [changes, setChanges] = useState<WaitingChange[] | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    let run = 0;
+    const load = async () => {
+      const mine = ++run;
+      const entries = outbox.entries().flatMap((key) => {
+        const at = key.indexOf(':');
+        const collection = key.slice(0, at);
+        return at > 0 && isReplicatedName(collection) ? [{ key, collection, id: key.slice(at + 1) }] : [];
+      });
+      const byCollection = new Map<ReplicatedName, string[]>();
+      for (const e of entries) byCollection.set(e.collection, [...(byCollection.get(e.collection) ?? []), e.id]);
+      const found = new Map<string, { doc: Record<string, unknown>; deleted: boolean }>();
+      for (const [collection, ids] of byCollection)
+        for (const [id, row] of await local.peek(collection, ids))
+          found.set(`${collection}:${id}`, { doc: { ...row.doc }, deleted: row.deleted });
+      if (live && mine === run)
+        setChanges(
+          entries.map((e) => ({ ...e, doc: found.get(e.key)?.doc, deleted: found.get(e.key)?.deleted ?? false })),
+        );
+    };
+    void load();
+    const off = outbox.subscribe(() => void load());
+    return () => {
+      live = false;
+      off();
+    };
+  }, [local, outbox]);
+  return changes;
+}
+
+const COUNTED: readonly LocalName[] = [...REPLICATED_NAMES, 'syncproblems'];
+
+/** How many documents of each collection this device holds; counted again when `refresh` changes. */
+export function useLocalCounts(refresh: unknown): Partial<Record<LocalName, number>> | undefined {
+  const { local } = useData();
+  const [counts, setCounts] = useState<Partial<Record<LocalName, number>> | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void Promise.all(COUNTED.map(async (name) => [name, await local.count(name)] as const)).then(
+      (pairs) => live && setCounts(Object.fromEntries(pairs)),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [local, refresh]);
+  return counts;
 }

@@ -14,37 +14,21 @@ import {
   type PushRow,
   type Refusal,
 } from '../../shared/sync/protocol';
-import { QUOTA_MESSAGES } from '../../shared/validation/quotas';
-import { LOCAL_FIELDS, REPLICATED_NAMES, toLocal, type DocTypes, type ReplicatedName } from './collections';
+import { REPLICATED_NAMES, toLocal, type DocTypes, type ReplicatedName } from './collections';
 import { rememberPushed, type PushedStates } from './conflict-handler';
 import { pushedStatesOf, type AppDatabase } from './database';
 import { EventStream, type StreamStatus } from './event-stream';
 import type { Outbox } from './outbox';
 import { isStoreFailure, PullRewinds, storable, type RewindPersistence } from './pull-guard';
+import { clean, HttpStatusError, syncRequest } from './sync-http';
+import { INITIAL_STATUS, type SharedStatus, type SyncStatus } from './sync-status';
+import type { WorkOffline } from './work-offline';
 
 export { localStorageRewinds } from './pull-guard';
 
 export type { Checkpoint } from '../../shared/sync/protocol';
 
-export type SyncStatus = {
-  network: 'online' | 'offline';
-  /** A pull or push is under way. */
-  syncing: boolean;
-  /** Local changes that still wait to go out. */
-  pending: number;
-  /** The first sync after sign-in: done, and how many documents arrived so far. */
-  initialSync: { done: boolean; received: number };
-  /** A pulled batch failed to be stored on this device: it is being pulled again. */
-  storeFailed: boolean;
-  /** Documents the server sent with an id this device refuses to store (see pull-guard.ts). */
-  unstorable: number;
-  /**
-   * The server is holding back this user's writes for a while (a write quota, answered 429): its
-   * message. The changes are kept and sent again after a back-off; cleared by the next push the
-   * server takes.
-   */
-  throttled?: string;
-};
+export type { SyncStatus } from './sync-status';
 
 export type SyncOptions = {
   /** '' in the browser (same origin); the server's URL in Node. */
@@ -61,33 +45,17 @@ export type SyncOptions = {
   onUnauthorized: () => void;
   /** Wait to become the leader tab before replicating (one tab replicates for all). */
   waitForLeadership?: boolean;
+  /** Where the replicating tab publishes its status and the other tabs read it (default: this tab alone). */
+  shared?: SharedStatus;
+  /** The "Work offline" switch: while on, nothing is sent or fetched. */
+  workOffline?: WorkOffline;
   batchSize?: number;
   /** Where the collections still to be pulled again after a failed store are kept (default: memory only). */
   rewinds?: RewindPersistence;
 };
 
-class HttpStatusError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** Retry-After, in seconds, when the server sent one. */
-    readonly retryAfter?: number,
-  ) {
-    super(message);
-  }
-}
-
 /** The longest a push waits after a 429 before it is tried again (the server's Retry-After may be hours). */
 const MAX_THROTTLED_RETRY_MS = 5 * 60_000;
-
-const RXDB_FIELDS = ['_meta', '_rev', '_attachments'];
-/** A document as it goes out: without RxDB's bookkeeping and this device's local fields. */
-function clean(doc: object, collection: string): PushedDocument {
-  const local = LOCAL_FIELDS[collection] ?? [];
-  const out: PushedDocument = {};
-  for (const [k, v] of Object.entries(doc)) if (!RXDB_FIELDS.includes(k) && !local.includes(k)) out[k] = v;
-  return out;
-}
 
 /** What the controller needs of one collection's replication, whatever its document type. */
 type CollectionReplication = {
@@ -102,7 +70,16 @@ type CollectionReplication = {
 /** The members of RxDB's replication state the controller uses (they do not depend on the document type). */
 type ReplicationHandle = Pick<
   RxReplicationState<unknown, Checkpoint>,
-  'active$' | 'error$' | 'received$' | 'retryTime' | 'reSync' | 'awaitInSync' | 'awaitInitialReplication' | 'cancel'
+  | 'active$'
+  | 'error$'
+  | 'received$'
+  | 'retryTime'
+  | 'reSync'
+  | 'awaitInSync'
+  | 'awaitInitialReplication'
+  | 'cancel'
+  | 'start'
+  | 'pause'
 >;
 
 /**
@@ -114,10 +91,12 @@ type ReplicationHandle = Pick<
 export class SyncController {
   readonly status$: Subject<SyncStatus> = new Subject();
   private replications = new Map<ReplicatedName, CollectionReplication>();
-  private stream: EventStream;
+  private stream: EventStream | undefined;
+  private readonly fetchFn: typeof fetch;
   private active = new Map<ReplicatedName, boolean>();
-  private received = 0;
-  private initialDone = false;
+  private received: number;
+  private initialDone: boolean;
+  private caughtUp = false;
   private online: boolean;
   private cleanups: (() => void)[] = [];
   private destroyed = false;
@@ -130,49 +109,59 @@ export class SyncController {
   private throttled: string | undefined;
   /** Per collection, how long to wait before pushing again after a 429. */
   private throttledWait = new Map<ReplicatedName, number>();
+  /** This tab replicates (RxDB's leader election); the others show the leader's status. */
+  private leading = false;
+  /** "Work offline" is on: replication and the change stream are paused. */
+  private paused: boolean;
+  private started = false;
+  private lastHeardAt: number | null;
+  /** Per collection, the changes (`collection:id`) of the push under way. */
+  private sending = new Map<ReplicatedName, string[]>();
+  /** The leader tab's last published status, while this tab is not the leader. */
+  private followed: SyncStatus | null;
 
-  constructor(private readonly db: AppDatabase, private readonly options: SyncOptions) {
+  constructor(
+    private readonly db: AppDatabase,
+    private readonly options: SyncOptions,
+  ) {
     this.online = typeof navigator === 'undefined' ? true : navigator.onLine;
-    const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     const pushed = options.pushed ?? pushedStatesOf(db);
     this.rewinds = new PullRewinds(options.rewinds);
+    this.paused = options.workOffline?.on ?? false;
+    // The device's sync so far, as the last replicating tab left it: a tab that takes over
+    // continues from there (the first sync done stays done).
+    this.followed = options.shared?.read() ?? null;
+    this.initialDone = this.followed?.initialSync.done ?? false;
+    this.received = this.followed?.initialSync.received ?? 0;
+    this.lastHeardAt = this.followed?.lastHeardAt ?? null;
 
     // Each collection with its own document type (a generic call per name, checked by the compiler).
     const collections: { [K in ReplicatedName]: RxCollection<DocTypes[K]> } = db;
-    const start = <K extends ReplicatedName>(name: K) => this.replications.set(name, this.replicate(name, collections[name], fetchFn, pushed));
-    for (const name of REPLICATED_NAMES) start(name);
+    const create = <K extends ReplicatedName>(name: K) =>
+      this.replications.set(name, this.replicate(name, collections[name], pushed));
+    for (const name of REPLICATED_NAMES) create(name);
 
-    this.stream = new EventStream({
-      url: `${options.baseUrl}/api/sync/stream`,
-      fetch: fetchFn,
-      headers: options.headers,
-      onStatus: (s) => this.onStreamStatus(s),
-      onEvent: (e) => {
-        if (e.event === STREAM_EVENTS.hello) {
-          for (const r of this.replications.values()) r.resync();
-        } else if (e.event === STREAM_EVENTS.changes) {
-          const event = changesEventSchema.parse(JSON.parse(e.data));
-          // (A collection this device does not replicate, a newer server's, is ignored.)
-          if (isReplicated(event.collection)) this.replications.get(event.collection)?.changes(event);
-        }
-      },
-    });
-
-    void Promise.all(this.states().map((s) => s.awaitInitialReplication())).then(
-      () => {
-        this.initialDone = true;
-        this.emit();
-      },
-      () => {},
-    );
     this.cleanups.push(options.outbox.subscribe(() => this.emit()));
+    if (options.shared) {
+      this.cleanups.push(
+        options.shared.subscribe((status) => {
+          if (this.leading) return;
+          this.followed = status;
+          this.emit();
+        }),
+      );
+    }
+    if (options.workOffline) this.cleanups.push(options.workOffline.subscribe((on) => this.setPaused(on)));
     if (typeof window !== 'undefined') {
       const online = () => {
         this.online = true;
-        this.stream.reconnectNow();
-        for (const s of this.states()) {
-          s.retryTime = 1000;
-          s.reSync();
+        if (this.running) {
+          this.stream?.reconnectNow();
+          for (const s of this.states()) {
+            s.retryTime = 1000;
+            s.reSync();
+          }
         }
         this.emit();
       };
@@ -187,17 +176,32 @@ export class SyncController {
         window.removeEventListener('offline', offline);
       });
     }
+    if ((options.waitForLeadership ?? true) && db.multiInstance) {
+      void db.waitForLeadership().then(() => this.lead(), () => undefined);
+    } else {
+      this.lead();
+    }
   }
 
   get status(): SyncStatus {
+    if (!this.leading && this.followed) {
+      // Another tab replicates: its status, with what waits here (the outbox is shared) and the switch.
+      return { ...this.followed, pending: this.options.outbox.count, workingOffline: this.paused, leader: false };
+    }
     return {
+      ...INITIAL_STATUS,
       network: this.online ? 'online' : 'offline',
       syncing: [...this.active.values()].some(Boolean),
       pending: this.options.outbox.count,
       initialSync: { done: this.initialDone, received: this.received },
+      caughtUp: this.caughtUp,
       storeFailed: this.rewinds.any,
       unstorable: this.unstorable,
       ...(this.throttled ? { throttled: this.throttled } : {}),
+      workingOffline: this.paused,
+      lastHeardAt: this.lastHeardAt,
+      sending: [...this.sending.values()].flat(),
+      leader: this.leading,
     };
   }
 
@@ -209,12 +213,87 @@ export class SyncController {
   async destroy(): Promise<void> {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.stream.destroy();
+    this.stream?.destroy();
     for (const c of this.cleanups) c();
     for (const t of this.retryTimers) clearTimeout(t);
     await Promise.all(this.states().map((s) => s.cancel()));
     for (const r of this.replications.values()) r.complete();
     this.status$.complete();
+  }
+
+  /** Replicating now: this tab leads and "Work offline" is off. */
+  private get running(): boolean {
+    return this.leading && !this.paused && !this.destroyed;
+  }
+
+  /** This tab was elected to replicate for the device: it starts, unless "Work offline" is on. */
+  private lead(): void {
+    if (this.destroyed || this.leading) return;
+    this.leading = true;
+    this.followed = null;
+    if (!this.paused) this.run();
+    this.emit();
+  }
+
+  private setPaused(on: boolean): void {
+    if (this.paused === on) return;
+    this.paused = on;
+    if (this.leading && !this.destroyed) {
+      if (on) {
+        this.stream?.destroy();
+        this.stream = undefined;
+        for (const s of this.states()) void s.pause();
+        this.active.clear();
+      } else {
+        this.run();
+      }
+    }
+    this.emit();
+  }
+
+  /** Starts (or, after a pause, resumes) every collection's replication and opens the change stream. */
+  private run(): void {
+    for (const s of this.states()) {
+      s.retryTime = 1000;
+      s.start().catch(() => undefined); // a failed start is reported on error$
+    }
+    this.openStream();
+    if (this.started) return;
+    this.started = true;
+    void Promise.all(this.states().map((s) => s.awaitInitialReplication())).then(
+      () => {
+        this.initialDone = true;
+        this.caughtUp = true;
+        this.emit();
+      },
+      () => {},
+    );
+  }
+
+  private openStream(): void {
+    this.stream?.destroy();
+    this.stream = new EventStream({
+      url: `${this.options.baseUrl}/api/sync/stream`,
+      fetch: this.fetchFn,
+      headers: this.options.headers,
+      onStatus: (s) => this.onStreamStatus(s),
+      onActivity: () => this.heard(),
+      onEvent: (e) => {
+        if (e.event === STREAM_EVENTS.hello) {
+          for (const r of this.replications.values()) r.resync();
+        } else if (e.event === STREAM_EVENTS.changes) {
+          const event = changesEventSchema.parse(JSON.parse(e.data));
+          // (A collection this device does not replicate, a newer server's, is ignored.)
+          if (isReplicated(event.collection)) this.replications.get(event.collection)?.changes(event);
+        }
+      },
+    });
+  }
+
+  /** The server answered, or its stream sent something: the device last heard from it now. */
+  private heard(): void {
+    this.lastHeardAt = Date.now();
+    this.emit();
   }
 
   private states(): ReplicationHandle[] {
@@ -225,7 +304,11 @@ export class SyncController {
    * One collection's replication: pull with a checkpoint, push with conflicts, and the change
    * stream's events for it (shared/sync/protocol.ts defines what travels).
    */
-  private replicate<K extends ReplicatedName>(name: K, collection: RxCollection<DocTypes[K]>, fetchFn: typeof fetch, pushed: PushedStates): CollectionReplication {
+  private replicate<K extends ReplicatedName>(
+    name: K,
+    collection: RxCollection<DocTypes[K]>,
+    pushed: PushedStates,
+  ): CollectionReplication {
     const options = this.options;
     const stream$ = new Subject<RxReplicationPullStreamItem<DocTypes[K], Checkpoint>>();
     const state = replicateRxCollection<DocTypes[K], Checkpoint>({
@@ -233,7 +316,10 @@ export class SyncController {
       collection,
       live: true,
       retryTime: 1000,
-      waitForLeadership: options.waitForLeadership ?? true,
+      // The controller starts it once this tab leads, and pauses it for "Work offline".
+      waitForLeadership: false,
+      autoStart: false,
+      toggleOnDocumentVisible: false,
       pull: {
         batchSize: options.batchSize ?? 500,
         stream$: stream$.asObservable(),
@@ -243,7 +329,7 @@ export class SyncController {
             seq = 0;
             this.rewinding.set(name, this.rewinds.mark(name));
           }
-          const body = pullAnswerSchema.parse(await this.request(fetchFn, 'GET', pullPath(name, { seq, limit: batchSize })));
+          const body = pullAnswerSchema.parse(await this.request('GET', pullPath(name, { seq, limit: batchSize })));
           if (body.documents.length < batchSize) this.afterPass(name);
           this.received += body.documents.length;
           this.emit();
@@ -258,7 +344,12 @@ export class SyncController {
             newDocumentState: clean(r.newDocumentState, name),
           }));
           for (const p of payload) rememberPushed(pushed, `${name}:${String(p.newDocumentState.id)}`, p.newDocumentState);
-          const answer = await this.request(fetchFn, 'POST', `/api/sync/${name}/push`, payload).catch((err: unknown) => {
+          this.sending.set(
+            name,
+            payload.map((p) => `${name}:${String(p.newDocumentState.id)}`),
+          );
+          this.emit();
+          const answer = await this.request('POST', `/api/sync/${name}/push`, payload).catch((err: unknown) => {
             // A 429: nothing was written. RxDB keeps the rows and pushes them again after
             // retryTime; the sync status says why they wait.
             if (err instanceof HttpStatusError && err.status === 429) {
@@ -266,6 +357,9 @@ export class SyncController {
               this.setThrottled(err.message);
             }
             throw err;
+          }).finally(() => {
+            this.sending.delete(name);
+            this.emit();
           });
           const body = pushAnswerSchema.parse(answer);
           this.throttledWait.delete(name);
@@ -323,7 +417,7 @@ export class SyncController {
     this.rewinds.failed(name);
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
-      if (!this.destroyed) state.reSync();
+      if (this.running) state.reSync();
     }, state.retryTime ?? 1000);
     this.retryTimers.add(timer);
     this.emit();
@@ -344,7 +438,10 @@ export class SyncController {
   }
 
   private emit(): void {
-    if (!this.destroyed) this.status$.next(this.status);
+    if (this.destroyed) return;
+    const status = this.status;
+    if (this.leading) this.options.shared?.publish(status);
+    this.status$.next(status);
   }
 
   private setThrottled(message: string | undefined): void {
@@ -368,43 +465,28 @@ export class SyncController {
   }
 
   /** A request to the sync server: its JSON answer, parsed by the caller with the protocol's schema. */
-  private async request(fetchFn: typeof fetch, method: string, path: string, body?: unknown): Promise<unknown> {
-    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers?.() };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let res: Response;
-    try {
-      res = await fetchFn(this.options.baseUrl + path, {
-        method,
-        headers,
-        credentials: 'same-origin',
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      // The server could not be reached: offline as far as this device can tell, whatever
-      // navigator.onLine says (it stays true on a dead or captive link). A later answer, or the
-      // stream opening again, says online.
-      if (this.online) {
-        this.online = false;
-        this.emit();
-      }
-      throw err;
-    }
-    if (res.status === 401) {
-      this.reportUnauthorized();
-      throw new HttpStatusError(401, 'Your session has ended. Please log in again.');
-    }
-    if (res.status === 429) {
-      const body = (await res.json().catch(() => ({}))) as { error?: unknown };
-      const retryAfter = Number(res.headers.get('retry-after'));
-      throw new HttpStatusError(429, typeof body.error === 'string' ? body.error : QUOTA_MESSAGES.tooManyChanges, Number.isFinite(retryAfter) ? retryAfter : undefined);
-    }
-    if (!res.ok) {
-      const text = await res.text().catch(() => '');
-      throw new HttpStatusError(res.status, text || `Sync request failed (${res.status})`);
-    }
-    this.online = true;
-    const answer: unknown = await res.json();
-    return answer;
+  private request(method: string, path: string, body?: unknown): Promise<unknown> {
+    return syncRequest(
+      {
+        fetch: this.fetchFn,
+        baseUrl: this.options.baseUrl,
+        headers: this.options.headers,
+        onUnreachable: () => {
+          if (this.online) {
+            this.online = false;
+            this.emit();
+          }
+        },
+        onAnswer: () => {
+          this.online = true;
+          this.heard();
+        },
+        onUnauthorized: () => this.reportUnauthorized(),
+      },
+      method,
+      path,
+      body,
+    );
   }
 
   private async recordRefusals(name: ReplicatedName, refused: Refusal[], pushed: PushedDocument[]) {

@@ -120,6 +120,14 @@ export function authRoutes(ctx: AppContext): Router {
     res.json({ ok: true });
   });
 
+  // The app's own check at start: a visitor is a normal state, answered 200 with no user (a 401
+  // would be logged as an error by the browser on every public page).
+  router.get('/me', (_req, res) => {
+    const auth = getAuth(res);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ user: auth ? ownUserView(auth.user) : null });
+  });
+
   router.get('/session', (_req, res) => {
     const auth = getAuth(res);
     if (!auth) {

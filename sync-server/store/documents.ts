@@ -4,6 +4,7 @@ import type { Gig } from '../../shared/schemas/gig';
 import type { Notification } from '../../shared/schemas/notification';
 import type { Portfolio, User } from '../../shared/schemas/user';
 import type { Credentials, LedgerRecord, Session, WaitlistEntry } from '../domain/records';
+import type { PushSendRecord, PushSubscriptionRecord } from '../push/records';
 
 /**
  * What each collection of the store holds: the shared document types for what devices replicate
@@ -23,6 +24,9 @@ export type DocumentTypes = {
   sessions: Session;
   waitlist: WaitlistEntry;
   ledger: LedgerRecord;
+  /** Web push: each device's subscription, and the claim on each notification's push (push/records.ts). */
+  pushsubscriptions: PushSubscriptionRecord;
+  pushsends: PushSendRecord;
   /** The store's own bookkeeping (e.g. the payments mode a folder was started with). */
   meta: { id: string; [field: string]: unknown };
 };

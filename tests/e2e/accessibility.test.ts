@@ -139,6 +139,17 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole('button', { name: 'View applicants' }).click({ timeout: 20_000 });
       await page.getByRole('checkbox', { name: /Ben Applicant/ }).check();
       await audit(page, 'basket with an applicant selected');
+      // The sync panel (issue 17) and its reset confirmation.
+      await page.getByTestId('sync-status').getByRole('button').click();
+      const panel = page.getByRole('dialog', { name: 'Sync' });
+      await panel.getByRole('table').waitFor();
+      await panel.getByTestId('storage-estimate').getByText('Storage used').waitFor();
+      await audit(page, 'sync panel');
+      await panel.getByRole('button', { name: 'Reset this device' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Reset this device?' });
+      await confirm.waitFor();
+      await audit(page, 'reset confirmation');
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
       await context.close();
     });
 
@@ -212,6 +223,27 @@ describe('the keyboard alone', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(await open.evaluate((el) => el === document.activeElement)).toBe(true);
+    await context.close();
+  });
+
+  it('opens the sync panel from the sync status, turns "Work offline" on and off, and closes it with Escape', async () => {
+    const { context, page } = await signedIn(applicant.http, VIEWPORTS[1]);
+    await page.goto(server.url + '/landing');
+    const opener = page.getByTestId('sync-status').getByRole('button');
+    await opener.getByText('Online · up to date').waitFor({ timeout: 20_000 });
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const panel = page.getByRole('dialog', { name: 'Sync' });
+    const offline = panel.getByRole('switch', { name: 'Work offline' });
+    for (let i = 0; i < 10 && !(await offline.evaluate((el) => el === document.activeElement)); i += 1)
+      await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    await opener.getByText('Working offline').waitFor();
+    await page.keyboard.press('Space');
+    await opener.getByText('Online · up to date').waitFor({ timeout: 20_000 });
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true);
     await context.close();
   });
 

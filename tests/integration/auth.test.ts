@@ -110,6 +110,20 @@ describe('POST /api/auth/login and logout', () => {
     expect((await replay.get('/api/auth/session')).status).toBe(401);
   });
 
+  it('GET /api/auth/me answers a visitor 200 with no user (not an error), and a signed-in user their own record', async () => {
+    const visitor = await new TestClient(server.url).get<{ user: unknown }>('/api/auth/me');
+    expect(visitor.status).toBe(200);
+    expect(visitor.body).toEqual({ user: null });
+    expect(visitor.headers.get('cache-control')).toBe('no-store');
+    const client = new TestClient(server.url);
+    const user = await signUp(client);
+    const me = await client.get<{ user: { id: string; email: string } }>('/api/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body.user).toMatchObject({ id: user.id, email: user.email });
+    await client.post('/api/auth/logout');
+    expect((await client.get('/api/auth/me')).body).toEqual({ user: null });
+  });
+
   it.each([
     [{ email: '', password: 'x' }, 'Email is required'],
     [{ email: 'nope', password: 'x' }, 'Email is invalid'],

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { conversationIdFor } from '../../shared/ids';
 import { REPLICATED, type ReplicatedCollection } from '../../sync-server/replication/visibility';
@@ -329,6 +330,16 @@ export function badQuery(r: Rng): string {
 
 export const now = () => Date.now();
 
+/** A browser's push subscription on FCM (a push service the server accepts by default), with a real P-256 key. */
+function pushDevice(): { endpoint: string; keys: { p256dh: string; auth: string } } {
+  const ecdh = crypto.createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://fcm.googleapis.com/fcm/send/${crypto.randomBytes(16).toString('base64url')}`,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: crypto.randomBytes(16).toString('base64url') },
+  };
+}
+
 export function rowContexts(): Record<ReplicatedCollection, RowContext> {
   const {
     attacker,
@@ -522,6 +533,41 @@ export function specs(): EndpointSpec[] {
       noSession: { kind: 'ok-noop' },
     },
     { name: 'GET /api/auth/session', method: 'GET', path: '/api/auth/session', auth: true },
+    // Answers everybody (a visitor with no user): only what fails before the route is a defect.
+    { name: 'GET /api/auth/me', method: 'GET', path: '/api/auth/me', auth: false },
+    { name: 'GET /api/push/key', method: 'GET', path: '/api/push/key', auth: true },
+    {
+      name: 'GET /api/push/subscription',
+      method: 'GET',
+      path: '/api/push/subscription',
+      auth: true,
+      badQuery: (r) =>
+        r.pick([
+          `endpoint=${encodePart(hostileString(r).slice(0, 300)) || 'x'}`,
+          `endpoint=${encodePart(`https://evil.example/${randomText(r, 20)}`)}`,
+          `endpoint=${'x'.repeat(r.int(1025, 3000))}`,
+          `endpoint=a&endpoint=b`,
+          `endpoint[x]=1`,
+          `${r.pick(['__proto__', 'constructor', 'toString'])}=1`,
+          '',
+        ]),
+    },
+    {
+      name: 'POST /api/push/subscribe',
+      method: 'POST',
+      path: '/api/push/subscribe',
+      body: () => ({ ...pushDevice(), types: ['new_message'] }),
+      required: ['endpoint', 'keys', 'types'],
+      auth: true,
+    },
+    {
+      name: 'POST /api/push/unsubscribe',
+      method: 'POST',
+      path: '/api/push/unsubscribe',
+      body: () => ({ endpoint: pushDevice().endpoint }),
+      required: ['endpoint'],
+      auth: true,
+    },
     {
       name: 'POST /api/waitlist',
       method: 'POST',

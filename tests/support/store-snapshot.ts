@@ -34,6 +34,8 @@ const COLLECTIONS: CollectionName[] = [
   'waitlist',
   'ledger',
   'meta',
+  'pushsubscriptions',
+  'pushsends',
 ];
 
 type Snapshottable = { ctx: AppContext; dataDir: string };

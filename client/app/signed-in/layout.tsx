@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { NavLink, useNavigate } from 'react-router-dom';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { NavLink } from 'react-router-dom';
 import { unreadBadgeCount } from '../../../shared/display';
 import { NAV_ROUTES, PATHS } from '../../../shared/routes';
 import { useData, useOptionalData } from '../../data/data-provider';
@@ -7,7 +7,7 @@ import { useConversations, useUnreadNotifications } from '../../data/queries';
 import { ChatDownloads } from '../../features/chat/chat-downloads';
 import { SyncProblems } from '../../features/sync/sync-problems';
 import { SyncStatusIndicator, SyncStatusOpening } from '../../features/sync/sync-status-indicator';
-import { useSession } from '../session';
+import { LogoutButton } from './logout-button';
 
 /** The unread badge on Notifications (docs/product.md §2); rendered once the database is open. */
 function UnreadBadge() {
@@ -23,14 +23,16 @@ function UnreadBadge() {
   );
 }
 
+const SyncPanel = lazy(() => import('../../features/sync/sync-panel'));
+
 /**
  * The signed-in layout: the nav bar (docs/product.md §2), the sync status, and writes the server refused.
  * The nav paints before the database opens; the parts that read it appear once it is open.
  */
 export function SignedInLayout({ children }: { children: ReactNode }) {
-  const { logout } = useSession();
-  const navigate = useNavigate();
   const data = useOptionalData();
+  // Stays open across a reset of the device's data (the panel returns once the data is open again).
+  const [panelOpen, setPanelOpen] = useState(false);
   return (
     <div className="app-shell">
       <header className="app-header">
@@ -41,20 +43,17 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
               {path === PATHS.notifications && data && <UnreadBadge />}
             </NavLink>
           ))}
-          <button
-            type="button"
-            className="nav-button"
-            onClick={() => {
-              void logout().finally(() => navigate(PATHS.login, { replace: true }));
-            }}
-          >
-            Logout
-          </button>
+          <LogoutButton />
         </nav>
-        {data ? <SyncStatusIndicator /> : <SyncStatusOpening />}
+        {data ? <SyncStatusIndicator onOpen={() => setPanelOpen(true)} /> : <SyncStatusOpening />}
       </header>
       {data && <SyncProblems />}
       {data && <ChatDownloads />}
+      {data && panelOpen && (
+        <Suspense fallback={null}>
+          <SyncPanel onClose={() => setPanelOpen(false)} />
+        </Suspense>
+      )}
       {children}
     </div>
   );

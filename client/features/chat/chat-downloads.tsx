@@ -16,7 +16,8 @@ export const RECENT_CONVERSATIONS = 20;
 export function ChatDownloads() {
   const { userId } = useData();
   const status = useSyncStatus();
-  const online = status.network === 'online' && status.initialSync.done;
+  // One tab downloads for the device: the one that replicates (the others share its IndexedDB).
+  const online = status.network === 'online' && !status.workingOffline && status.initialSync.done && status.leader;
   const conversations = useConversations();
   const wanted = useMemo(
     () =>

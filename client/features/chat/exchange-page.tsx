@@ -4,6 +4,7 @@ import { conversationIdFor } from '../../../shared/ids';
 import { CHAT_MESSAGES, NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
 import { checkMessage } from '../../../shared/validation/message';
 import { useData, useSyncStatus } from '../../data/data-provider';
+import { chatDraftKey } from '../../data/device-storage';
 import { useApplicationsWith, useConversation, useMe, useUnreadNotifications, useUser } from '../../data/queries';
 import { linkedGigs, subjectChanges, writingAbout } from './chat-gigs';
 import { RoomConnection, type RoomState } from './room-connection';
@@ -15,15 +16,12 @@ import { PATHS } from '../../../shared/routes';
  * and its providers anyway: the signed-in shell loads it only once there is something to fetch.
  */
 export { ChatDownloader } from './background-download';
+export { sendWaitingMessages, waitingMessages } from './waiting-messages';
 
 const SEND_FAILED = 'Failed to send message. Please try again.';
 /** The conversation has messages (its record says so) but none was ever stored on this device. */
 const NOT_DOWNLOADED =
   "This conversation hasn't been downloaded to this device yet. It will appear when you're back online.";
-
-function draftKey(userId: string, roomId: string): string {
-  return `chat-draft-${userId}-${roomId}`;
-}
 
 function timeLabel(at: number): string {
   return new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
@@ -40,7 +38,7 @@ export default function ExchangePage() {
   const { userId: otherId = '' } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
   const data = useData();
-  const { local, userId } = data;
+  const { local, userId, workOffline } = data;
   const roomId = conversationIdFor(userId, otherId);
   const me = useMe();
   const other = useUser(otherId);
@@ -54,7 +52,7 @@ export default function ExchangePage() {
 
   const [room, setRoom] = useState<RoomConnection | null>(null);
   const [state, setState] = useState<RoomState | null>(null);
-  const [draft, setDraft] = useState(() => localStorage.getItem(draftKey(userId, roomId)) ?? '');
+  const [draft, setDraft] = useState(() => localStorage.getItem(chatDraftKey(userId, roomId)) ?? '');
   const [error, setError] = useState<string | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
   // The name is only the room's presence label: a rename does not reopen the room.
@@ -63,7 +61,7 @@ export default function ExchangePage() {
 
   useEffect(() => {
     if (!allowed || me.loading) return;
-    const r = new RoomConnection(roomId, { id: userId, name: nameForRoom.current }, otherId);
+    const r = new RoomConnection(roomId, { id: userId, name: nameForRoom.current }, otherId, workOffline);
     setRoom(r);
     setState(r.current);
     const off = r.subscribe(setState);
@@ -72,7 +70,7 @@ export default function ExchangePage() {
       r.destroy();
       setRoom(null);
     };
-  }, [allowed, me.loading, roomId, userId, otherId]);
+  }, [allowed, me.loading, roomId, userId, otherId, workOffline]);
 
   useEffect(() => {
     if (state?.closed) setError(SEND_FAILED);
@@ -128,7 +126,7 @@ export default function ExchangePage() {
 
   function changeDraft(text: string) {
     setDraft(text);
-    localStorage.setItem(draftKey(userId, roomId), text);
+    localStorage.setItem(chatDraftKey(userId, roomId), text);
     room?.setTyping(text.trim().length > 0);
   }
 

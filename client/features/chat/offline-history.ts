@@ -2,6 +2,7 @@ import type { IndexeddbPersistence } from 'y-indexeddb';
 import type * as Y from 'yjs';
 import { CHAT_STAMPS_MAP } from '../../../shared/chat-doc';
 import type { Conversation } from '../../../shared/schemas/conversation';
+import { chatSyncedKey } from '../../data/device-storage';
 
 /**
  * What this device holds of each conversation's history. A room's Yjs document lives in its own
@@ -11,19 +12,11 @@ import type { Conversation } from '../../../shared/schemas/conversation';
  * (docs/decisions/015-chat-gigs-and-offline-history.md)
  */
 
-/** The IndexedDB database (y-indexeddb) holding a room's document for a user. */
-export function chatDatabaseName(userId: string, roomId: string): string {
-  return `chat-${userId}-${roomId}`;
-}
-
-/** The localStorage key of a room's synced stamp for a user. */
-export function syncedStampKey(userId: string, roomId: string): string {
-  return `chat-synced-${userId}-${roomId}`;
-}
+export { chatDatabaseName, chatSyncedKey as syncedStampKey } from '../../data/device-storage';
 
 /** The newest server stamp stored by a completed sync of the room, 0 for a synced empty room; null when it never synced here. */
 export function syncedStamp(userId: string, roomId: string): number | null {
-  const value = Number(localStorage.getItem(syncedStampKey(userId, roomId)) ?? NaN);
+  const value = Number(localStorage.getItem(chatSyncedKey(userId, roomId)) ?? NaN);
   return Number.isFinite(value) ? value : null;
 }
 
@@ -65,5 +58,5 @@ export async function markSynced(
   tx.objectStore('custom').put(newest, 'syncedStamp');
   await completed(tx);
   const known = syncedStamp(userId, roomId);
-  if (known === null || newest > known) localStorage.setItem(syncedStampKey(userId, roomId), String(newest));
+  if (known === null || newest > known) localStorage.setItem(chatSyncedKey(userId, roomId), String(newest));
 }

@@ -9,6 +9,7 @@ import {
   type ShownChatMessage,
 } from '../../../shared/chat-doc';
 import { sanitizeText } from '../../../shared/text';
+import type { WorkOffline } from '../../data/work-offline';
 import { chatDatabaseName, markSynced, openRooms, syncedStamp } from './offline-history';
 
 export type Presence = { online: boolean; typing: boolean };
@@ -40,11 +41,14 @@ export class RoomConnection {
   private readonly listeners = new Set<(s: RoomState) => void>();
   private state: RoomState;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly offWorkOffline: () => void;
 
   constructor(
     readonly roomId: string,
     private readonly me: { id: string; name: string },
     private readonly otherId: string,
+    /** While "Work offline" is on the socket stays closed: messages written meanwhile wait. */
+    private readonly workOffline: Pick<WorkOffline, 'on' | 'subscribe'>,
   ) {
     this.state = {
       messages: [],
@@ -86,11 +90,14 @@ export class RoomConnection {
     // written meanwhile shows as waiting, and coming back online reconnects at once.
     window.addEventListener('offline', this.onOffline);
     window.addEventListener('online', this.onOnline);
-    if (!navigator.onLine) this.provider.disconnect();
+    this.offWorkOffline = workOffline.subscribe((on) => (on ? this.provider.disconnect() : this.onOnline()));
+    if (!navigator.onLine || workOffline.on) this.provider.disconnect();
   }
 
   private readonly onOffline = () => this.provider.disconnect();
-  private readonly onOnline = () => this.provider.connect();
+  private readonly onOnline = () => {
+    if (navigator.onLine && !this.workOffline.on) this.provider.connect();
+  };
 
   /** Records that the room as the server has it is stored on this device. */
   private recordSynced(): void {
@@ -165,6 +172,7 @@ export class RoomConnection {
     openRooms.delete(this.roomId);
     window.removeEventListener('offline', this.onOffline);
     window.removeEventListener('online', this.onOnline);
+    this.offWorkOffline();
     clearTimeout(this.typingTimer);
     this.listeners.clear();
     this.provider.destroy();

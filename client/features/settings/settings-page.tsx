@@ -2,9 +2,10 @@ import { Link } from 'react-router-dom';
 import { countryByCode, nicheById } from '../../../shared/constants';
 import { useMe } from '../../data/queries';
 import { PayoutSection } from './payout-section';
+import { PushSection } from './push-section';
 import { PATHS } from '../../../shared/routes';
 
-/** `/settings` (docs/product.md §2): the profile information and payout setup. */
+/** `/settings` (docs/product.md §2): the profile information, notifications on this device and payout setup. */
 export default function SettingsPage() {
   const me = useMe();
   const { loading, error } = me;
@@ -45,6 +46,7 @@ export default function SettingsPage() {
           </>
         )}
       </section>
+      <PushSection />
       <PayoutSection user={user} />
     </main>
   );

@@ -1,30 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { formatMoney } from '../../../shared/money';
 import { PATHS } from '../../../shared/routes';
-import type { SyncProblem } from '../../data/collections';
 import { useData } from '../../data/data-provider';
 import { useSyncProblems } from '../../data/queries';
-
-const WHAT: Record<string, string> = {
-  users: 'Profile change',
-  gigs: 'Gig',
-  applications: 'Application',
-  notifications: 'Notification',
-  conversations: 'Conversation',
-};
-
-function describe(problem: SyncProblem): string {
-  try {
-    const content = JSON.parse(problem.content) as Record<string, unknown>;
-    const title = content.title ?? content.gigTitle ?? content.name;
-    return typeof title === 'string' && title
-      ? `${WHAT[problem.collectionName] ?? 'Change'}: ${title}`
-      : (WHAT[problem.collectionName] ?? 'Change');
-  } catch {
-    return WHAT[problem.collectionName] ?? 'Change';
-  }
-}
+import { describeChange } from './describe-change';
+import { keptDocument, readableContent } from './kept-content';
 
 /**
  * Writes the server refused, with its reason and a way to get the content back. Nothing typed
@@ -44,7 +24,7 @@ export function SyncProblems() {
         {problems.map((p) => (
           <li key={p.id} className="sync-problem">
             <p>
-              <strong>{describe(p)}</strong> — {p.reason}
+              <strong>{describeChange(p.collectionName, keptDocument(p))}</strong> — {p.reason}
             </p>
             <div className="sync-problem__actions">
               {p.collectionName === 'gigs' && (
@@ -56,7 +36,7 @@ export function SyncProblems() {
                 type="button"
                 className="button button--small button--quiet"
                 onClick={() => {
-                  void navigator.clipboard?.writeText(readable(p)).then(
+                  void navigator.clipboard?.writeText(readableContent(p)).then(
                     () => setCopied(p.id),
                     () => setCopied(null),
                   );
@@ -77,19 +57,4 @@ export function SyncProblems() {
       </ul>
     </section>
   );
-}
-
-function readable(p: SyncProblem): string {
-  try {
-    const content = JSON.parse(p.content) as Record<string, unknown>;
-    const lines = ['title', 'gigTitle', 'description', 'skills', 'budget', 'name', 'bio']
-      .filter((k) => typeof content[k] === 'string' && content[k])
-      .map((k) => `${k}: ${String(content[k])}`);
-    // An application's rate is in minor units.
-    if (typeof content.budget === 'number' && typeof content.currency === 'string')
-      lines.push(`rate: ${formatMoney(content.budget, content.currency)}`);
-    return lines.join('\n');
-  } catch {
-    return p.content;
-  }
 }

@@ -67,6 +67,12 @@ export const MATRIX: readonly Cell[] = [
   ["GET /api/auth/session",                                                            "buyer",          ALLOW],
   ["GET /api/auth/session",                                                            "applicant",      ALLOW],
   ["GET /api/auth/session",                                                            "otherApplicant", ALLOW],
+  // GET /api/auth/me: the app's check at start; a visitor gets 200 with no user (issue 17)
+  ["GET /api/auth/me",                                                                 "visitor",        ALLOW],
+  ["GET /api/auth/me",                                                                 "stranger",       ALLOW],
+  ["GET /api/auth/me",                                                                 "buyer",          ALLOW],
+  ["GET /api/auth/me",                                                                 "applicant",      ALLOW],
+  ["GET /api/auth/me",                                                                 "otherApplicant", ALLOW],
   // POST /api/waitlist
   ["POST /api/waitlist",                                                               "visitor",        ALLOW],
   ["POST /api/waitlist",                                                               "stranger",       ALLOW],
@@ -79,6 +85,29 @@ export const MATRIX: readonly Cell[] = [
   ["POST from another origin with the role’s cookie (push a gig)",                     "buyer",          deny(403)],
   ["POST from another origin with the role’s cookie (push a gig)",                     "applicant",      deny(403)],
   ["POST from another origin with the role’s cookie (push a gig)",                     "otherApplicant", deny(403)],
+  // GET /api/push/key
+  ["GET /api/push/key",                                                                "visitor",        deny(401)],
+  ["GET /api/push/key",                                                                "stranger",       ALLOW],
+  ["GET /api/push/key",                                                                "buyer",          ALLOW],
+  ["GET /api/push/key",                                                                "applicant",      ALLOW],
+  ["GET /api/push/key",                                                                "otherApplicant", ALLOW],
+  // POST /api/push/subscribe (this device): a device's notifications are its signed-in user's
+  ["POST /api/push/subscribe (this device)",                                           "visitor",        deny(401)],
+  ["POST /api/push/subscribe (this device)",                                           "stranger",       ALLOW],
+  ["POST /api/push/subscribe (this device)",                                           "buyer",          ALLOW],
+  ["POST /api/push/subscribe (this device)",                                           "applicant",      ALLOW],
+  ["POST /api/push/subscribe (this device)",                                           "otherApplicant", ALLOW],
+  // Another user's device: its state is not shown and cannot be turned off (a record is per user and device)
+  ["GET /api/push/subscription (another user's device)",                               "visitor",        deny(401)],
+  ["GET /api/push/subscription (another user's device)",                               "stranger",       DENY],
+  ["GET /api/push/subscription (another user's device)",                               "buyer",          DENY],
+  ["GET /api/push/subscription (another user's device)",                               "applicant",      DENY],
+  ["GET /api/push/subscription (another user's device)",                               "otherApplicant", DENY],
+  ["POST /api/push/unsubscribe (another user's device)",                               "visitor",        deny(401)],
+  ["POST /api/push/unsubscribe (another user's device)",                               "stranger",       DENY],
+  ["POST /api/push/unsubscribe (another user's device)",                               "buyer",          DENY],
+  ["POST /api/push/unsubscribe (another user's device)",                               "applicant",      DENY],
+  ["POST /api/push/unsubscribe (another user's device)",                               "otherApplicant", DENY],
   // GET /api/sync/users/pull
   ["GET /api/sync/users/pull",                                                         "visitor",        deny(401)],
   ["GET /api/sync/users/pull",                                                         "stranger",       ALLOW],
@@ -139,6 +168,12 @@ export const MATRIX: readonly Cell[] = [
   ["GET /api/sync/portfolios/pull (server-only collection)",                           "buyer",          deny(404)],
   ["GET /api/sync/portfolios/pull (server-only collection)",                           "applicant",      deny(404)],
   ["GET /api/sync/portfolios/pull (server-only collection)",                           "otherApplicant", deny(404)],
+  // GET /api/sync/pushsubscriptions/pull (server-only collection)
+  ["GET /api/sync/pushsubscriptions/pull (server-only collection)",                    "visitor",        deny([401, 404])],
+  ["GET /api/sync/pushsubscriptions/pull (server-only collection)",                    "stranger",       deny(404)],
+  ["GET /api/sync/pushsubscriptions/pull (server-only collection)",                    "buyer",          deny(404)],
+  ["GET /api/sync/pushsubscriptions/pull (server-only collection)",                    "applicant",      deny(404)],
+  ["GET /api/sync/pushsubscriptions/pull (server-only collection)",                    "otherApplicant", deny(404)],
   // POST /api/sync/credentials/push (server-only collection)
   ["POST /api/sync/credentials/push (server-only collection)",                         "visitor",        deny([401, 404])],
   ["POST /api/sync/credentials/push (server-only collection)",                         "stranger",       deny(404)],

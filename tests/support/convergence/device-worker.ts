@@ -6,6 +6,7 @@ import { createAppDatabase, type AppDatabase } from '../../../client/data/databa
 import { LocalData } from '../../../client/data/local-data';
 import { Outbox } from '../../../client/data/outbox';
 import { SyncController } from '../../../client/data/replication';
+import { WorkOffline } from '../../../client/data/work-offline';
 import {
   acceptOffer,
   applyToGig,
@@ -150,7 +151,8 @@ async function start(): Promise<void> {
     onUnauthorized: () => (unauthorized = true),
     waitForLeadership: false,
   });
-  data = { db, local: new LocalData(db, outbox), sync, outbox, userId: id.userId };
+  // (Its offline periods are the network's: the device never turns "Work offline" on.)
+  data = { db, local: new LocalData(db, outbox), sync, outbox, workOffline: new WorkOffline(null), userId: id.userId };
 }
 
 async function stop(): Promise<void> {

@@ -71,6 +71,14 @@ export const HTTP_ACTIONS: Action[] = [
       ),
   },
   {
+    name: 'GET /api/auth/me',
+    run: async (w, r) =>
+      http(await w.clients[r].get<{ user?: Doc | null }>('/api/auth/me'), (res) => {
+        const user = (res.body as { user?: Doc | null }).user;
+        return res.status === 200 && (r === 'visitor' ? user === null : user?.id === idOf(w, selfOf(r)));
+      }),
+  },
+  {
     name: 'POST /api/waitlist',
     run: async (w, r) =>
       http(

@@ -25,11 +25,13 @@ export const READS_ACTIONS: Action[] = [
     run: async (w, r) => http(await w.clients[r].get(`/api/sync/${c}/pull?seq=0&limit=1`), (res) => res.status === 200),
   })),
   // Collections that never leave the server (password hashes, sessions, the payment ledger, the waitlist).
-  ...(['credentials', 'sessions', 'ledger', 'waitlist', 'portfolios'] as const).map((c): Action => ({
-    name: `GET /api/sync/${c}/pull (server-only collection)`,
-    run: async (w, r) =>
-      http(await w.clients[r].get(`/api/sync/${c}/pull?seq=0&limit=1000`), (res) => res.status === 200),
-  })),
+  ...(['credentials', 'sessions', 'ledger', 'waitlist', 'portfolios', 'pushsubscriptions'] as const).map(
+    (c): Action => ({
+      name: `GET /api/sync/${c}/pull (server-only collection)`,
+      run: async (w, r) =>
+        http(await w.clients[r].get(`/api/sync/${c}/pull?seq=0&limit=1000`), (res) => res.status === 200),
+    }),
+  ),
   {
     name: 'POST /api/sync/credentials/push (server-only collection)',
     run: async (w, r) => {

@@ -1,0 +1,50 @@
+/**
+ * Who is signed in on this device, where the service worker can read it: a one-record IndexedDB
+ * database (`gigs-device`). The app writes it whenever the session changes; the service worker
+ * shows a push only when it is for that user, so nothing reaches a device where its user signed
+ * out. It holds an id, never data: logging out empties it.
+ */
+const DB_NAME = 'gigs-device';
+const STORE = 'state';
+const KEY = 'signed-in-user';
+
+function open(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error ?? new Error('IndexedDB unavailable'));
+  });
+}
+
+async function run<T>(
+  mode: IDBTransactionMode,
+  work: (store: IDBObjectStore) => IDBRequest<T> | void,
+): Promise<T | undefined> {
+  const db = await open();
+  try {
+    return await new Promise<T | undefined>((resolve, reject) => {
+      const tx = db.transaction(STORE, mode);
+      const request = work(tx.objectStore(STORE));
+      tx.oncomplete = () => resolve(request ? request.result : undefined);
+      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** Records the signed-in user of this device (null: nobody). */
+export async function setSignedInUser(userId: string | null): Promise<void> {
+  await run('readwrite', (store) => {
+    if (userId) store.put(userId, KEY);
+    else store.delete(KEY);
+  });
+}
+
+/** The signed-in user of this device, or null. */
+export async function signedInUser(): Promise<string | null> {
+  const value = await run('readonly', (store) => store.get(KEY) as IDBRequest<unknown>);
+  return typeof value === 'string' ? value : null;
+}

@@ -1,0 +1,126 @@
+import type { NotificationType } from '../../shared/constants';
+import { api } from './api';
+
+/**
+ * Notifications on this device (docs/decisions/030-installed-app.md): the browser's push
+ * subscription, made with the server's VAPID key, and the server's record of it with the
+ * notification types this device wants. One device is one browser profile.
+ */
+
+export type PushState = { subscribed: boolean; types: NotificationType[] };
+
+export const PUSH_MESSAGES = {
+  unsupported: 'This browser cannot show notifications from the app.',
+  denied:
+    "Notifications are blocked for this site. Allow them in your browser's site settings, then come back to this page.",
+  dismissed: 'Notifications were not allowed. Choose Allow when your browser asks.',
+  notReady: 'The app is still being installed on this device. Reload the page and try again.',
+  failed: 'Notifications could not be changed. Please try again.',
+  offline: 'You are offline. Notifications can be changed when you are back online.',
+} as const;
+
+export class PushSetupError extends Error {}
+
+/** Whether this browser can receive pushes at all (a service worker, the Push API, notifications). */
+export function pushSupported(): boolean {
+  return (
+    typeof navigator !== 'undefined' &&
+    'serviceWorker' in navigator &&
+    typeof window !== 'undefined' &&
+    'PushManager' in window &&
+    'Notification' in window
+  );
+}
+
+/** The service worker's registration, once active; it registers at start (client/app/pwa.tsx). */
+async function registration(): Promise<ServiceWorkerRegistration> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PushSetupError(PUSH_MESSAGES.notReady)), 10_000);
+  });
+  try {
+    return await Promise.race([navigator.serviceWorker.ready, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
+  const base64 = base64url.replace(/-/g, '+').replace(/_/g, '/');
+  const raw = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
+  const bytes = new Uint8Array(new ArrayBuffer(raw.length));
+  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+  return bytes;
+}
+
+function sameKey(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {
+  if (!a || a.byteLength !== b.byteLength) return false;
+  const x = new Uint8Array(a);
+  return x.every((v, i) => v === b[i]);
+}
+
+/** This device's browser subscription, if it has one. */
+async function browserSubscription(): Promise<PushSubscription | null> {
+  return (await registration()).pushManager.getSubscription();
+}
+
+/** Whether notifications are on for this device and user, and which types. */
+export async function devicePushState(): Promise<PushState> {
+  const subscription = await browserSubscription();
+  if (!subscription) return { subscribed: false, types: [] };
+  return api<PushState>('GET', `/api/push/subscription?endpoint=${encodeURIComponent(subscription.endpoint)}`);
+}
+
+/**
+ * Turns notifications on for this device (asking the browser's permission first), or changes
+ * which types it gets. A subscription made with another key (the server's keys changed) is
+ * replaced.
+ */
+export async function enableDevicePush(types: readonly NotificationType[]): Promise<PushState> {
+  const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
+  if (permission === 'denied') throw new PushSetupError(PUSH_MESSAGES.denied);
+  if (permission !== 'granted') throw new PushSetupError(PUSH_MESSAGES.dismissed);
+  const { publicKey } = await api<{ publicKey: string }>('GET', '/api/push/key');
+  const key = keyBytes(publicKey);
+  const reg = await registration();
+  let subscription = await reg.pushManager.getSubscription();
+  if (subscription && !sameKey(subscription.options.applicationServerKey, key)) {
+    await subscription.unsubscribe();
+    subscription = null;
+  }
+  subscription ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  const json = subscription.toJSON();
+  return api<PushState>('POST', '/api/push/subscribe', {
+    endpoint: json.endpoint,
+    expirationTime: json.expirationTime ?? null,
+    keys: json.keys,
+    types,
+  });
+}
+
+/** Turns notifications off for this device: on the server, then the browser's subscription. */
+export async function disableDevicePush(): Promise<PushState> {
+  const subscription = await browserSubscription();
+  if (subscription) {
+    await api('POST', '/api/push/unsubscribe', { endpoint: subscription.endpoint });
+    await subscription.unsubscribe().catch(() => false);
+  }
+  return { subscribed: false, types: [] };
+}
+
+/**
+ * Signing out of this device: its browser subscription ends and the notifications it shows are
+ * closed (the server removes its record with the session). Never throws: logging out goes on.
+ */
+export async function forgetDevicePush(): Promise<void> {
+  if (!pushSupported()) return;
+  try {
+    const reg = await navigator.serviceWorker.getRegistration();
+    if (!reg) return;
+    const subscription = await reg.pushManager.getSubscription();
+    await subscription?.unsubscribe().catch(() => false);
+    for (const n of await reg.getNotifications()) n.close();
+  } catch {
+    // Nothing to forget, or the browser refused: the service worker still checks who is signed in.
+  }
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { OPEN_URL_MESSAGE } from '../../shared/push-links';
+import { pushPayload } from '../../shared/push-payload';
+import { handleNotificationClick, handlePush, type AppWindow, type PushDeps } from './push-handlers';
+
+const payload = pushPayload({
+  id: 'n1abc2',
+  userId: 'u1abc2',
+  type: 'new_message',
+  message: 'Bea: can you start Monday?',
+  senderId: 's1abc2',
+  conversationId: 's1abc2_u1abc2',
+  createdAt: 1_700_000_000_000,
+});
+
+function device(signedIn: string | null) {
+  const shown: { title: string; options: Parameters<PushDeps['showNotification']>[1] }[] = [];
+  const deps: PushDeps = {
+    showNotification: async (title, options) => {
+      shown.push({ title, options });
+    },
+    signedInUser: async () => signedIn,
+  };
+  return { shown, deps };
+}
+
+describe('the service worker’s push handler', () => {
+  it('shows the notifications page’s text, tagged by conversation, with its click target', async () => {
+    const { shown, deps } = device('u1abc2');
+    await handlePush(JSON.stringify(payload), deps);
+    expect(shown).toEqual([
+      {
+        title: 'Creative Gigs',
+        options: expect.objectContaining({
+          body: 'Bea: can you start Monday?',
+          tag: 'conversation-s1abc2_u1abc2',
+          renotify: true,
+          timestamp: 1_700_000_000_000,
+          data: { url: '/exchange/s1abc2', notificationId: 'n1abc2', userId: 'u1abc2' },
+        }),
+      },
+    ]);
+  });
+
+  it.each([
+    ['nobody is signed in on this device', null],
+    ['another user is signed in on this device', 'other1'],
+  ])('shows nothing when %s', async (_label, signedIn) => {
+    const { shown, deps } = device(signedIn);
+    expect(await handlePush(JSON.stringify(payload), deps)).toBeNull();
+    expect(shown).toEqual([]);
+  });
+
+  it('shows nothing when the device cannot tell who is signed in', async () => {
+    const { shown, deps } = device('u1abc2');
+    deps.signedInUser = () => Promise.reject(new Error('IndexedDB unavailable'));
+    expect(await handlePush(JSON.stringify(payload), deps)).toBeNull();
+    expect(shown).toEqual([]);
+  });
+
+  it('shows nothing for a push that is not ours', async () => {
+    const { shown, deps } = device('u1abc2');
+    for (const text of [null, '', 'hi', JSON.stringify({ ...payload, url: 'https://evil.example' })])
+      await handlePush(text, deps);
+    expect(shown).toEqual([]);
+  });
+});
+
+function window(url: string, focused = false) {
+  const w = {
+    url,
+    focused,
+    focusCalls: 0,
+    messages: [] as unknown[],
+    focus: async () => {
+      w.focusCalls += 1;
+    },
+    postMessage: (m: unknown) => w.messages.push(m),
+  };
+  return w satisfies AppWindow;
+}
+
+describe('the service worker’s notification click handler', () => {
+  it('focuses an open window of the app and has it open the URL', async () => {
+    const other = window('http://app/landing');
+    const focused = window('http://app/notifications', true);
+    const opened: string[] = [];
+    const result = await handleNotificationClick(
+      { url: '/basket?view=seller' },
+      { windows: async () => [other, focused], openWindow: async (u) => opened.push(u) },
+    );
+    expect(result).toBe('focused');
+    expect(focused.focusCalls).toBe(1);
+    expect(focused.messages).toEqual([{ type: OPEN_URL_MESSAGE, url: '/basket?view=seller' }]);
+    expect(other.messages).toEqual([]);
+    expect(opened).toEqual([]);
+  });
+
+  it('still sends the window to the URL when the browser refuses to focus it', async () => {
+    const w = window('http://app/landing');
+    w.focus = () => Promise.reject(new Error('Not allowed to focus a window.'));
+    await handleNotificationClick({ url: '/applications' }, { windows: async () => [w], openWindow: async () => null });
+    expect(w.messages).toEqual([{ type: OPEN_URL_MESSAGE, url: '/applications' }]);
+  });
+
+  it('opens a new window at the URL when the app is not open', async () => {
+    const opened: string[] = [];
+    const result = await handleNotificationClick(
+      { url: '/exchange/s1abc2' },
+      { windows: async () => [], openWindow: async (u) => opened.push(u) },
+    );
+    expect(result).toBe('opened');
+    expect(opened).toEqual(['/exchange/s1abc2']);
+  });
+
+  it('never opens anything but a page of the app', async () => {
+    const opened: string[] = [];
+    for (const data of [{ url: 'https://evil.example' }, { url: '//evil.example' }, null, 'x'])
+      await handleNotificationClick(data, { windows: async () => [], openWindow: async (u) => opened.push(u) });
+    expect(opened).toEqual(['/notifications', '/notifications', '/notifications', '/notifications']);
+  });
+});

@@ -1,0 +1,76 @@
+import { isAppPath, OPEN_URL_MESSAGE, type OpenUrlMessage } from '../../shared/push-links';
+import { parsePushPayload, type PushPayload } from '../../shared/push-payload';
+
+/**
+ * What the service worker does with a push and with a click on the notification it showed
+ * (docs/decisions/030-installed-app.md). The browser's objects come in as the few members used, so
+ * the handlers run the same in the service worker and in unit tests.
+ */
+
+/** What a shown notification carries for its click. */
+export type NotificationData = { url: string; notificationId: string; userId: string };
+
+export type PushDeps = {
+  showNotification(
+    title: string,
+    options: NotificationOptions & { data: NotificationData; timestamp: number; renotify: boolean },
+  ): Promise<void>;
+  /** The user signed in on this device (client/lib/device-session.ts), null when nobody is. */
+  signedInUser(): Promise<string | null>;
+};
+
+/**
+ * Shows the push as a notification, unless it is not for the user signed in on this device (they
+ * signed out, or someone else signed in): then nothing is shown.
+ */
+export async function handlePush(text: string | null, deps: PushDeps): Promise<PushPayload | null> {
+  const payload = parsePushPayload(text);
+  if (!payload) return null;
+  const user = await deps.signedInUser().catch(() => null);
+  if (user !== payload.userId) return null;
+  await deps.showNotification(payload.title, {
+    body: payload.body,
+    tag: payload.tag,
+    // A newer message of a conversation replaces the older one, and still alerts.
+    renotify: true,
+    icon: '/icons/icon-192.png',
+    badge: '/icons/icon-192.png',
+    timestamp: payload.createdAt,
+    data: { url: payload.url, notificationId: payload.notificationId, userId: payload.userId },
+  });
+  return payload;
+}
+
+/** A window of the app, as `clients.matchAll({ type: 'window' })` gives it. */
+export type AppWindow = {
+  url: string;
+  focused: boolean;
+  focus(): Promise<unknown>;
+  postMessage(message: unknown): void;
+};
+
+export type ClickDeps = {
+  /** The app's windows (same origin), focused first when the browser says so. */
+  windows(): Promise<readonly AppWindow[]>;
+  openWindow(url: string): Promise<unknown>;
+};
+
+/**
+ * A click on a notification: an open window of the app is focused and told to open its URL;
+ * without one, a new window opens at the URL. Only paths of this app are ever opened.
+ */
+export async function handleNotificationClick(data: unknown, deps: ClickDeps): Promise<'focused' | 'opened'> {
+  const target = (data as Partial<NotificationData> | null)?.url;
+  const url = isAppPath(target) ? target : '/notifications';
+  const windows = await deps.windows();
+  const chosen = windows.find((w) => w.focused) ?? windows[0];
+  if (chosen) {
+    // Focusing may be refused (no user gesture, a browser's own rules): the window still navigates.
+    await chosen.focus().catch(() => undefined);
+    // It routes to `url` itself, keeping its state (client/app/pwa.tsx).
+    chosen.postMessage({ type: OPEN_URL_MESSAGE, url } satisfies OpenUrlMessage);
+    return 'focused';
+  }
+  await deps.openWindow(url);
+  return 'opened';
+}

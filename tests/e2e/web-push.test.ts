@@ -1,0 +1,134 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushPayload } from '../../shared/push-payload';
+import { launchBrowser, signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import {
+  clickNotification,
+  deliverPush,
+  shownNotifications,
+  standInPushSubscription,
+  type ShownNotification,
+} from '../support/browser-push';
+import { applyTo, gigDoc, PASSWORD, person, write } from '../support/fixtures';
+import { startTestServer, type TestServer } from '../support/in-process-server';
+import { startPushService, type PushService } from '../support/push-service';
+import { waitFor } from '../support/wait';
+
+// Issue 17, part 1 in the browser: "Notify me on this device" in Settings, the server's push
+// through a push service, the real service worker showing it and opening its page on a click,
+// and nothing shown once the user signed out of the device.
+
+let service: PushService;
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  service = await startPushService();
+  server = await startTestServer({ PUSH_SERVICE_ORIGINS: service.origin });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+  await service?.close();
+});
+
+const live = (userId: string) =>
+  [...server.ctx.store.all('pushsubscriptions')].filter((s) => !s._deleted && s.userId === userId);
+
+describe('web push on an installed device', () => {
+  it('turns on from Settings, shows the notification’s text, opens its page on a click, and stops at logout', async () => {
+    const buyer = await person(server.url, { name: 'Bea Buyer' });
+    const applicant = await person(server.url, { name: 'Ari Applicant' });
+    const device = service.device();
+    const { context, page } = await signedInContext(browser, server.url, buyer.http);
+    await context.grantPermissions(['notifications'], { origin: server.url });
+    await standInPushSubscription(context, device);
+
+    await page.goto(server.url + '/settings');
+    await waitForServiceWorker(page);
+    await waitUpToDate(page);
+    const push = page.getByRole('region', { name: 'Notifications on this device' });
+    // (Clicked, not check(): the switch turns on once the server has the subscription.)
+    await push.getByRole('switch', { name: 'Notify me on this device' }).click();
+    await push.getByText('Notifications are on for this device.').waitFor();
+    expect(live(buyer.user.id)).toHaveLength(1);
+    expect(live(buyer.user.id)[0]!.types).toContain('new_message');
+
+    // Only some kinds of notification for this device.
+    await push.getByRole('checkbox', { name: 'Messages' }).click();
+    await push.getByText('Saved.').waitFor();
+    expect(live(buyer.user.id)[0]!.types).not.toContain('new_message');
+    expect(live(buyer.user.id)[0]!.types).toContain('new_application');
+    await page.reload();
+    await waitUpToDate(page);
+    await expect.poll(() => push.getByRole('checkbox', { name: 'Messages' }).isChecked()).toBe(false);
+    expect(await push.getByRole('checkbox', { name: 'Applications to my gigs' }).isChecked()).toBe(true);
+
+    // Someone applies: the server pushes; the push service hands it to the service worker.
+    const gig = (await write(buyer.http, 'gigs', gigDoc({ title: 'Album cover' }))).master!;
+    await applyTo(applicant, gig.id as string);
+    const received = await waitFor('the push reaches the push service', () => device.received[0], 10_000);
+    await deliverPush(page, JSON.stringify(received.payload));
+    const shown = await waitFor('the notification shows', async () => (await shownNotifications(page))[0]);
+    const stored = [...server.ctx.store.all('notifications')].find((n) => n.userId === buyer.user.id)!;
+    expect(shown).toMatchObject<Partial<ShownNotification>>({
+      title: 'Creative Gigs',
+      body: stored.message,
+      data: { url: '/applications', notificationId: stored.id, userId: buyer.user.id },
+    });
+    // The same text as the notifications page.
+    await page.goto(server.url + '/notifications');
+    await page.getByRole('list', { name: 'Notifications' }).getByText(stored.message).waitFor();
+
+    // A click opens its page in the app's window.
+    await clickNotification(context, shown.tag);
+    await page.waitForURL('**/applications');
+    await expect.poll(async () => (await shownNotifications(page)).length).toBe(0);
+
+    // Logging out turns the device's notifications off, on the server and in the browser.
+    await deliverPush(page, JSON.stringify(received.payload));
+    await waitFor('shown again', async () => (await shownNotifications(page)).length === 1);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    expect(live(buyer.user.id)).toHaveLength(0);
+    expect(await shownNotifications(page)).toEqual([]);
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).pushManager.getSubscription())).toBe(
+      null,
+    );
+    await context.close();
+  });
+
+  it('never shows a push for a user who signed out of the device, even once someone else signs in there', async () => {
+    const first = await person(server.url, { name: 'Fay First' });
+    const second = await person(server.url, { name: 'Sol Second' });
+    const { context, page } = await signedInContext(browser, server.url, first.http);
+    await context.grantPermissions(['notifications'], { origin: server.url });
+    await page.goto(server.url + '/landing');
+    await waitForServiceWorker(page);
+    // Signed in as far as the device knows (the status shows once the session is established).
+    await waitUpToDate(page);
+    const note = (userId: string, id: string, message: string) =>
+      JSON.stringify(pushPayload({ id, userId, type: 'GIG_STARTED', message, createdAt: Date.now() }));
+
+    await deliverPush(page, note(first.user.id, 'n-first-1', 'Work started on “Logo”'));
+    await waitFor('the signed-in user’s push shows', async () => (await shownNotifications(page)).length === 1);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    expect(await shownNotifications(page)).toEqual([]);
+    await deliverPush(page, note(first.user.id, 'n-first-2', 'Work started on “Poster”'));
+
+    await page.getByLabel('Email').fill(second.user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL('**/landing');
+    await waitUpToDate(page);
+    await deliverPush(page, note(first.user.id, 'n-first-3', 'Work started on “Banner”'));
+    await deliverPush(page, note(second.user.id, 'n-second-1', 'Work started on “Flyer”'));
+    await waitFor('the new user’s push shows', async () => (await shownNotifications(page)).length > 0);
+    expect((await shownNotifications(page)).map((n) => n.body)).toEqual(['Work started on “Flyer”']);
+    await context.close();
+  });
+});

@@ -1,0 +1,124 @@
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Device } from './push-service';
+
+/**
+ * Web push in the test browser. Chromium here has no push service to subscribe with
+ * (`pushManager.subscribe` answers "Registration failed"), so the browser's subscription is stood
+ * in for at its edge: `subscribe` and `getSubscription` hand out a subscription of the local push
+ * service (tests/support/push-service.ts) with a device's real keys, the rest of the app and the
+ * service worker being the real ones. Pushes reach the service worker through the DevTools
+ * protocol (`ServiceWorker.deliverPushMessage`), as the push service would deliver them.
+ */
+export async function standInPushSubscription(context: BrowserContext, device: Device): Promise<void> {
+  await context.addInitScript((sub: Device['subscription']) => {
+    const KEY = 'test-push-subscription';
+    const decode = (b64: string) =>
+      Uint8Array.from(atob(b64.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+    const make = (applicationServerKey: ArrayBuffer | null) => ({
+      endpoint: sub.endpoint,
+      expirationTime: null,
+      options: { userVisibleOnly: true, applicationServerKey },
+      getKey: (name: 'p256dh' | 'auth') => decode(sub.keys[name]).buffer,
+      toJSON: () => ({ endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }),
+      unsubscribe: async () => {
+        localStorage.removeItem(KEY);
+        return true;
+      },
+    });
+    const stored = () => {
+      const raw = localStorage.getItem(KEY);
+      return raw === null ? null : make(raw ? decode(raw).buffer : null);
+    };
+    PushManager.prototype.getSubscription = async function () {
+      return stored() as unknown as PushSubscription;
+    };
+    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+      const key = options?.applicationServerKey;
+      const bytes =
+        key instanceof Uint8Array ? key : key instanceof ArrayBuffer ? new Uint8Array(key) : new Uint8Array();
+      localStorage.setItem(
+        KEY,
+        btoa(String.fromCharCode(...bytes))
+          .replace(/\+/g, '-')
+          .replace(/\//g, '_'),
+      );
+      return stored() as unknown as PushSubscription;
+    };
+  }, device.subscription);
+}
+
+type Registration = { registrationId: string; scopeURL: string; isDeleted: boolean };
+const sessions = new WeakMap<Page, Promise<{ cdp: CDPSession; registrations: Registration[] }>>();
+
+/**
+ * One DevTools session per page, kept open with the ServiceWorker domain enabled: a session
+ * detached right after `deliverPushMessage` (which answers before the event is dispatched) now
+ * and then lost the push.
+ */
+function serviceWorkerSession(page: Page) {
+  let session = sessions.get(page);
+  if (!session) {
+    session = (async () => {
+      const cdp = await page.context().newCDPSession(page);
+      const registrations: Registration[] = [];
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+        for (const r of e.registrations) {
+          const i = registrations.findIndex((x) => x.registrationId === r.registrationId);
+          if (i >= 0) registrations[i] = r;
+          else registrations.push(r);
+        }
+      });
+      await cdp.send('ServiceWorker.enable');
+      return { cdp, registrations };
+    })();
+    sessions.set(page, session);
+  }
+  return session;
+}
+
+/** Delivers a push message to the page's service worker registration, as a push service would. */
+export async function deliverPush(page: Page, data: string): Promise<void> {
+  const { cdp, registrations } = await serviceWorkerSession(page);
+  const origin = new URL(page.url()).origin;
+  const deadline = Date.now() + 10_000;
+  const live = () => registrations.find((r) => !r.isDeleted && r.scopeURL.startsWith(origin));
+  while (!live()) {
+    if (Date.now() > deadline) throw new Error('no service worker registration for ' + origin);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: live()!.registrationId, data });
+}
+
+export type ShownNotification = { title: string; body: string; tag: string; data: Record<string, unknown> };
+
+/** The notifications the service worker is showing. */
+export function shownNotifications(page: Page): Promise<ShownNotification[]> {
+  return page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    return (await reg.getNotifications()).map((n) => ({
+      title: n.title,
+      body: n.body,
+      tag: n.tag,
+      data: n.data as Record<string, unknown>,
+    }));
+  });
+}
+
+/**
+ * A click on a shown notification, dispatched in the service worker. (A synthetic click carries no
+ * user gesture, so the browser refuses to focus a window or open one; the app's own window still
+ * gets the message to open the URL. Opening a new window is covered by the handler's unit tests.)
+ */
+export async function clickNotification(context: BrowserContext, tag: string): Promise<void> {
+  const [worker] = context.serviceWorkers();
+  if (!worker) throw new Error('no service worker');
+  await worker.evaluate(async (t) => {
+    const scope = self as unknown as { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
+    const [n] = await scope.registration.getNotifications({ tag: t });
+    if (!n) throw new Error(`no notification tagged ${t}`);
+    const Ctor = (
+      globalThis as unknown as { NotificationEvent: new (type: string, init: { notification: Notification }) => Event }
+    ).NotificationEvent;
+    scope.dispatchEvent(new Ctor('notificationclick', { notification: n }));
+  }, tag);
+}
