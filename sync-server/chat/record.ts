@@ -3,13 +3,13 @@ import { newConversation, type ConversationLink } from '../../shared/validation/
 import { conversationLink } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
 import { stamp, str } from '../domain/documents';
-import type { DocWrite, Store, StoredDoc } from '../store/store';
+import type { DecisionReader, DocWrite, StoredDoc } from '../store/store';
 
 export type StampedMessage = ChatDocMessage & { timestamp: number };
 
 /** The conversation record for a room that has none yet, as the conversation policy creates it. */
 function firstConversation(
-  store: Store,
+  store: DecisionReader,
   firstSenderId: string,
   receiverId: string,
   gigId: string | undefined,
@@ -24,7 +24,7 @@ function firstConversation(
  * by and that still exists. The chat judge checks only the id's shape: a message may be written
  * from an application the server has not received yet, and a hostile id must name nothing.
  */
-function gigOfMessage(store: Store, message: ChatDocMessage): ConversationLink | undefined {
+function gigOfMessage(store: DecisionReader, message: ChatDocMessage): ConversationLink | undefined {
   if (!message.gigId) return undefined;
   const link = conversationLink(store, message.senderId, message.receiverId, message.gigId);
   return link?.gigId === message.gigId ? link : undefined;
@@ -38,7 +38,12 @@ function gigOfMessage(store: Store, message: ChatDocMessage): ConversationLink |
  * new_message notification, one unread per conversation, refreshed with the newest message and
  * naming its gig. `messages` come from one sender.
  */
-export function messageRecordWrites(store: Store, room: string, messages: StampedMessage[], now: number): DocWrite[] {
+export function messageRecordWrites(
+  store: DecisionReader,
+  room: string,
+  messages: StampedMessage[],
+  now: number,
+): DocWrite[] {
   const last = [...messages].sort((a, b) => a.timestamp - b.timestamp).at(-1);
   if (!last) return [];
   const writes: DocWrite[] = [];

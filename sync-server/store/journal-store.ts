@@ -9,6 +9,7 @@ import { SNAPSHOT_FILE, snapshotDb, type SnapshotData } from './snapshot';
 import { vouchFor, vouchForAll, vouchForList } from './documents';
 import type {
   Change,
+  ChatDecision,
   ChatRange,
   CollectionName,
   Decision,
@@ -219,9 +220,43 @@ class JournalStoreImpl implements JournalStore {
     return Promise.resolve();
   }
 
+  closeChat(): void {}
+
   /** Alone with its data folder (the lock): no other instance appends. */
   onRemoteChat(): () => void {
     return () => {};
+  }
+
+  /**
+   * Alone with its data, the log in memory is the room's true tail: decided at once, in memory
+   * at once (logged), durable once its journal line is synced.
+   */
+  chatTransaction<T>(
+    room: string,
+    decide: () => ChatDecision<T>,
+    logged?: (decision: ChatDecision<T>) => void,
+  ): Promise<T> {
+    let decision: ChatDecision<T>;
+    try {
+      decision = decide();
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    const { append, value } = decision;
+    // Nothing to append: the answer waits for what it saw to be durable (an empty commit).
+    if (!append) return this.commit([]).then(() => value);
+    let inLog = false;
+    const durable = this.chatLine(room, append, 'append', () => {
+      this.memory.appendChat(room, new Uint8Array(append));
+      inLog = true;
+    });
+    if (!inLog) return durable.then(() => value);
+    try {
+      logged?.(decision);
+    } catch (err) {
+      return durable.then(() => Promise.reject(err instanceof Error ? err : new Error(String(err))));
+    }
+    return durable.then(() => value);
   }
 
   appendChatUpdate(room: string, update: Uint8Array): Promise<void> {

@@ -38,6 +38,7 @@ export class PgDocuments {
   private readonly pool: pg.Pool;
   private readonly listeners = new Set<(changes: Change[]) => void>();
   private readonly chatListeners = new Set<(roomDigest: string) => void>();
+  private readonly chatResyncListeners = new Set<() => void>();
   private listenClient: pg.Client | undefined;
   /** Highest seq handed to `onDurable` listeners. */
   private delivered = 0;
@@ -178,9 +179,11 @@ export class PgDocuments {
 
   /**
    * Appends `update` to a room's log at the position after `afterPos`, the last entry the caller
-   * has seen. Refused (`ok: false`, nothing written) when another append took that position
-   * first: the caller reads what it missed (`chatLog(room, afterPos)`) and decides again. Every
-   * instance is told (`onChatAppended`) at commit.
+   * has seen. Refused (`ok: false`, nothing written) when any entry at or past that position
+   * exists, i.e. another append took it first, or a compaction filed past it entries the caller
+   * has not seen (a merge goes to the last position it merged, leaving holes before it): the
+   * caller reads what it missed (`chatLog(room, afterPos)`) and decides again. Every instance is
+   * told (`onChatAppended`) at commit.
    */
   async appendChat(
     room: string,
@@ -188,23 +191,29 @@ export class PgDocuments {
     afterPos: number,
   ): Promise<{ ok: true; pos: number } | { ok: false }> {
     try {
-      await this.pool.query(
-        `WITH added AS (INSERT INTO chat_updates (room, pos, update) VALUES ($1, $2, $3) RETURNING room)
+      // Two appends at one position collide on the primary key; the check sees every entry
+      // committed before the statement, and one committed after it can only sit at a position
+      // the caller has seen (merges) or at this one (the key).
+      const { rowCount } = await this.pool.query(
+        `WITH added AS (
+           INSERT INTO chat_updates (room, pos, update)
+             SELECT $1, $2, $3 WHERE NOT EXISTS (SELECT 1 FROM chat_updates WHERE room = $1 AND pos >= $2)
+             RETURNING room)
          SELECT pg_notify('${CHAT_CHANNEL}', md5(room)) FROM added`,
         [room, afterPos + 1, Buffer.from(update)],
       );
-      return { ok: true, pos: afterPos + 1 };
+      return rowCount === 1 ? { ok: true, pos: afterPos + 1 } : { ok: false };
     } catch (err) {
       if ((err as { code?: string }).code === UNIQUE_VIOLATION) return { ok: false };
       throw err;
     }
   }
 
-  /** A room's entries after position `afterPos` (all of them by default), in order. */
-  async chatLog(room: string, afterPos = 0): Promise<ChatLogEntries> {
+  /** A room's entries after position `afterPos` (all of them by default) and up to `upTo` (included), in order. */
+  async chatLog(room: string, afterPos = 0, upTo = Number.MAX_SAFE_INTEGER): Promise<ChatLogEntries> {
     const { rows } = await this.pool.query<{ pos: string; update: Buffer }>(
-      'SELECT pos, update FROM chat_updates WHERE room = $1 AND pos > $2 ORDER BY pos',
-      [room, afterPos],
+      'SELECT pos, update FROM chat_updates WHERE room = $1 AND pos > $2 AND pos <= $3 ORDER BY pos',
+      [room, afterPos, upTo],
     );
     return { pos: rows.map((r) => toSeq(r.pos)), updates: rows.map((r) => new Uint8Array(r.update)) };
   }
@@ -260,6 +269,15 @@ export class PgDocuments {
     return () => this.chatListeners.delete(listener);
   }
 
+  /**
+   * Called each time the listening connection is (re)established: notifications sent while it
+   * was down are lost, so whoever follows chat logs reads them again. Returns an unsubscribe.
+   */
+  onChatResync(listener: () => void): () => void {
+    this.chatResyncListeners.add(listener);
+    return () => this.chatResyncListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
@@ -280,14 +298,37 @@ export class PgDocuments {
         for (const listener of this.chatListeners) listener(n.payload ?? '');
       } else this.poll();
     });
-    client.on('error', () => {
-      // The connection dropped (PostgreSQL restarted): listen again shortly; the idle poll covers the gap.
+    let lost = false;
+    const onLost = () => {
+      // The connection dropped (PostgreSQL restarted): listen again until it answers; the idle
+      // poll covers the feed meanwhile, and chat logs read again once it is back (onChatResync).
+      if (lost) return;
+      lost = true;
       if (this.listenClient === client) this.listenClient = undefined;
-      setTimeout(() => void this.listen().catch(() => {}), 500).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${CHAT_CHANNEL}`);
+      void client.end().catch(() => {});
+      this.relisten();
+    };
+    client.on('error', onLost);
+    client.on('end', onLost);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${CHAT_CHANNEL}`);
+    } catch (err) {
+      lost = true;
+      void client.end().catch(() => {});
+      throw err;
+    }
+    if (this.closed) {
+      void client.end().catch(() => {});
+      return;
+    }
     this.listenClient = client;
+    for (const listener of this.chatResyncListeners) listener();
+  }
+
+  private relisten(): void {
+    if (this.closed) return;
+    setTimeout(() => void this.listen().catch(() => this.relisten()), 500).unref();
   }
 
   /** Resolves once the feed has been read from start to end after this call (every listener told). */

@@ -2,6 +2,7 @@ import { MemoryState, type StampedWrite } from '../memory';
 import { vouchFor, vouchForAll, vouchForList } from '../documents';
 import type {
   Change,
+  ChatDecision,
   ChatRange,
   CollectionName,
   Decision,
@@ -269,8 +270,20 @@ export class PgStore implements Store {
     return unavailableIfDown(this.chat.open(room));
   }
 
+  closeChat(room: string): void {
+    this.chat.close(room);
+  }
+
+  chatTransaction<T>(
+    room: string,
+    decide: () => ChatDecision<T>,
+    logged?: (decision: ChatDecision<T>) => void,
+  ): Promise<T> {
+    return unavailableIfDown(this.chat.transaction(room, decide, logged));
+  }
+
   appendChatUpdate(room: string, update: Uint8Array): Promise<void> {
-    return unavailableIfDown(this.chat.append(room, update));
+    return this.chatTransaction(room, () => ({ append: update, value: undefined }));
   }
 
   chatUpdates(room: string): Uint8Array[] {
@@ -294,7 +307,7 @@ export class PgStore implements Store {
 
   async close(): Promise<void> {
     await this.chat.settle();
-    this.chat.close();
+    this.chat.stop();
     this.stopFeed();
     await this.documents.close();
     await this.pool.end();
