@@ -8,7 +8,7 @@ import { authorizeChatUpgrade, chatRoomOf, type ChatAccess } from './access';
 import { SendBudget, TokenBucket } from './budget';
 import { CHAT_LIMITS } from './limits';
 import { CLOSE_CODES, CLOSE_REASONS } from './protocol';
-import { messageRecordWrites, type StampedMessage } from './record';
+import { stampedRecordWrites, type StampedMessage } from './record';
 import { ChatRoom, type ChatPeer } from './room';
 import { StoreUnavailableError } from '../store/store';
 
@@ -335,7 +335,7 @@ ${peer.userId}`;
           const newest = Math.max(...messages.map((m) => m.timestamp));
           if (current && Number(current.lastMessageTimestamp ?? -1) >= newest) return { writes: [], value: undefined };
         }
-        return { writes: messageRecordWrites(read, room, messages, now), value: undefined };
+        return { writes: stampedRecordWrites(read, room, messages, now), value: undefined };
       });
     } catch (err) {
       this.ctx.log(`chat: could not update the conversation ${room}`, err);

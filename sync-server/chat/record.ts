@@ -111,3 +111,28 @@ export function messageRecordWrites(
   }
   return writes;
 }
+
+/**
+ * The record writes for stamped messages of any senders (one chat entry's), as one decision: each
+ * sender's, the sender of the newest message last, a document written twice kept once with its
+ * last version (the receivers differ; the conversation goes to the newest message).
+ */
+export function stampedRecordWrites(
+  read: DecisionReader,
+  room: string,
+  messages: StampedMessage[],
+  now: number,
+): DocWrite[] {
+  const bySender = new Map<string, StampedMessage[]>();
+  for (const m of messages) {
+    const group = bySender.get(m.senderId);
+    if (group) group.push(m);
+    else bySender.set(m.senderId, [m]);
+  }
+  const newest = (group: StampedMessage[]) => Math.max(...group.map((m) => m.timestamp));
+  const groups = [...bySender.values()].sort((a, b) => newest(a) - newest(b));
+  const last = new Map<string, DocWrite>();
+  for (const w of groups.flatMap((group) => messageRecordWrites(read, room, group, now)))
+    last.set(`${w.collection}\u0000${String(w.doc.id)}`, w);
+  return [...last.values()];
+}

@@ -35,7 +35,7 @@ export type RoomOptions = {
   info: (message: string) => void;
   /** The log's newest small entries are merged into one once there are more than this many. */
   compactAfter: number;
-  /** Called with stamped messages of one sender, in stamp order, in the same turn as their entry is logged. */
+  /** Called with the messages an entry stamped, in stamp order, in the same turn as the entry is logged. */
   onStamped: (room: string, messages: StampedMessage[]) => Promise<void>;
   /** Called when the last peer leaves. */
   onEmpty: (room: ChatRoom) => void;
@@ -44,17 +44,6 @@ export type RoomOptions = {
 /** Updates decided together at most: a decision costs what its batch holds, whatever the room. */
 const BATCH_MAX_UPDATES = 64;
 const BATCH_MAX_BYTES = CHAT_LIMITS.maxFrameBytes;
-
-/** Messages grouped by sender, each group in the order given. */
-function bySender<T extends { senderId: string }>(messages: T[]): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const m of messages) {
-    const group = groups.get(m.senderId);
-    if (group) group.push(m);
-    else groups.set(m.senderId, [m]);
-  }
-  return [...groups.values()];
-}
 
 /** An update with nothing in it: the end of a sync answered from the stored log. */
 const EMPTY_UPDATE = Y.encodeStateAsUpdate(new Y.Doc());
@@ -92,6 +81,8 @@ export class ChatRoom {
   private readonly waitingBytes = new Map<ChatPeer, number>();
   /** Messages the log holds unstamped, for the next decision to stamp. */
   private leftovers: ChatDocMessage[] = [];
+  /** The records of the last logged entry (they never reject: failures are logged). */
+  private recorded: Promise<unknown> = Promise.resolve();
   /** The decision under way: resolves once its entry is durable (or it failed). */
   private appended: Promise<void> = Promise.resolve();
   private deciding = false;
@@ -288,6 +279,10 @@ export class ChatRoom {
       this.dismiss(peer, code, reason);
     }
     if (entry) this.relay(entry, outcome);
+    // The next decision waits for this one's records: at most one record of the room in flight
+    // here (on PostgreSQL several would contend for the conversation's row), and none left
+    // behind. On the embedded store they were durable with the entry already.
+    await this.recorded;
   }
 
   /**
@@ -304,7 +299,7 @@ export class ChatRoom {
     );
     this.index.stampsApplied();
     this.checkIntegrated('a decided entry');
-    for (const group of bySender(outcome.stamped)) this.track(this.options.onStamped(this.name, group));
+    if (outcome.stamped.length > 0) this.recorded = this.options.onStamped(this.name, outcome.stamped);
     this.compactTail(false);
   }
 

@@ -27,9 +27,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startTestCluster(): Promise<TestCluster> {
+/**
+ * `ownServer`: a cluster of its own even when DATABASE_URL is set, for a test that stops and
+ * starts PostgreSQL (never someone else's server).
+ */
+export async function startTestCluster({ ownServer = false } = {}): Promise<TestCluster> {
   const given = process.env.DATABASE_URL;
-  if (given) {
+  if (given && !ownServer) {
     const noop = async () => {};
     return { adminUrl: given, stopServer: noop, startServer: noop, stop: noop };
   }
@@ -42,7 +46,9 @@ export async function startTestCluster(): Promise<TestCluster> {
     port,
     user: 'postgres',
     password: 'postgres',
-    persistent: false,
+    // Kept on `stopServer` (a non-persistent cluster deletes its data on every stop, so it could
+    // not start again); `stop` removes the whole folder.
+    persistent: true,
     createPostgresUser: true,
     // Tests want speed over durability across power loss; correctness of commits is unchanged.
     postgresFlags: ['-c', 'fsync=off', '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],

@@ -1,0 +1,457 @@
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages, type ChatDocMessage } from '../../shared/chat-doc';
+import { conversationIdFor } from '../../shared/ids';
+import { applicationDoc, gigDoc, person, pullAll, write, type Person } from '../support/fixtures';
+import { TestClient } from '../support/http-client';
+import { startTestServer, type TestServer } from '../support/in-process-server';
+import { createTestDatabase, type TestDatabase } from '../support/postgres/database';
+import { startTestCluster, type TestCluster } from '../support/postgres/cluster';
+import { LOAD_ENV, startChildServer, type ChildServer } from '../support/spawn-server';
+import { chatLogOf } from '../support/store-under-test';
+import { waitFor } from '../support/wait';
+import { chatMessage, openChat, storedRoom, tryChatSocket, updateFrame, type ChatClient } from '../support/yjs-client';
+
+/**
+ * Issue 14, chat across instances: several servers on one PostgreSQL database, users on
+ * different instances. Each update is judged against the room's true tail whichever instance
+ * receives it, appended with its stamps in one entry, and relayed to the other instances' rooms
+ * (docs/decisions/023-postgres-instances.md, "Chat across instances").
+ */
+
+let db: TestDatabase;
+const servers: TestServer[] = [];
+const chats: ChatClient[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterEach(async () => {
+  for (const c of chats.splice(0)) c.destroy();
+  await Promise.all(servers.splice(0).map((s) => s.cleanup()));
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+async function instance(env: Record<string, string> = {}, url = db.url): Promise<TestServer> {
+  const server = await startTestServer({ DATABASE_URL: url, ...env });
+  servers.push(server);
+  return server;
+}
+
+function chat(http: TestClient, room: string, options?: Parameters<typeof openChat>[2]): ChatClient {
+  const c = openChat(http, room, options);
+  chats.push(c);
+  return c;
+}
+
+/** The same signed-in session on another instance (a load balancer sent the request there). */
+const on = (who: Person, server: { url: string }) => TestClient.withSession(server.url, who.http.sessionToken());
+
+/** A buyer who signs up and posts a gig on `first`, a seller who signs up and applies on `second`. */
+async function scene(first: { url: string }, second: { url: string }) {
+  const buyer = await person(first.url, { name: 'Bea Buyer' });
+  const gig = (await write(buyer.http, 'gigs', gigDoc({ title: 'Poster design' }))).master!;
+  const seller = await person(second.url, { name: 'Sam Seller' });
+  const applied = await write(seller.http, 'applications', applicationDoc(gig.id as string, seller.user.id));
+  expect(applied.refusal).toBeUndefined();
+  return { buyer, seller, gig, room: conversationIdFor(buyer.user.id, seller.user.id) };
+}
+
+const stamped = (c: ChatClient) => c.shown().filter((m) => !m.pending);
+const stampedContents = (c: ChatClient) => stamped(c).map((m) => m.content);
+
+/** A room's log as the database holds it, entry by entry in log order. */
+async function databaseLog(room: string, url = db.url): Promise<Uint8Array[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ update: Buffer }>(
+      'SELECT update FROM chat_updates WHERE room = $1 ORDER BY pos',
+      [room],
+    );
+    return rows.map((r) => new Uint8Array(r.update));
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Checks the log read in order: each entry's new stamps come after every stamp before it (a
+ * stamp is decided on the room's true tail), no stamp is given twice, no message appears twice.
+ * Returns the room as the log holds it.
+ */
+function checkLogOrder(log: Uint8Array[]): ReturnType<typeof storedRoom> {
+  const doc = new Y.Doc();
+  const stamps = doc.getMap<number>(CHAT_STAMPS_MAP);
+  let newest = -1;
+  for (const [i, entry] of log.entries()) {
+    const before = new Set(stamps.keys());
+    Y.applyUpdate(doc, entry);
+    const added = [...stamps.entries()].filter(([id]) => !before.has(id)).map(([, t]) => t);
+    if (added.length > 0) {
+      expect(Math.min(...added), `entry ${i} stamps before an earlier entry's`).toBeGreaterThan(newest);
+      newest = Math.max(...added);
+    }
+  }
+  expect(doc.store.pendingStructs).toBeNull();
+  const room = storedRoom([Y.encodeStateAsUpdate(doc)]);
+  const ids = room.messages.map((m) => m.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  const times = [...room.stamps.values()];
+  expect(new Set(times).size).toBe(times.length);
+  return room;
+}
+
+/** An update made by a fresh client on top of what `stored` holds, as the client `clientID`. */
+function craft(stored: Uint8Array[], clientID: number, change: (doc: Y.Doc) => void): Uint8Array {
+  const doc = new Y.Doc();
+  if (stored.length > 0) Y.applyUpdate(doc, Y.mergeUpdates(stored));
+  // Set after loading: Yjs takes another id when what it loads was written with its own.
+  doc.clientID = clientID;
+  const before = Y.encodeStateVector(doc);
+  change(doc);
+  const update = Y.encodeStateAsUpdate(doc, before);
+  doc.destroy();
+  return update;
+}
+
+/** Opens a raw socket as `http`'s user, sends `update`, and resolves with how the server closed it. */
+async function sendRaw(server: { url: string }, http: TestClient, room: string, update: Uint8Array) {
+  const res = await tryChatSocket(server.url, room, { cookie: http.cookieHeader(), origin: server.url });
+  if (!('socket' in res)) throw new Error(`expected a socket, got ${res.status}`);
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    res.socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  res.socket.send(updateFrame(update));
+  return closed;
+}
+
+describe('two users on different instances', () => {
+  it('chat live: each message stamped once by the server, in one order both see, recorded for both', async () => {
+    const [one, two] = [await instance(), await instance()];
+    const { buyer, seller, room } = await scene(one, two);
+    const a = chat(on(buyer, one), room);
+    const b = chat(on(seller, two), room);
+    await Promise.all([a.synced(), b.synced()]);
+
+    a.send(chatMessage(buyer.user.id, seller.user.id, 'Hello Sam, is the poster on track?'));
+    await waitFor('B, on the other instance, sees the stamped message', () => stampedContents(b).length === 1);
+    b.send(chatMessage(seller.user.id, buyer.user.id, 'Yes, sketches tomorrow.'));
+    await waitFor('A sees the answer', () => stampedContents(a).length === 2);
+    a.send(chatMessage(buyer.user.id, seller.user.id, 'Great!'));
+    await waitFor('both see all three', () => stampedContents(a).length === 3 && stampedContents(b).length === 3);
+
+    expect(stampedContents(a)).toEqual(['Hello Sam, is the poster on track?', 'Yes, sketches tomorrow.', 'Great!']);
+    expect(stamped(b)).toEqual(stamped(a));
+    const times = stamped(a).map((m) => m.timestamp!);
+    expect(new Set(times).size).toBe(3);
+    expect(times).toEqual([...times].sort((x, y) => x - y));
+    expect(times.every((t) => Math.abs(t - Date.now()) < 60_000)).toBe(true);
+    checkLogOrder(await databaseLog(room));
+
+    // The conversation record and the receiver's notification, read through the other instance.
+    const conversation = await waitFor('the record names the last message, on both instances', async () => {
+      const fromTwo = (await pullAll(on(seller, two), 'conversations')).documents.find((d) => d.id === room);
+      const fromOne = (await pullAll(on(buyer, one), 'conversations')).documents.find((d) => d.id === room);
+      return fromTwo?.lastMessage === 'Great!' && fromOne?.lastMessage === 'Great!' && fromTwo;
+    });
+    expect(conversation).toMatchObject({ lastSenderId: buyer.user.id, lastMessageTimestamp: times[2] });
+    const notes = (await pullAll(on(seller, one), 'notifications')).documents.filter(
+      (n) => n.type === 'new_message' && n.conversationId === room && n.read === false,
+    );
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ message: 'New message from “Bea Buyer”: Great!' });
+  });
+
+  it('refuses an update whichever instance judges it (4403), and stores nothing of it', async () => {
+    const [one, two] = [await instance(), await instance()];
+    const { buyer, seller, room } = await scene(one, two);
+    const a = chat(on(buyer, one), room);
+    await a.synced();
+    const first = chatMessage(buyer.user.id, seller.user.id, 'Written on instance one');
+    a.send(first);
+    await waitFor('stamped', () => stampedContents(a).length === 1);
+    const stored = await chatLogOf(two.ctx.store, room);
+    expect(storedRoom(stored).messages).toEqual([first]);
+
+    const sellerOnTwo = on(seller, two);
+    const cases: [string, Uint8Array, string][] = [
+      [
+        'the deletion of a message written through the other instance',
+        craft(stored, 7_001, (d) => d.getArray(CHAT_MESSAGES_ARRAY).delete(0, 1)),
+        'Messages cannot be deleted or changed',
+      ],
+      [
+        'a message in the name of the user on the other instance',
+        craft(stored, 7_002, (d) =>
+          d.getArray(CHAT_MESSAGES_ARRAY).push([chatMessage(buyer.user.id, seller.user.id, 'I will pay double')]),
+        ),
+        'A message must be sent by the signed-in user',
+      ],
+      [
+        'a message reusing the id of one accepted by the other instance',
+        craft(stored, 7_003, (d) =>
+          d
+            .getArray(CHAT_MESSAGES_ARRAY)
+            .push([chatMessage(seller.user.id, buyer.user.id, 'Same id', { id: first.id })]),
+        ),
+        'Each message needs its own id',
+      ],
+      [
+        'a message written with the Yjs client id of the user on the other instance',
+        craft(stored, a.doc.clientID, (d) =>
+          d.getArray(CHAT_MESSAGES_ARRAY).push([chatMessage(seller.user.id, buyer.user.id, 'As Bea’s client')]),
+        ),
+        'That Yjs client id belongs to someone else',
+      ],
+      [
+        'a stamp',
+        craft(stored, 7_004, (d) => d.getMap(CHAT_STAMPS_MAP).set(first.id, 1)),
+        'Only the server writes stamps',
+      ],
+    ];
+    for (const [what, update, reason] of cases) {
+      expect(await sendRaw(two, sellerOnTwo, room, update), what).toEqual({ code: 4403, reason });
+    }
+    // And the room carries on across the instances, holding the real messages only.
+    const b = chat(sellerOnTwo, room);
+    await b.synced();
+    b.send(chatMessage(seller.user.id, buyer.user.id, 'Still here'));
+    await waitFor('A gets B’s reply', () => stampedContents(a).includes('Still here'));
+    const room2 = checkLogOrder(await databaseLog(room));
+    expect(orderChatMessages(room2.messages, room2.stamps).map((m) => m.content)).toEqual([
+      'Written on instance one',
+      'Still here',
+    ]);
+    expect([...room2.stamps.keys()].sort()).toEqual(room2.messages.map((m) => m.id).sort());
+  });
+
+  it('keeps every message of senders racing on three instances, with stamps unique and in log order', async () => {
+    const [one, two, three] = [await instance(), await instance(), await instance()];
+    const { buyer, seller, room } = await scene(one, two);
+    // Each user writes from two devices, on different instances.
+    const senders = [
+      { who: buyer, other: seller, c: chat(on(buyer, one), room) },
+      { who: buyer, other: seller, c: chat(on(buyer, three), room) },
+      { who: seller, other: buyer, c: chat(on(seller, two), room) },
+      { who: seller, other: buyer, c: chat(on(seller, three), room) },
+    ];
+    await Promise.all(senders.map((s) => s.c.synced()));
+    const PER_SENDER = 15;
+    const sent: string[] = [];
+    for (let i = 0; i < PER_SENDER; i++) {
+      for (const [n, s] of senders.entries()) {
+        const text = `device ${n} message ${i}`;
+        sent.push(text);
+        s.c.send(chatMessage(s.who.user.id, s.other.user.id, text));
+      }
+      await new Promise((r) => setImmediate(r));
+    }
+    const reader = chat(on(seller, one), room);
+    await waitFor(
+      'every message stamped on a fresh reader',
+      () => stampedContents(reader).length === sent.length,
+      20_000,
+    );
+    await waitFor('every sender sees every message stamped', () =>
+      senders.every((s) => stampedContents(s.c).length === sent.length),
+    );
+    expect([...stampedContents(reader)].sort()).toEqual([...sent].sort());
+    for (const s of senders) expect(stamped(s.c)).toEqual(stamped(reader));
+    const log = checkLogOrder(await databaseLog(room));
+    expect(log.messages).toHaveLength(sent.length);
+    expect(log.stamps.size).toBe(sent.length);
+  });
+
+  it('keeps what another instance appends while one compacts the room as it unloads, and reloads it whole', async () => {
+    // On `one` the room unloads (compacting its log) as soon as its last socket leaves.
+    const one = await instance({ CHAT_ROOM_IDLE_MS: '0' });
+    const two = await instance();
+    const { buyer, seller, room } = await scene(one, two);
+    const b = chat(on(seller, two), room);
+    await b.synced();
+    const sent: string[] = [];
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing; i++) {
+        const text = `from two ${i}`;
+        sent.push(text);
+        b.send(chatMessage(seller.user.id, buyer.user.id, text));
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    let unloads = 0;
+    for (let turn = 0; turn < 6; turn++) {
+      const a = openChat(on(buyer, one), room);
+      try {
+        await a.synced();
+        const text = `from one ${turn}`;
+        sent.push(text);
+        a.send(chatMessage(buyer.user.id, seller.user.id, text));
+        await waitFor(`${text} stamped`, () => stampedContents(a).includes(text));
+      } finally {
+        a.destroy();
+      }
+      await waitFor('the room unloaded on one', () => !one.chat.loadedRooms.includes(room));
+      unloads++;
+    }
+    writing = false;
+    await writer;
+    expect(unloads).toBe(6);
+
+    await waitFor('B has every message stamped', () => stampedContents(b).length === sent.length, 10_000);
+    const reader = chat(on(buyer, one), room);
+    await waitFor('the reloaded room holds them all', () => stampedContents(reader).length === sent.length, 10_000);
+    expect([...stampedContents(reader)].sort()).toEqual([...sent].sort());
+    const log = await databaseLog(room);
+    expect(checkLogOrder(log).messages).toHaveLength(sent.length);
+    // The unloads compacted: fewer entries than messages.
+    expect(log.length).toBeLessThan(sent.length);
+
+    // The room loaded again on `one` is live with `two` both ways.
+    reader.send(chatMessage(buyer.user.id, seller.user.id, 'Back on one'));
+    await waitFor('B gets it live', () => stampedContents(b).includes('Back on one'));
+    b.send(chatMessage(seller.user.id, buyer.user.id, 'Back to you'));
+    await waitFor('A gets it live', () => stampedContents(reader).includes('Back to you'));
+  });
+
+  it("closes a user's chat socket on every instance when they log out on one (4401)", async () => {
+    const [one, two] = [await instance(), await instance()];
+    const { buyer, room } = await scene(one, two);
+    const elsewhere = chat(on(buyer, two), room);
+    await elsewhere.synced();
+    expect((await buyer.http.post('/api/auth/logout')).status).toBe(200);
+    const closed = await waitFor('the socket on the other instance closed', () => elsewhere.closedWith());
+    expect(closed).toEqual({ code: 4401, reason: 'Please log in to start a conversation' });
+    // The session is gone on every instance: a new socket is refused.
+    const again = await tryChatSocket(two.url, room, { cookie: buyer.http.cookieHeader(), origin: two.url });
+    expect(again.status).toBe(401);
+  });
+});
+
+describe('an instance killed mid-conversation', () => {
+  const children: ChildServer[] = [];
+  afterEach(async () => {
+    await Promise.all(children.splice(0).map((c) => c.stop()));
+  });
+
+  it('loses no message that was stamped; the other instance carries on, and takes the rest', async () => {
+    const env = { ...LOAD_ENV, DATABASE_URL: db.url, SCRYPT_LOG_N: '10' };
+    const [one, two] = [await startChildServer({ env }), await startChildServer({ env })];
+    children.push(one, two);
+    const { buyer, seller, room } = await scene(one, two);
+    const a = chat(on(buyer, one), room);
+    const b = chat(on(seller, two), room);
+    await Promise.all([a.synced(), b.synced()]);
+
+    const written: ChatDocMessage[] = [];
+    let writing = true;
+    const writer = (async () => {
+      while (writing) {
+        const m = chatMessage(buyer.user.id, seller.user.id, `message ${written.length}`);
+        written.push(m);
+        a.send(m);
+        await new Promise((r) => setTimeout(r, 3));
+      }
+    })();
+    await waitFor('a conversation under way', () => stamped(a).length >= 20);
+    await one.kill();
+    writing = false;
+    await writer;
+    // What A saw stamped is what the server acknowledged.
+    const acked = new Map(stamped(a).map((m) => [m.id, m.timestamp]));
+    expect(acked.size).toBeGreaterThanOrEqual(20);
+
+    await waitFor('B, on the instance still running, has every acknowledged message', () =>
+      [...acked.keys()].every((id) => b.stamps.has(id)),
+    );
+    for (const [id, t] of acked) expect(b.stamps.get(id)).toBe(t);
+
+    // A's tab moves to the other instance with what it still holds: the rest gets in, stamped once.
+    const held = Y.encodeStateAsUpdate(a.doc);
+    chats.splice(chats.indexOf(a), 1);
+    a.destroy();
+    const moved = new Y.Doc();
+    Y.applyUpdate(moved, held);
+    const again = chat(on(buyer, two), room, { doc: moved });
+    await waitFor('every message A wrote is stamped', () => written.every((m) => again.stamps.has(m.id)), 15_000);
+    for (const [id, t] of acked) expect(again.stamps.get(id)).toBe(t);
+    b.send(chatMessage(seller.user.id, buyer.user.id, 'Still with you'));
+    await waitFor('the conversation goes on', () => stampedContents(again).includes('Still with you'));
+    const log = checkLogOrder(await databaseLog(room));
+    expect(log.messages).toHaveLength(written.length + 1);
+    // The record follows the newest message, on the instance still running.
+    const newest = Math.max(...log.stamps.values());
+    await waitFor('the conversation record names the newest message', async () => {
+      const docs = (await pullAll(on(seller, two), 'conversations')).documents;
+      return docs.find((d) => d.id === room)?.lastMessageTimestamp === newest;
+    });
+  });
+});
+
+describe('PostgreSQL restarting', () => {
+  let cluster: TestCluster;
+  let own: TestDatabase;
+  beforeAll(async () => {
+    // A cluster of this test's own: stopping the shared one would stop every other test file.
+    cluster = await startTestCluster({ ownServer: true });
+    own = await createTestDatabase(cluster.adminUrl);
+  }, 60_000);
+  afterAll(async () => {
+    await own?.drop().catch(() => {});
+    await cluster?.stop();
+  });
+
+  it('makes chat refuse clearly while it is down (503 on upgrade, 1013 on a socket) and recover by itself', async () => {
+    const [one, two] = [await instance({}, own.url), await instance({}, own.url)];
+    const { buyer, seller, room } = await scene(one, two);
+    const later = await scene(one, two);
+    const a = chat(on(buyer, one), room);
+    const b = chat(on(seller, two), room);
+    const closes: { code: number; reason: string }[] = [];
+    a.provider.on('connection-close', (event) => event && closes.push({ code: event.code, reason: event.reason }));
+    await Promise.all([a.synced(), b.synced()]);
+    a.send(chatMessage(buyer.user.id, seller.user.id, 'Before the restart'));
+    await waitFor('B has it', () => stampedContents(b).includes('Before the restart'));
+
+    await cluster.stopServer();
+    try {
+      // A room not loaded yet cannot be read: the upgrade is refused with a message and Retry-After.
+      const refused = await tryChatSocket(one.url, later.room, {
+        cookie: on(later.buyer, one).cookieHeader(),
+        origin: one.url,
+      });
+      expect(refused).toEqual({
+        status: 503,
+        body: { error: 'The service is briefly unavailable. Please try again in a moment.' },
+      });
+      // A message sent now cannot be saved: the socket closes with a code the client retries.
+      a.send(chatMessage(buyer.user.id, seller.user.id, 'During the restart'));
+      const closed = await waitFor('A told to come back', () => closes[0], 10_000);
+      expect(closed).toEqual({ code: 1013, reason: 'The chat is briefly unavailable; reconnecting' });
+      expect(a.closedWith()).toBeUndefined(); // not a refusal: the client reconnects
+    } finally {
+      await cluster.startServer();
+    }
+
+    // Back: the client's reconnect sends what was not saved; the other instance hears it live.
+    await waitFor(
+      'the message sent during the restart reaches B, stamped',
+      () => stampedContents(b).includes('During the restart'),
+      20_000,
+    );
+    expect(stampedContents(a)).toContain('During the restart');
+    b.send(chatMessage(seller.user.id, buyer.user.id, 'After the restart'));
+    await waitFor('A hears B live again', () => stampedContents(a).includes('After the restart'), 10_000);
+    const opened = await tryChatSocket(one.url, later.room, {
+      cookie: on(later.buyer, one).cookieHeader(),
+      origin: one.url,
+    });
+    expect(opened.status).toBe(101);
+    if ('socket' in opened) opened.socket.close();
+    checkLogOrder(await databaseLog(room, own.url));
+  });
+});
