@@ -1,6 +1,6 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { CHAT_MESSAGES } from '../../shared/validation/chat-access';
 import type { AppContext } from '../context';
 import { securityHeaderList } from '../http/security';
@@ -9,8 +9,9 @@ import { SendBudget, TokenBucket } from './budget';
 import { CHAT_LIMITS } from './limits';
 import { CLOSE_CODES, CLOSE_REASONS } from './protocol';
 import { stampedRecordWrites, type StampedMessage } from './record';
-import { ChatRoom, type ChatPeer } from './room';
 import { StoreUnavailableError } from '../store/store';
+import { ChatRoom } from './room';
+import { refuseUpgrade, SocketPeer } from './socket';
 
 export type ChatHubOptions = {
   /** A room with nobody in it is compacted and unloaded after this long. */
@@ -21,68 +22,6 @@ export type ChatHubOptions = {
 
 const PING_EVERY_MS = 30_000;
 const CLOSE_GRACE_MS = 1_000;
-/** A WebSocket close reason is at most 123 bytes. */
-const closeReason = (reason: string) => Buffer.from(reason).subarray(0, 123).toString();
-
-/**
- * A `ws` socket as a room's peer, with the liveness flag the pings use, and the frames it sent
- * that wait (unread, the socket paused) for its user's send budget in the room.
- */
-class SocketPeer implements ChatPeer {
-  alive = true;
-  readonly inbox: Uint8Array[] = [];
-  inboxBytes = 0;
-  waiting: NodeJS.Timeout | undefined;
-  constructor(
-    readonly ws: WebSocket,
-    readonly room: string,
-    readonly userId: string,
-    readonly otherId: string,
-    readonly sessionId: string,
-  ) {}
-
-  send(message: Uint8Array): void {
-    if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.ws.bufferedAmount + message.byteLength > CHAT_LIMITS.sendBufferMaxBytes) {
-      // It does not read what it asked for: it goes, rather than the server holding it all.
-      this.close(CLOSE_CODES.overloaded, CLOSE_REASONS.overloaded);
-      return;
-    }
-    this.ws.send(message, (err) => {
-      if (err) this.ws.terminate();
-    });
-  }
-
-  close(code: number, reason: string): void {
-    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)
-      this.ws.close(code, closeReason(reason));
-  }
-}
-
-/**
- * Answers an upgrade request with a plain HTTP response instead of a socket, carrying the same
- * security headers (content security policy and the rest) as every other answer of the server.
- */
-function refuseUpgrade(
-  socket: Duplex,
-  status: number,
-  body: object,
-  securityHeaders: readonly [string, string][],
-): void {
-  const text = JSON.stringify(body);
-  // The store out of reach (503): nothing happened, and the client's reconnect may try again soon.
-  const headers = status === 503 ? [...securityHeaders, ['Retry-After', '2'] as const] : securityHeaders;
-  socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\n` +
-      headers.map(([name, value]) => `${name}: ${value}\r\n`).join('') +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(text)}\r\n` +
-      'Cache-Control: no-store\r\n' +
-      'Connection: close\r\n\r\n' +
-      text,
-  );
-}
-
 /**
  * The chat socket (`/api/chat/<conversationId>`, y-websocket protocol) on the server's own HTTP
  * server. Rooms are a rebuildable cache over the store's chat logs: loaded on the first join,

@@ -1,13 +1,10 @@
-import * as awarenessProtocol from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import type { ChatDocMessage } from '../../shared/chat-doc';
 import { StoreUnavailableError, type Store } from '../store/store';
-import { readOwnAwareness } from './awareness-filter';
 import { decideBatch, type Arrival, type BatchOutcome } from './decide';
 import { compactLogTail, sum, valuesBehind } from './log';
 import { CHAT_LIMITS } from './limits';
 import {
-  awarenessMessage,
   CLOSE_CODES,
   CLOSE_REASONS,
   decodeClientMessage,
@@ -16,6 +13,7 @@ import {
   updateMessage,
 } from './protocol';
 import type { StampedMessage } from './record';
+import { RoomPresence } from './presence';
 import { RoomIndex } from './room-index';
 
 /** One end of a chat socket, as a room sees it (the hub wraps a `ws` socket in one). */
@@ -64,14 +62,11 @@ const EMPTY_UPDATE = Y.encodeStateAsUpdate(new Y.Doc());
  */
 export class ChatRoom {
   readonly doc = new Y.Doc();
-  readonly awareness: awarenessProtocol.Awareness;
-  private readonly peers = new Map<ChatPeer, Set<number>>();
+  private readonly peers = new Set<ChatPeer>();
   private readonly index = new RoomIndex(this.doc);
+  private readonly presence = new RoomPresence<ChatPeer>(this.doc, (client) => this.index.ownerOf(client));
   /** Bytes in the room's stored log, kept in step with it. */
   private logBytes: number;
-  /** Presence changes waiting to go out, by peer (sent together every awarenessFlushMs). */
-  private readonly presenceOut = new Map<ChatPeer, Set<number>>();
-  private presenceTimer: NodeJS.Timeout | undefined;
   private readonly sentWholeRoom = new WeakSet<ChatPeer>();
   /** Updates waiting for the next decision, in arrival order and numbered, and their bytes by peer. */
   private arrivals: (Arrival<ChatPeer> & { seq: number })[] = [];
@@ -103,9 +98,6 @@ export class ChatRoom {
     }, 'load');
     const { leftovers, newest } = this.index.indexAll();
     this.newestAtLoad = newest;
-    this.awareness = new awarenessProtocol.Awareness(this.doc);
-    this.awareness.setLocalState(null);
-    this.awareness.on('update', this.onAwarenessUpdate);
     // A crash can fall between a message's append and its stamp in logs written before they
     // shared an entry: such messages are stamped (and recorded) by the room's first decision.
     this.leftovers = leftovers;
@@ -117,25 +109,20 @@ export class ChatRoom {
   }
 
   peersOf(sessionId: string): ChatPeer[] {
-    return [...this.peers.keys()].filter((p) => p.sessionId === sessionId);
+    return [...this.peers].filter((p) => p.sessionId === sessionId);
   }
 
   join(peer: ChatPeer): void {
-    this.peers.set(peer, new Set());
+    this.peers.add(peer);
     peer.send(syncStep1Message(Y.encodeStateVector(this.doc)));
-    const present = [...this.awareness.getStates().keys()];
-    if (present.length > 0)
-      peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, present)));
+    this.presence.join(peer);
   }
 
   /** Forgets a peer and its presence. Safe to call more than once. */
   leave(peer: ChatPeer): void {
-    const controlled = this.peers.get(peer);
-    if (!controlled) return;
-    this.peers.delete(peer);
-    this.presenceOut.delete(peer);
+    if (!this.peers.delete(peer)) return;
     this.waitingBytes.delete(peer);
-    awarenessProtocol.removeAwarenessStates(this.awareness, [...controlled], null);
+    this.presence.leave(peer);
     if (this.peers.size === 0) this.options.onEmpty(this);
   }
 
@@ -162,10 +149,10 @@ export class ChatRoom {
         this.receiveUpdate(peer, message.update);
         return;
       case 'awareness':
-        this.receiveAwareness(peer, message.update);
+        this.presence.receive(peer, message.update);
         return;
       case 'query-awareness':
-        this.queuePresence(peer, [...this.awareness.getStates().keys()]);
+        this.presence.query(peer);
         return;
       case 'ignored':
         return;
@@ -180,7 +167,7 @@ export class ChatRoom {
       this.logBytes += update.byteLength;
       this.index.indexEntry(update);
       const message = updateMessage(update);
-      for (const peer of this.peers.keys()) peer.send(message);
+      for (const peer of this.peers) peer.send(message);
     }
     this.checkIntegrated('an entry of another instance');
   }
@@ -311,7 +298,7 @@ export class ChatRoom {
     const lone = outcome.accepted.length === 1 ? outcome.accepted[0]!.peer : undefined;
     const whole = updateMessage(entry);
     const stampsOnly = lone && outcome.stamps ? updateMessage(outcome.stamps) : undefined;
-    for (const peer of this.peers.keys()) {
+    for (const peer of this.peers) {
       if (peer !== lone) peer.send(whole);
       else if (stampsOnly) peer.send(stampsOnly);
     }
@@ -322,58 +309,6 @@ export class ChatRoom {
     if (this.doc.store.pendingStructs === null && this.doc.store.pendingDs === null) return;
     this.options.log(`chat: ${what} of ${this.name} left changes pending in the room`);
   }
-
-  private receiveAwareness(peer: ChatPeer, update: Uint8Array): void {
-    if (update.byteLength > CHAT_LIMITS.awarenessMaxBytes) return;
-    const entries = readOwnAwareness(update, peer.userId, (client) => this.mayControl(peer, client));
-    if (!entries) return; // someone else's presence, or fields we do not carry: dropped
-    const controlled = this.peers.get(peer)!;
-    for (const { clientId, state } of entries) {
-      for (const [other, ids] of this.peers) if (other !== peer) ids.delete(clientId);
-      if (state === null) controlled.delete(clientId);
-      else controlled.add(clientId);
-    }
-    awarenessProtocol.applyAwarenessUpdate(this.awareness, update, peer);
-  }
-
-  /** A client id is a peer's own unless another user writes with it or another user's socket holds it. */
-  private mayControl(peer: ChatPeer, client: number): boolean {
-    if (client === this.doc.clientID) return false;
-    const owner = this.index.ownerOf(client);
-    if (owner !== undefined && owner !== peer.userId) return false;
-    for (const [other, ids] of this.peers)
-      if (other !== peer && other.userId !== peer.userId && ids.has(client)) return false;
-    return true;
-  }
-
-  private onAwarenessUpdate = (
-    { added, updated, removed }: { added: number[]; updated: number[]; removed: number[] },
-    origin: unknown,
-  ): void => {
-    const changed = [...added, ...updated, ...removed];
-    for (const peer of this.peers.keys()) if (peer !== origin) this.queuePresence(peer, changed);
-  };
-
-  /**
-   * Presence goes out coalesced: each peer gets at most one frame per awarenessFlushMs with the
-   * latest state of every client that changed, however many presence frames came in meanwhile.
-   */
-  private queuePresence(peer: ChatPeer, clients: number[]): void {
-    let queued = this.presenceOut.get(peer);
-    if (!queued) this.presenceOut.set(peer, (queued = new Set()));
-    for (const c of clients) queued.add(c);
-    this.presenceTimer ??= setTimeout(this.flushPresence, CHAT_LIMITS.awarenessFlushMs);
-  }
-
-  private flushPresence = (): void => {
-    this.presenceTimer = undefined;
-    for (const [peer, clients] of this.presenceOut) {
-      const known = [...clients].filter((c) => this.awareness.meta.has(c));
-      if (known.length > 0 && this.peers.has(peer))
-        peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, known)));
-    }
-    this.presenceOut.clear();
-  };
 
   /**
    * Answers a sync request once every update received before it is decided and everything the
@@ -426,7 +361,7 @@ export class ChatRoom {
 
   /** Closes every socket (the server is going away) without touching the document. */
   closePeers(code: number, reason: string): void {
-    for (const peer of [...this.peers.keys()]) {
+    for (const peer of [...this.peers]) {
       this.peers.delete(peer);
       peer.close(code, reason);
     }
@@ -435,9 +370,7 @@ export class ChatRoom {
   destroy(): void {
     this.destroyed = true;
     this.arrivals = [];
-    clearTimeout(this.presenceTimer);
-    this.presenceOut.clear();
-    this.awareness.destroy();
+    this.presence.destroy();
     this.doc.destroy();
   }
 

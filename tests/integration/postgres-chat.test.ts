@@ -3,6 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages, type ChatDocMessage } from '../../shared/chat-doc';
 import { conversationIdFor } from '../../shared/ids';
+import { INDEXES } from '../../sync-server/indexes';
+import { PgStore } from '../../sync-server/store/postgres/pg-store';
 import { applicationDoc, gigDoc, person, pullAll, write, type Person } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
@@ -128,6 +130,71 @@ async function sendRaw(server: { url: string }, http: TestClient, room: string, 
   res.socket.send(updateFrame(update));
   return closed;
 }
+
+describe('chat logs held by several instances', () => {
+  const stores: PgStore[] = [];
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+  });
+  const open = async (room: string) => {
+    const store = await PgStore.open({ connectionString: db.url, indexes: INDEXES, idlePollMs: 200 });
+    stores.push(store);
+    await store.openChat(room);
+    return store;
+  };
+  /** Successive updates of one writer, each pushing one message. */
+  const writer = () => {
+    const doc = new Y.Doc();
+    return (text: string) => {
+      const before = Y.encodeStateVector(doc);
+      doc.getArray(CHAT_MESSAGES_ARRAY).push([chatMessage('u-a', 'u-b', text)]);
+      return Y.encodeStateAsUpdate(doc, before);
+    };
+  };
+  const texts = (log: Uint8Array[]) => storedRoom(log).messages.map((m) => m.content);
+
+  it('take a decision made on a log another instance appended to again, after handing over what it missed', async () => {
+    const room = 'u-a_u-b-decide';
+    const b = await open(room);
+    const heard: string[] = [];
+    b.onRemoteChat((r, updates) => r === room && heard.push(...texts(updates)));
+    const write = writer();
+    // Appended elsewhere and not announced (a notification lost, say): b has not heard of it when it decides.
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query('INSERT INTO chat_updates (room, pos, update) VALUES ($1, 1, $2)', [
+      room,
+      Buffer.from(write('first')),
+    ]);
+    await client.end();
+    const second = write('second');
+    const seen: number[] = [];
+    const value = await b.chatTransaction(room, () => {
+      seen.push(b.chatUpdates(room).length);
+      return { append: second, value: b.chatUpdates(room).length };
+    });
+    expect(seen).toEqual([0, 1]);
+    expect(value).toBe(1);
+    expect(heard).toEqual(['first']);
+    expect(texts(b.chatUpdates(room))).toEqual(['first', 'second']);
+    expect(texts(await databaseLog(room))).toEqual(['first', 'second']);
+  });
+
+  it('keep a log whole when another instance compacted the same entries first', async () => {
+    const room = 'u-a_u-b-compact';
+    const [a, b] = [await open(room), await open(room)];
+    const write = writer();
+    for (const text of ['one', 'two', 'three']) await a.appendChatUpdate(room, write(text));
+    await waitFor('b has read the three', () => b.chatUpdates(room).length === 3);
+    await b.compactChat(room, Y.mergeUpdates(b.chatUpdates(room)), { from: 0, to: 3 });
+    // a merges the same entries: the database refuses, and a takes the merge b filed.
+    await a.compactChat(room, Y.mergeUpdates(a.chatUpdates(room)), { from: 0, to: 3 });
+    expect(a.chatUpdates(room)).toHaveLength(1);
+    await a.appendChatUpdate(room, write('four'));
+    expect(texts(a.chatUpdates(room))).toEqual(['one', 'two', 'three', 'four']);
+    expect(await databaseLog(room)).toEqual(a.chatUpdates(room));
+  });
+});
 
 describe('two users on different instances', () => {
   it('chat live: each message stamped once by the server, in one order both see, recorded for both', async () => {

@@ -261,6 +261,19 @@ describe('chat logs', () => {
     expect(bytes(await b.chatLog('room-1', 1))).toEqual([[12], [3]]);
   });
 
+  it('refuse an append after a position a compaction emptied, by an instance that has not seen the merge', async () => {
+    const [a, b] = [await instance(), await instance()];
+    for (let i = 1; i <= 3; i++) await a.appendChat('room-hole', Uint8Array.of(i), i - 1);
+    // b has seen position 1 only; a merges 2 and 3 into position 3, emptying position 2.
+    expect(await a.compactChat('room-hole', Uint8Array.of(23), [2, 3])).toBe(true);
+    expect(await b.appendChat('room-hole', Uint8Array.of(9), 1)).toEqual({ ok: false });
+    // Caught up, it appends after the merge.
+    const missed = await b.chatLog('room-hole', 1);
+    expect(missed.pos).toEqual([3]);
+    expect(await b.appendChat('room-hole', Uint8Array.of(9), 3)).toEqual({ ok: true, pos: 4 });
+    expect(bytes(await a.chatLog('room-hole'))).toEqual([[1], [23], [9]]);
+  });
+
   it('refuse a compaction whose entries another compaction already merged, changing nothing', async () => {
     const [a, b] = [await instance(), await instance()];
     for (let i = 1; i <= 3; i++) await a.appendChat('room-2', Uint8Array.of(i), i - 1);
