@@ -27,13 +27,13 @@ export type RoomState = {
 };
 
 export type BatchOutcome<P> = {
-  /** Each peer whose updates (all, or the first ones) went into the entry, with their new messages. */
-  accepted: { peer: P; clients: number[]; messages: ChatDocMessage[] }[];
+  /** Each peer whose updates (all, or the first ones) are appended, as one update, with their new messages. */
+  accepted: { peer: P; update: Uint8Array; clients: number[]; messages: ChatDocMessage[] }[];
   /** Peers to close, and why (the updates after their last accepted one are dropped). */
   refused: { peer: P; code: number; reason: string }[];
-  /** Messages stamped by the entry, in stamp order. */
+  /** Messages stamped, in stamp order. */
   stamped: StampedMessage[];
-  /** The entry's stamps alone: all a lone sender lacks of it. */
+  /** Their stamps, as one update (appended after the accepted updates). */
   stamps?: Uint8Array;
 };
 
@@ -41,9 +41,9 @@ type Check =
   { ok: true; update: Uint8Array; clients: number[]; messages: ChatDocMessage[] } | Extract<Verdict, { ok: false }>;
 
 /**
- * Decides a room's waiting updates together, against the room as it is: one log entry holding
- * every accepted update and the stamps of their messages (and of `leftovers`, messages the log
- * holds unstamped), so a message is never in the log without its stamp and the stamps follow
+ * Decides a room's waiting updates together, against the room as it is: log entries appended
+ * together, every accepted update and the stamps of their messages (and of `leftovers`, messages
+ * the log holds unstamped), so a message is never in the log without its stamp and the stamps follow
  * the room's newest one whatever instance wrote it. A pure function of the room's state and
  * the batch: a store may take it again after another instance appended.
  *
@@ -68,7 +68,6 @@ export function decideBatch<P extends { userId: string; otherId: string }>(
   const claimed = new Map<number, string>();
   const newIds = new Set<string>();
   let bytes = room.logBytes;
-  const parts: Uint8Array[] = [];
   const outcome: BatchOutcome<P> = { accepted: [], refused: [], stamped: [] };
   const toStamp: ChatDocMessage[] = [];
 
@@ -88,9 +87,10 @@ export function decideBatch<P extends { userId: string; otherId: string }>(
       }
       const verdict = judgeUpdate(room.doc, update, rules);
       if (!verdict.ok) return verdict;
-      if (verdict.clients.length > 0 && bytes + update.byteLength > CHAT_LIMITS.roomMaxBytes)
-        return { ok: false, reason: CLOSE_REASONS.full };
-      return { ...verdict, update };
+      if (verdict.clients.length === 0) return { ...verdict, update };
+      const logged = withoutKnown(room.doc, update);
+      if (bytes + logged.byteLength > CHAT_LIMITS.roomMaxBytes) return { ok: false, reason: CLOSE_REASONS.full };
+      return { ...verdict, update: logged };
     };
     let passed = check(updates.length);
     if (!passed.ok) {
@@ -113,11 +113,10 @@ export function decideBatch<P extends { userId: string; otherId: string }>(
       passed = kept;
     }
     if (passed.clients.length === 0) continue; // nothing the room did not have
-    parts.push(passed.update);
     bytes += passed.update.byteLength;
     for (const client of passed.clients) claimed.set(client, peer.userId);
     for (const m of passed.messages) newIds.add(m.id);
-    outcome.accepted.push({ peer, clients: passed.clients, messages: passed.messages });
+    outcome.accepted.push({ peer, update: passed.update, clients: passed.clients, messages: passed.messages });
     toStamp.push(...[...passed.messages].sort((a, b) => a.clientTime - b.clientTime));
   }
 
@@ -133,8 +132,26 @@ export function decideBatch<P extends { userId: string; otherId: string }>(
       outcome.stamped.push({ ...m, timestamp: last });
     }
     outcome.stamps = stampUpdate(room.serverClient, Y.getState(room.doc.store, room.serverClient), pairs);
-    parts.push(outcome.stamps);
   }
-  if (parts.length === 0) return { value: outcome };
-  return { append: parts.length === 1 ? parts[0] : Y.mergeUpdates(parts), value: outcome };
+  // Entries of their own, appended together: merging them into one would cost more than the rest.
+  const append = outcome.accepted.map((a) => a.update);
+  if (outcome.stamps) append.push(outcome.stamps);
+  return { append, value: outcome };
+}
+
+/**
+ * An accepted update without the parts the room already has (a client sending again what it
+ * sent before): the log keeps only what is new, as the document would. In proportion to the
+ * update: the state it is cut at names only the update's own clients.
+ */
+function withoutKnown(doc: Y.Doc, update: Uint8Array): Uint8Array {
+  const { from } = Y.parseUpdateMeta(update);
+  const have = new Map<number, number>();
+  let repeats = false;
+  for (const [client, clock] of from) {
+    const state = Y.getState(doc.store, client);
+    have.set(client, state);
+    if (clock < state) repeats = true;
+  }
+  return repeats ? Y.diffUpdate(update, Y.encodeStateVector(have)) : update;
 }

@@ -220,9 +220,9 @@ export class ChatRoom {
     );
   }
 
-  /** Takes one decision through the store, then sends its entry on and closes the peers it refused. */
+  /** Takes one decision through the store, then sends its entries on and closes the peers it refused. */
   private async decide(batch: Arrival<ChatPeer>[], leftovers: ChatDocMessage[]): Promise<void> {
-    let entry: Uint8Array | undefined;
+    let logged = false;
     let outcome: BatchOutcome<ChatPeer>;
     try {
       outcome = await this.options.store.chatTransaction(
@@ -241,13 +241,13 @@ export class ChatRoom {
             batch,
             leftovers,
           ),
-        ({ append, value }) => {
-          entry = append;
-          this.logged(append!, value);
+        ({ append = [], value }) => {
+          logged = true;
+          this.logged(append, value);
         },
       );
     } catch (err) {
-      if (entry) {
+      if (logged) {
         // In the document but not durable: the store refuses every write from now on.
         this.options.log(`chat: an entry of ${this.name} could not be saved`, err);
         return;
@@ -265,7 +265,7 @@ export class ChatRoom {
       this.options.info(`chat: refused an update in ${this.name} from ${peer.userId}: ${reason}`);
       this.dismiss(peer, code, reason);
     }
-    if (entry) this.relay(entry, outcome);
+    if (logged) this.relay(outcome);
     // The next decision waits for this one's records: at most one record of the room in flight
     // here (on PostgreSQL several would contend for the conversation's row), and none left
     // behind. On the embedded store they were durable with the entry already.
@@ -273,13 +273,15 @@ export class ChatRoom {
   }
 
   /**
-   * The decision's entry is in the log: the document takes it, the index learns what it brought,
-   * and its messages are recorded, in this same turn (on the embedded store the records then
-   * share the entry's journal sync: a crash never keeps a stamp without its record).
+   * The decision's entries are in the log: the document takes them, the index learns what they
+   * brought, and their messages are recorded, in this same turn (on the embedded store the
+   * records then share the entries' journal sync: a crash never keeps a stamp without its record).
    */
-  private logged(entry: Uint8Array, outcome: BatchOutcome<ChatPeer>): void {
-    Y.applyUpdate(this.doc, entry, 'decided');
-    this.logBytes += entry.byteLength;
+  private logged(entries: readonly Uint8Array[], outcome: BatchOutcome<ChatPeer>): void {
+    for (const entry of entries) {
+      Y.applyUpdate(this.doc, entry, 'decided');
+      this.logBytes += entry.byteLength;
+    }
     this.index.indexDecided(
       outcome.accepted.map(({ peer, clients, messages }) => ({ userId: peer.userId, clients, messages })),
       outcome.stamped,
@@ -290,17 +292,13 @@ export class ChatRoom {
     this.compactTail(false);
   }
 
-  /**
-   * Sends a durable entry to the peers: a lone sender lacks only its stamps; everyone else, and
-   * every sender of a batch with several, gets the whole entry.
-   */
-  private relay(entry: Uint8Array, outcome: BatchOutcome<ChatPeer>): void {
-    const lone = outcome.accepted.length === 1 ? outcome.accepted[0]!.peer : undefined;
-    const whole = updateMessage(entry);
-    const stampsOnly = lone && outcome.stamps ? updateMessage(outcome.stamps) : undefined;
+  /** Sends durable entries to the peers: each gets the accepted updates but its own, then the stamps. */
+  private relay(outcome: BatchOutcome<ChatPeer>): void {
+    const updates = outcome.accepted.map(({ peer, update }) => ({ peer, message: updateMessage(update) }));
+    const stamps = outcome.stamps && updateMessage(outcome.stamps);
     for (const peer of this.peers) {
-      if (peer !== lone) peer.send(whole);
-      else if (stampsOnly) peer.send(stampsOnly);
+      for (const u of updates) if (u.peer !== peer) peer.send(u.message);
+      if (stamps) peer.send(stamps);
     }
   }
 

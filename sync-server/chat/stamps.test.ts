@@ -28,6 +28,21 @@ describe('stamp updates written beside the room', () => {
     expect(Object.fromEntries(reader.getMap(CHAT_STAMPS_MAP).entries())).toEqual({ m1: 10, m2: 11, m3: 12 });
   });
 
+  it('are what Yjs itself writes for the same stamps', () => {
+    const doc = new Y.Doc();
+    doc.clientID = SERVER;
+    doc.transact(() => {
+      doc.getMap(CHAT_STAMPS_MAP).set('m1', 10);
+      doc.getMap(CHAT_STAMPS_MAP).set('m2', 1_700_000_000_123);
+    });
+    expect(
+      stampUpdate(SERVER, 0, [
+        ['m1', 10],
+        ['m2', 1_700_000_000_123],
+      ]),
+    ).toEqual(Y.encodeStateAsUpdate(doc));
+  });
+
   it('carry only the new items: an update made at a later clock waits for the earlier ones', () => {
     const later = stampUpdate(SERVER, 2, [['m9', 5]]);
     const decoded = Y.decodeUpdate(later);

@@ -1,3 +1,4 @@
+import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
 import { CHAT_STAMPS_MAP } from '../../shared/chat-doc';
 
@@ -6,25 +7,34 @@ import { CHAT_STAMPS_MAP } from '../../shared/chat-doc';
  * the Yjs client `client`, whose next clock in the room is `clock`, WITHOUT touching the room:
  * a decision that may be taken again (another instance appended first) must leave no trace
  * until its entry is in the log. Each stamp is a new key, so its item leans on nothing but the
- * root map; the update carries only these items and no deletions.
- *
- * The stamps are written in a scratch document told that `client` already wrote `clock` items
- * (a placeholder item, never encoded): Yjs numbers the new items from there. The placeholder is
- * not marked deleted, so the update's delete set stays empty (a GC placeholder would delete the
- * server's earlier stamps wherever the update is applied).
+ * root map (no origins): Yjs's own items write themselves, framed as an update of one client
+ * (Yjs's update format v1, as `writeClientsStructs` frames them) with no deletions. Building
+ * it in a scratch document instead would cost a new Y.Doc per decision, several times the rest.
  */
 export function stampUpdate(client: number, clock: number, stamps: readonly (readonly [string, number])[]): Uint8Array {
-  const scratch = new Y.Doc({ gc: false });
-  scratch.clientID = client;
-  if (clock > 0)
-    scratch.store.clients.set(client, [
-      new Y.Item(Y.createID(client, 0), null, null, null, null, null, null, new Y.ContentDeleted(clock)),
-    ]);
-  const map = scratch.getMap<number>(CHAT_STAMPS_MAP);
-  scratch.transact(() => {
-    for (const [id, time] of stamps) map.set(id, time);
-  });
-  const update = Y.encodeStateAsUpdate(scratch, Y.encodeStateVector(new Map([[client, clock]])));
-  scratch.destroy();
-  return update;
+  const encoder = new Y.UpdateEncoderV1();
+  const out = encoder.restEncoder;
+  encoding.writeVarUint(out, stamps.length > 0 ? 1 : 0); // clients
+  if (stamps.length > 0) {
+    encoding.writeVarUint(out, stamps.length); // structs of this client
+    encoder.writeClient(client);
+    encoding.writeVarUint(out, clock); // the first one's clock
+    stamps.forEach(([id, time], i) => {
+      // A parent given by its root name is how a decoded item names it; `write` handles it.
+      const parent = CHAT_STAMPS_MAP as unknown as Y.AbstractType<unknown>;
+      const item = new Y.Item(
+        Y.createID(client, clock + i),
+        null,
+        null,
+        null,
+        null,
+        parent,
+        id,
+        new Y.ContentAny([time]),
+      );
+      item.write(encoder, 0);
+    });
+  }
+  encoding.writeVarUint(out, 0); // delete set: no client
+  return encoder.toUint8Array();
 }

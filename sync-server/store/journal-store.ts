@@ -242,15 +242,20 @@ class JournalStoreImpl implements JournalStore {
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
-    const { append, value } = decision;
+    const { append = [], value } = decision;
     // Nothing to append: the answer waits for what it saw to be durable (an empty commit).
-    if (!append) return this.commit([]).then(() => value);
-    let inLog = false;
-    const durable = this.chatLine(room, append, 'append', () => {
-      this.memory.appendChat(room, new Uint8Array(append));
-      inLog = true;
-    });
-    if (!inLog) return durable.then(() => value);
+    if (append.length === 0) return this.commit([]).then(() => value);
+    // One journal line each, written in this turn: they share a sync. Lines become durable in
+    // order, so the last one's sync covers them all.
+    let inLog = 0;
+    let durable: Promise<void> = Promise.resolve();
+    for (const update of append) {
+      durable = this.chatLine(room, update, 'append', () => {
+        this.memory.appendChat(room, new Uint8Array(update));
+        inLog++;
+      });
+    }
+    if (inLog < append.length) return durable.then(() => value);
     try {
       logged?.(decision);
     } catch (err) {

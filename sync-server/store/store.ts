@@ -61,8 +61,11 @@ export class StoreUnavailableError extends Error {
 /** Log entries `from` (inclusive) to `to` (exclusive) of a room's chat log. */
 export type ChatRange = { from: number; to: number };
 
-/** What a chat decision returns: the entry to append to the room's log (none: append nothing) and a value for the caller. */
-export type ChatDecision<T> = { append?: Uint8Array; value: T };
+/**
+ * What a chat decision returns: the entries to append to the room's log together (none: append
+ * nothing) and a value for the caller.
+ */
+export type ChatDecision<T> = { append?: readonly Uint8Array[]; value: T };
 
 /**
  * Documents handed out by reads are the store's own objects: treat them as read-only. Reads are
@@ -117,17 +120,18 @@ export interface Store {
    */
   onRemoteChat(listener: (room: string, updates: Uint8Array[]) => void): () => void;
   /**
-   * Chat: appends to a room's log the entry `decide` returns, decided on the whole log as this
-   * instance holds it, so that nothing appended anywhere comes between what `decide` saw and its
-   * entry (the room's true tail: docs/decisions/023-postgres-instances.md, "Chat across
+   * Chat: appends to a room's log the entries `decide` returns, decided on the whole log as this
+   * instance holds it, so that nothing appended anywhere comes between what `decide` saw and them
+   * (the room's true tail: docs/decisions/023-postgres-instances.md, "Chat across
    * instances"). `decide` runs once this room's earlier chat transactions have finished; the
    * embedded store runs it at once. A store shared by several instances appends only if no other
    * instance appended first; otherwise it reads what they did (handed to `onRemoteChat` listeners)
    * and runs `decide` again, so `decide` must be a function of the room's current state with no
-   * effects of its own. `logged` is called synchronously with the decision once its entry is part
-   * of `chatUpdates`, before any later entry reaches `onRemoteChat` listeners: at once on the
-   * embedded store, at commit on a shared one. Resolves with the decision's value once its entry
-   * is durable (a decision that appends nothing: once everything it saw is).
+   * effects of its own. The entries are appended together (on a shared store, all or none).
+   * `logged` is called synchronously with the decision once its entries are part of
+   * `chatUpdates`, before any later entry reaches `onRemoteChat` listeners: at once on the
+   * embedded store, at commit on a shared one. Resolves with the decision's value once its
+   * entries are durable (a decision that appends nothing: once everything it saw is).
    */
   chatTransaction<T>(
     room: string,

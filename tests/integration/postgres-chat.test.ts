@@ -171,7 +171,7 @@ describe('chat logs held by several instances', () => {
     const seen: number[] = [];
     const value = await b.chatTransaction(room, () => {
       seen.push(b.chatUpdates(room).length);
-      return { append: second, value: b.chatUpdates(room).length };
+      return { append: [second], value: b.chatUpdates(room).length };
     });
     expect(seen).toEqual([0, 1]);
     expect(value).toBe(1);

@@ -128,11 +128,12 @@ export class PgChatLogs {
     return this.enqueue(log, async () => {
       for (let attempt = 1; ; attempt++) {
         const decision = decide();
-        if (!decision.append) return decision.value;
-        const update = new Uint8Array(decision.append);
-        const outcome = await this.documents.appendChat(room, update, log.lastPos);
+        const updates = (decision.append ?? []).map((u) => new Uint8Array(u));
+        if (updates.length === 0) return decision.value;
+        const outcome = await this.documents.appendChat(room, updates, log.lastPos);
         if (outcome.ok) {
-          log.entries.push({ update, pos: outcome.pos });
+          const first = outcome.pos - updates.length + 1;
+          log.entries.push(...updates.map((update, i) => ({ update, pos: first + i })));
           log.lastPos = outcome.pos;
           logged?.(decision);
           return decision.value;

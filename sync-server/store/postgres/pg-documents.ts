@@ -178,8 +178,8 @@ export class PgDocuments {
   }
 
   /**
-   * Appends `update` to a room's log at the position after `afterPos`, the last entry the caller
-   * has seen. Refused (`ok: false`, nothing written) when any entry at or past that position
+   * Appends `updates` to a room's log at the positions after `afterPos`, the last entry the
+   * caller has seen, all or none, in one statement; resolves with the last one's position. Refused (`ok: false`, nothing written) when any entry at or past that position
    * exists, i.e. another append took it first, or a compaction filed past it entries the caller
    * has not seen (a merge goes to the last position it merged, leaving holes before it): the
    * caller reads what it missed (`chatLog(room, afterPos)`) and decides again. Every instance is
@@ -187,22 +187,24 @@ export class PgDocuments {
    */
   async appendChat(
     room: string,
-    update: Uint8Array,
+    updates: readonly Uint8Array[],
     afterPos: number,
   ): Promise<{ ok: true; pos: number } | { ok: false }> {
     try {
       // Two appends at one position collide on the primary key; the check sees every entry
       // committed before the statement, and one committed after it can only sit at a position
       // the caller has seen (merges) or at this one (the key).
+      // The check holds for every row alike, and a collision fails the whole statement: all or none.
       const { rowCount } = await this.pool.query(
         `WITH added AS (
            INSERT INTO chat_updates (room, pos, update)
-             SELECT $1, $2, $3 WHERE NOT EXISTS (SELECT 1 FROM chat_updates WHERE room = $1 AND pos >= $2)
-             RETURNING room)
-         SELECT pg_notify('${CHAT_CHANNEL}', md5(room)) FROM added`,
-        [room, afterPos + 1, Buffer.from(update)],
+             SELECT $1, $2 + w.i - 1, w.u FROM unnest($3::bytea[]) WITH ORDINALITY AS w(u, i)
+              WHERE NOT EXISTS (SELECT 1 FROM chat_updates WHERE room = $1 AND pos >= $2)
+             RETURNING 1)
+         SELECT pg_notify('${CHAT_CHANNEL}', md5($1)) FROM (SELECT 1 FROM added LIMIT 1) AS any_added`,
+        [room, afterPos + 1, updates.map((u) => Buffer.from(u))],
       );
-      return rowCount === 1 ? { ok: true, pos: afterPos + 1 } : { ok: false };
+      return rowCount === 1 ? { ok: true, pos: afterPos + updates.length } : { ok: false };
     } catch (err) {
       if ((err as { code?: string }).code === UNIQUE_VIOLATION) return { ok: false };
       throw err;

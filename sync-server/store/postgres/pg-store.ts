@@ -283,7 +283,7 @@ export class PgStore implements Store {
   }
 
   appendChatUpdate(room: string, update: Uint8Array): Promise<void> {
-    return this.chatTransaction(room, () => ({ append: update, value: undefined }));
+    return this.chatTransaction(room, () => ({ append: [update], value: undefined }));
   }
 
   chatUpdates(room: string): Uint8Array[] {
