@@ -107,10 +107,7 @@ export class ChatHub {
       const peer = new SocketPeer(ws, access.room, access.userId, access.otherId, access.sessionId);
       if (this.closed) return peer.close(CLOSE_CODES.goingAway, 'Server shutting down');
       ws.on('error', () => ws.terminate());
-      if (refusal || !room) {
-        if (room?.size === 0) this.scheduleUnload(room);
-        return peer.close(CLOSE_CODES.tooMany, refusal ?? CLOSE_REASONS.tooManySockets);
-      }
+      if (refusal || !room) return peer.close(CLOSE_CODES.tooMany, refusal ?? CLOSE_REASONS.tooManySockets);
       // Unloaded in the moment it took to get here: the client reconnects to a fresh one.
       if (this.rooms.get(access.room) !== room) return peer.close(CLOSE_CODES.overloaded, CLOSE_REASONS.unavailable);
       ws.binaryType = 'nodebuffer';
@@ -127,6 +124,9 @@ export class ChatHub {
       this.remember(peer);
       room.join(peer);
     });
+    // Loaded for a socket that did not join (refused, or gone during the handshake): it unloads
+    // like a room its last peer left.
+    if (room && room.size === 0 && this.rooms.get(room.name) === room) this.scheduleUnload(room);
   }
 
   /** Why a new socket of `userId` in `room` is refused (opened too fast, or too many open), if it is. */
