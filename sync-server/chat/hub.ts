@@ -44,6 +44,7 @@ export class ChatHub {
   /** Rooms being read from the store, by name. */
   private readonly loading = new Map<string, Promise<ChatRoom>>();
   private readonly stopRemote: () => void;
+  private readonly stopPresence: () => void;
 
   constructor(
     private readonly ctx: AppContext,
@@ -53,6 +54,7 @@ export class ChatHub {
     ctx.events.on('session-revoked', this.onSessionRevoked);
     // Entries other instances appended reach the room loaded here, if any (its log is held open).
     this.stopRemote = ctx.store.onRemoteChat((name, updates) => this.rooms.get(name)?.applyRemote(updates));
+    this.stopPresence = ctx.store.onRemotePresence((name, update) => this.rooms.get(name)?.remotePresence(update));
     this.pinger = setInterval(() => this.ping(), PING_EVERY_MS).unref();
   }
 
@@ -257,6 +259,7 @@ ${peer.userId}`;
       throw err;
     }
     this.rooms.set(name, room);
+    room.askPresence();
     this.recordIfBehind(room);
     return room;
   }
@@ -343,6 +346,7 @@ ${peer.userId}`;
     this.closed = true;
     this.ctx.events.off('session-revoked', this.onSessionRevoked);
     this.stopRemote();
+    this.stopPresence();
     clearInterval(this.pinger);
     for (const timer of this.idleTimers.values()) clearTimeout(timer);
     this.idleTimers.clear();

@@ -1,3 +1,4 @@
+import * as decoding from 'lib0/decoding';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import type * as Y from 'yjs';
 import { readOwnAwareness } from './awareness-filter';
@@ -7,10 +8,18 @@ import { awarenessMessage } from './protocol';
 /** A room's peer as presence sees it. */
 type PresencePeer = { readonly userId: string; send(message: Uint8Array): void };
 
+/** Origin of presence other instances published. */
+const REMOTE = 'remote';
+/** y-protocols' origin for states it drops when they were not renewed in time. */
+const TIMEOUT = 'timeout';
+/** Presence published to other instances in one piece up to this size, client by client past it. */
+const PUBLISH_MAX_BYTES = 4 * 1024;
+
 /**
  * Presence (who is here, who is typing) in one room: y-protocols awareness, each peer speaking
- * only for its own client ids, sent out coalesced. Kept in this instance's memory, beside the
- * room's document; it is not stored.
+ * only for its own client ids, sent out coalesced. Kept in memory, never stored; the changes of
+ * this instance's peers are published to the other instances holding the room (`publish`, also
+ * coalesced), and theirs are applied here as they come (`remote`).
  */
 export class RoomPresence<P extends PresencePeer> {
   private readonly awareness: awarenessProtocol.Awareness;
@@ -18,12 +27,18 @@ export class RoomPresence<P extends PresencePeer> {
   private readonly controlled = new Map<P, Set<number>>();
   /** Presence changes waiting to go out, by peer (sent together every awarenessFlushMs). */
   private readonly out = new Map<P, Set<number>>();
+  /** This instance's peers' clients whose change waits to be published. */
+  private readonly published = new Set<number>();
+  /** The user each client id other instances publish speaks for. */
+  private readonly remoteOwners = new Map<number, string>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly doc: Y.Doc,
     /** Who writes with a Yjs client id, if anyone does. */
     private readonly ownerOf: (client: number) => string | undefined,
+    /** Hands a presence update to the other instances (an empty one asks for theirs). */
+    private readonly publish: (update: Uint8Array) => void = () => {},
   ) {
     this.awareness = new awarenessProtocol.Awareness(doc);
     this.awareness.setLocalState(null);
@@ -65,16 +80,38 @@ export class RoomPresence<P extends PresencePeer> {
     this.queue(peer, [...this.awareness.getStates().keys()]);
   }
 
+  /** Asks the other instances for their peers' presence (the room just loaded here). */
+  askOthers(): void {
+    this.publish(new Uint8Array());
+  }
+
+  /** Presence another instance published: applied (and sent to the peers here); empty, it asks for this instance's. */
+  remote(update: Uint8Array): void {
+    if (update.byteLength === 0) {
+      for (const ids of this.controlled.values()) for (const c of ids) this.published.add(c);
+      this.schedule();
+      return;
+    }
+    const entries = remoteEntries(update);
+    if (!entries) return;
+    for (const { clientId, userId } of entries) {
+      if (userId === undefined) this.remoteOwners.delete(clientId);
+      else this.remoteOwners.set(clientId, userId);
+    }
+    awarenessProtocol.applyAwarenessUpdate(this.awareness, update, REMOTE);
+  }
+
   destroy(): void {
     clearTimeout(this.timer);
     this.out.clear();
+    this.published.clear();
     this.awareness.destroy();
   }
 
   /** A client id is a peer's own unless another user writes with it or another user's socket holds it. */
   private mayControl(peer: P, client: number): boolean {
     if (client === this.doc.clientID) return false;
-    const owner = this.ownerOf(client);
+    const owner = this.ownerOf(client) ?? this.remoteOwners.get(client);
     if (owner !== undefined && owner !== peer.userId) return false;
     for (const [other, ids] of this.controlled)
       if (other !== peer && other.userId !== peer.userId && ids.has(client)) return false;
@@ -87,6 +124,11 @@ export class RoomPresence<P extends PresencePeer> {
   ): void => {
     const changed = [...added, ...updated, ...removed];
     for (const peer of this.controlled.keys()) if (peer !== origin) this.queue(peer, changed);
+    // Each instance drops states that were not renewed on its own clock: only changes made here go out.
+    if (origin !== REMOTE && origin !== TIMEOUT) {
+      for (const c of changed) this.published.add(c);
+      this.schedule();
+    }
   };
 
   /**
@@ -97,6 +139,10 @@ export class RoomPresence<P extends PresencePeer> {
     let queued = this.out.get(peer);
     if (!queued) this.out.set(peer, (queued = new Set()));
     for (const c of clients) queued.add(c);
+    this.schedule();
+  }
+
+  private schedule(): void {
     this.timer ??= setTimeout(this.flush, CHAT_LIMITS.awarenessFlushMs);
   }
 
@@ -108,5 +154,32 @@ export class RoomPresence<P extends PresencePeer> {
         peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, known)));
     }
     this.out.clear();
+    const mine = [...this.published].filter((c) => this.awareness.meta.has(c) && !this.remoteOwners.has(c));
+    this.published.clear();
+    if (mine.length === 0) return;
+    const update = awarenessProtocol.encodeAwarenessUpdate(this.awareness, mine);
+    if (update.byteLength <= PUBLISH_MAX_BYTES) this.publish(update);
+    else for (const c of mine) this.publish(awarenessProtocol.encodeAwarenessUpdate(this.awareness, [c]));
   };
+}
+
+/**
+ * The client ids an awareness update names, with the user each state speaks for (none for a
+ * removal), or undefined when it cannot be read.
+ */
+function remoteEntries(update: Uint8Array): { clientId: number; userId: string | undefined }[] | undefined {
+  try {
+    const decoder = decoding.createDecoder(update);
+    const entries = [];
+    for (let count = decoding.readVarUint(decoder); count > 0; count--) {
+      const clientId = decoding.readVarUint(decoder);
+      decoding.readVarUint(decoder); // clock
+      const state = JSON.parse(decoding.readVarString(decoder)) as { user?: { id?: unknown } } | null;
+      const id = state?.user?.id;
+      entries.push({ clientId, userId: typeof id === 'string' ? id : undefined });
+    }
+    return entries;
+  } catch {
+    return undefined;
+  }
 }

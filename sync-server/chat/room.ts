@@ -64,7 +64,7 @@ export class ChatRoom {
   readonly doc = new Y.Doc();
   private readonly peers = new Set<ChatPeer>();
   private readonly index = new RoomIndex(this.doc);
-  private readonly presence = new RoomPresence<ChatPeer>(this.doc, (client) => this.index.ownerOf(client));
+  private readonly presence: RoomPresence<ChatPeer>;
   /** Bytes in the room's stored log, kept in step with it. */
   private logBytes: number;
   private readonly sentWholeRoom = new WeakSet<ChatPeer>();
@@ -90,6 +90,11 @@ export class ChatRoom {
     readonly name: string,
     private readonly options: RoomOptions,
   ) {
+    this.presence = new RoomPresence<ChatPeer>(
+      this.doc,
+      (client) => this.index.ownerOf(client),
+      (update) => options.store.publishPresence(name, update),
+    );
     const updates = options.store.chatUpdates(name);
     this.logBytes = sum(updates);
     // One entry at a time: merging them first would cost the room's size twice.
@@ -170,6 +175,16 @@ export class ChatRoom {
       for (const peer of this.peers) peer.send(message);
     }
     this.checkIntegrated('an entry of another instance');
+  }
+
+  /** Presence another instance published for this room. */
+  remotePresence(update: Uint8Array): void {
+    if (!this.destroyed) this.presence.remote(update);
+  }
+
+  /** Asks the other instances holding the room for their peers' presence (it just loaded here). */
+  askPresence(): void {
+    this.presence.askOthers();
   }
 
   /** Queues a client update for the room's next decision (the hub's budget already paced it). */

@@ -222,6 +222,12 @@ class JournalStoreImpl implements JournalStore {
 
   closeChat(): void {}
 
+  publishPresence(): void {}
+
+  onRemotePresence(): () => void {
+    return () => {};
+  }
+
   /** Alone with its data folder (the lock): no other instance appends. */
   onRemoteChat(): () => void {
     return () => {};

@@ -138,6 +138,14 @@ export interface Store {
     decide: () => ChatDecision<T>,
     logged?: (decision: ChatDecision<T>) => void,
   ): Promise<T>;
+  /**
+   * Chat presence: hands a room's presence change (a y-protocols awareness update of a few KiB)
+   * to the other instances holding the room; an empty update asks them for theirs. Neither
+   * stored nor acknowledged. The embedded store, alone, has nobody to hand it to.
+   */
+  publishPresence(room: string, update: Uint8Array): void;
+  /** Chat presence other instances published for rooms held open here (empty: they ask for this instance's). */
+  onRemotePresence(listener: (room: string, update: Uint8Array) => void): () => void;
   /** Chat: append one Yjs update to a room's log as it is, durably (imports, seeds, tests). */
   appendChatUpdate(room: string, update: Uint8Array): Promise<void>;
   /**

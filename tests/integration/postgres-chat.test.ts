@@ -385,6 +385,32 @@ describe('two users on different instances', () => {
     await waitFor('A gets it live', () => stampedContents(reader).includes('Back to you'));
   });
 
+  it('see each other present and typing, and leaving; a room loaded later on a third instance shows who is there', async () => {
+    const [one, two, three] = [await instance(), await instance(), await instance()];
+    const { buyer, seller, room } = await scene(one, two);
+    const a = chat(on(buyer, one), room);
+    const b = chat(on(seller, two), room);
+    await Promise.all([a.synced(), b.synced()]);
+    const presenceOf = (c: ChatClient, of: ChatClient) => c.provider.awareness.getStates().get(of.doc.clientID);
+
+    a.provider.awareness.setLocalState({ user: { id: buyer.user.id, name: 'Bea Buyer' }, typing: true });
+    await waitFor('B sees A typing', () => presenceOf(b, a)?.typing === true);
+    b.provider.awareness.setLocalState({ user: { id: seller.user.id, name: 'Sam Seller' }, typing: false });
+    await waitFor('A sees B present', () => presenceOf(a, b)?.typing === false);
+    expect(presenceOf(b, a)).toEqual({ user: { id: buyer.user.id, name: 'Bea Buyer' }, typing: true });
+
+    // The room loads on a third instance: a reader there is told who is present at once.
+    const reader = chat(on(buyer, three), room);
+    await waitFor('the third instance shows both', () => presenceOf(reader, a) && presenceOf(reader, b));
+
+    // A's socket drops: the others hear A leave, wherever they are.
+    (a.provider.ws as unknown as { terminate(): void }).terminate();
+    a.provider.shouldConnect = false;
+    await waitFor('B no longer sees A', () => !presenceOf(b, a));
+    await waitFor('the reader no longer sees A', () => !presenceOf(reader, a));
+    expect(presenceOf(reader, b)).toEqual({ user: { id: seller.user.id, name: 'Sam Seller' }, typing: false });
+  });
+
   it("closes a user's chat socket on every instance when they log out on one (4401)", async () => {
     const [one, two] = [await instance(), await instance()];
     const { buyer, room } = await scene(one, two);

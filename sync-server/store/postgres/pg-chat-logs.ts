@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ChatDecision, ChatRange } from '../store';
 import type { PgDocuments } from './pg-documents';
 
@@ -35,10 +35,16 @@ const MAX_ATTEMPTS = 100;
 
 const digest = (room: string) => createHash('md5').update(room).digest('hex');
 
+/** NOTIFY payloads stay under 8,000 bytes: a presence update past this many is not sent. */
+const PRESENCE_MAX_BYTES = 5_600;
+
 export class PgChatLogs {
   private readonly logs = new Map<string, RoomLog>();
   private readonly byDigest = new Map<string, string>();
   private readonly remoteListeners = new Set<(room: string, updates: Uint8Array[]) => void>();
+  private readonly presenceListeners = new Set<(room: string, update: Uint8Array) => void>();
+  /** Tells this instance's presence notifications from the others'. */
+  private readonly instance = randomBytes(8).toString('hex');
   private readonly stopListening: () => void;
 
   constructor(private readonly documents: PgDocuments) {
@@ -52,9 +58,11 @@ export class PgChatLogs {
     const stopResync = documents.onChatResync(() => {
       for (const [room, log] of this.logs) if (log.loaded) void this.catchUp(room, log).catch(() => undefined);
     });
+    const stopPresence = documents.onPresence((payload) => this.fromPresence(payload));
     this.stopListening = () => {
       stopAppended();
       stopResync();
+      stopPresence();
     };
   }
 
@@ -111,6 +119,33 @@ export class PgChatLogs {
   onRemote(listener: (room: string, updates: Uint8Array[]) => void): () => void {
     this.remoteListeners.add(listener);
     return () => this.remoteListeners.delete(listener);
+  }
+
+  /** See `Store.publishPresence`: `<instance> <room digest> <update in base64>`, dropped when the database is out of reach. */
+  publishPresence(room: string, update: Uint8Array): void {
+    if (update.byteLength > PRESENCE_MAX_BYTES) return;
+    const payload = `${this.instance} ${digest(room)} ${Buffer.from(update).toString('base64')}`;
+    void this.documents.notifyPresence(payload).catch(() => undefined);
+  }
+
+  onRemotePresence(listener: (room: string, update: Uint8Array) => void): () => void {
+    this.presenceListeners.add(listener);
+    return () => this.presenceListeners.delete(listener);
+  }
+
+  private fromPresence(payload: string): void {
+    const [instance, roomDigest, base64 = ''] = payload.split(' ');
+    if (instance === this.instance || roomDigest === undefined) return;
+    const room = this.byDigest.get(roomDigest);
+    if (room === undefined || !this.logs.get(room)?.loaded) return;
+    const update = new Uint8Array(Buffer.from(base64, 'base64'));
+    for (const listener of this.presenceListeners) {
+      try {
+        listener(room, update);
+      } catch {
+        // The room's own failure; presence is best effort.
+      }
+    }
   }
 
   /** See `Store.chatTransaction`. */

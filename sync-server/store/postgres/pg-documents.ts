@@ -13,6 +13,8 @@ import { HORIZON_SQL, ROWS_PER_TRANSACTION, seqSql, toSeq } from './order';
 export const CHANGES_CHANNEL = 'gig_marketplace_changes';
 /** The channel an append to a chat log notifies, with the md5 of the room's name. */
 export const CHAT_CHANNEL = 'gig_marketplace_chat';
+/** The channel chat presence goes through (pg-chat-logs.ts writes and reads its payloads). */
+export const PRESENCE_CHANNEL = 'gig_marketplace_presence';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -39,6 +41,7 @@ export class PgDocuments {
   private readonly listeners = new Set<(changes: Change[]) => void>();
   private readonly chatListeners = new Set<(roomDigest: string) => void>();
   private readonly chatResyncListeners = new Set<() => void>();
+  private readonly presenceListeners = new Set<(payload: string) => void>();
   private listenClient: pg.Client | undefined;
   /** Highest seq handed to `onDurable` listeners. */
   private delivered = 0;
@@ -272,6 +275,20 @@ export class PgDocuments {
   }
 
   /**
+   * Sends `payload` (under 8,000 bytes, PostgreSQL's limit) to every instance listening, this one
+   * included, now: not stored, and lost by an instance not listening at that moment.
+   */
+  async notifyPresence(payload: string): Promise<void> {
+    await this.pool.query('SELECT pg_notify($1, $2)', [PRESENCE_CHANNEL, payload]);
+  }
+
+  /** Called with every presence payload any instance sends. Returns an unsubscribe. */
+  onPresence(listener: (payload: string) => void): () => void {
+    this.presenceListeners.add(listener);
+    return () => this.presenceListeners.delete(listener);
+  }
+
+  /**
    * Called each time the listening connection is (re)established: notifications sent while it
    * was down are lost, so whoever follows chat logs reads them again. Returns an unsubscribe.
    */
@@ -298,6 +315,8 @@ export class PgDocuments {
     client.on('notification', (n) => {
       if (n.channel === CHAT_CHANNEL) {
         for (const listener of this.chatListeners) listener(n.payload ?? '');
+      } else if (n.channel === PRESENCE_CHANNEL) {
+        for (const listener of this.presenceListeners) listener(n.payload ?? '');
       } else this.poll();
     });
     let lost = false;
@@ -314,7 +333,7 @@ export class PgDocuments {
     client.on('end', onLost);
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${CHAT_CHANNEL}`);
+      await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${CHAT_CHANNEL}; LISTEN ${PRESENCE_CHANNEL}`);
     } catch (err) {
       lost = true;
       void client.end().catch(() => {});

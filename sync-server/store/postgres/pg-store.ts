@@ -298,6 +298,14 @@ export class PgStore implements Store {
     return this.chat.onRemote(listener);
   }
 
+  publishPresence(room: string, update: Uint8Array): void {
+    this.chat.publishPresence(room, update);
+  }
+
+  onRemotePresence(listener: (room: string, update: Uint8Array) => void): () => void {
+    return this.chat.onRemotePresence(listener);
+  }
+
   async ping(): Promise<void> {
     await unavailableIfDown(this.pool.query('SELECT 1'));
   }
