@@ -49,7 +49,7 @@ type Check =
  *
  * A peer's updates are judged merged into one (an update may lean on the same peer's previous
  * one, not yet in the room); other peers' updates cannot lean on them (nothing is relayed before
- * its entry is logged), but message ids and Yjs client ids are checked across the whole batch.
+ * its entries are logged), but message ids and Yjs client ids are checked across the whole batch.
  * When a peer's updates are refused, the longest run of its first updates that passes is kept
  * (found by halving: a few merges of at most the batch), and the peer is closed.
  */

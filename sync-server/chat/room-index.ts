@@ -33,8 +33,7 @@ export class RoomIndex {
 
   /**
    * Indexes the loaded document (the room's size, once). Returns the messages the log holds
-   * without a stamp (a crash fell between an append and its stamp, in logs written before
-   * messages and stamps shared an entry) and the newest stamped message.
+   * without a stamp (see ChatRoom) and the newest stamped message.
    */
   indexAll(): { leftovers: ChatDocMessage[]; newest?: StampedMessage } {
     const messages = this.doc.getArray(CHAT_MESSAGES_ARRAY);
@@ -63,7 +62,7 @@ export class RoomIndex {
     return { leftovers, newest };
   }
 
-  /** Indexes what this room's own entry brought, as its decision found it. */
+  /** Indexes what this room's own decision appended, as the decision found it. */
   indexDecided(
     accepted: { userId: string; clients: number[]; messages: ChatDocMessage[] }[],
     stamped: StampedMessage[],

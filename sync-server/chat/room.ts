@@ -33,7 +33,7 @@ export type RoomOptions = {
   info: (message: string) => void;
   /** The log's newest small entries are merged into one once there are more than this many. */
   compactAfter: number;
-  /** Called with the messages an entry stamped, in stamp order, in the same turn as the entry is logged. */
+  /** Called with the messages a decision stamped, in stamp order, in the same turn its entries are logged. */
   onStamped: (room: string, messages: StampedMessage[]) => Promise<void>;
   /** Called when the last peer leaves. */
   onEmpty: (room: ChatRoom) => void;
@@ -50,11 +50,11 @@ const EMPTY_UPDATE = Y.encodeStateAsUpdate(new Y.Doc());
  * One conversation's Yjs document with its peers, a cache over the room's log in the store.
  * Client updates wait for the room's next decision: the updates that arrived meanwhile are
  * judged together against the document as the log has it (`decideBatch`, at a cost in
- * proportion to them), and what passes is appended with the stamps of its messages as one log
- * entry, through the store's chat transaction, which on PostgreSQL takes the decision again when
- * another instance appended first. Only then is the entry applied to the document; once it is
- * durable it is sent to the peers and its messages recorded. One decision at a time per room:
- * what arrives during one waits for the next, so a busy room writes one entry per durable write,
+ * proportion to them), and what passes is appended with an update stamping its messages, all
+ * together, through the store's chat transaction, which on PostgreSQL takes the decision again
+ * when another instance appended first. Only then do they reach the document; once durable they
+ * are sent to the peers, and the messages recorded. One decision at a time per room: what
+ * arrives during one waits for the next, so a busy room writes one decision per durable write,
  * not one per update. Entries other instances appended arrive from the store and are applied and
  * sent on as they are. Nothing a peer sends costs work in proportion to the room (decision 011):
  * a sync request far behind is answered with the stored log's own bytes, and compaction merges
@@ -76,9 +76,9 @@ export class ChatRoom {
   private readonly waitingBytes = new Map<ChatPeer, number>();
   /** Messages the log holds unstamped, for the next decision to stamp. */
   private leftovers: ChatDocMessage[] = [];
-  /** The records of the last logged entry (they never reject: failures are logged). */
+  /** The records of the last decision's messages (they never reject: failures are logged). */
   private recorded: Promise<unknown> = Promise.resolve();
-  /** The decision under way: resolves once its entry is durable (or it failed). */
+  /** The decision under way: resolves once its entries are durable (or it failed). */
   private appended: Promise<void> = Promise.resolve();
   private deciding = false;
   private destroyed = false;
@@ -103,8 +103,8 @@ export class ChatRoom {
     }, 'load');
     const { leftovers, newest } = this.index.indexAll();
     this.newestAtLoad = newest;
-    // A crash can fall between a message's append and its stamp in logs written before they
-    // shared an entry: such messages are stamped (and recorded) by the room's first decision.
+    // A log can hold a message without its stamp (the embedded journal torn between a decision's
+    // lines by a crash, older logs, imports): the room's first decision stamps and records it.
     this.leftovers = leftovers;
     this.pump();
   }
@@ -264,7 +264,7 @@ export class ChatRoom {
     } catch (err) {
       if (logged) {
         // In the document but not durable: the store refuses every write from now on.
-        this.options.log(`chat: an entry of ${this.name} could not be saved`, err);
+        this.options.log(`chat: entries of ${this.name} could not be saved`, err);
         return;
       }
       // Nothing was written: the senders reconnect (a code the client retries) and send again.
@@ -283,7 +283,7 @@ export class ChatRoom {
     if (logged) this.relay(outcome);
     // The next decision waits for this one's records: at most one record of the room in flight
     // here (on PostgreSQL several would contend for the conversation's row), and none left
-    // behind. On the embedded store they were durable with the entry already.
+    // behind. On the embedded store they were durable with the entries already.
     await this.recorded;
   }
 
