@@ -307,12 +307,18 @@ ${peer.userId}`;
     this.idleTimers.set(room.name, timer);
   }
 
+  /**
+   * Compacts an idle room's log, then drops the room, unless someone joined meanwhile (the room
+   * stays; a compaction merges only entries it read, so what they sent is kept). A room is no
+   * longer listed only once its log is compacted.
+   */
   private async unload(room: ChatRoom): Promise<void> {
+    const idle = () => room.size === 0 && this.rooms.get(room.name) === room && !this.idleTimers.has(room.name);
     await room.settle();
-    // Someone joined while the last writes settled: the room stays.
-    if (room.size > 0 || this.rooms.get(room.name) !== room || this.idleTimers.has(room.name)) return;
-    this.rooms.delete(room.name);
+    if (!idle()) return;
     await room.compact();
+    if (!idle()) return;
+    this.rooms.delete(room.name);
     room.destroy();
     this.ctx.store.closeChat(room.name);
   }

@@ -280,11 +280,12 @@ export class ChatRoom {
       this.options.info(`chat: refused an update in ${this.name} from ${peer.userId}: ${reason}`);
       this.dismiss(peer, code, reason);
     }
-    if (logged) this.relay(outcome);
-    // The next decision waits for this one's records: at most one record of the room in flight
-    // here (on PostgreSQL several would contend for the conversation's row), and none left
-    // behind. On the embedded store they were durable with the entries already.
+    // Sent once the messages' records are written too (on the embedded store they share the
+    // entries' sync): a message shown sent here has its conversation record and notification.
+    // The next decision waits for them as well: at most one record of the room in flight here
+    // (on PostgreSQL several would contend for the conversation's row), and none left behind.
     await this.recorded;
+    if (logged) this.relay(outcome);
   }
 
   /**
