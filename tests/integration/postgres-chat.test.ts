@@ -1,16 +1,21 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages, type ChatDocMessage } from '../../shared/chat-doc';
-import { conversationIdFor } from '../../shared/ids';
+import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages } from '../../shared/chat-doc';
 import { INDEXES } from '../../sync-server/indexes';
 import { PgStore } from '../../sync-server/store/postgres/pg-store';
-import { applicationDoc, gigDoc, person, pullAll, write, type Person } from '../support/fixtures';
-import { TestClient } from '../support/http-client';
-import { startTestServer, type TestServer } from '../support/in-process-server';
+import { pullAll } from '../support/fixtures';
+import type { TestClient } from '../support/http-client';
+import {
+  checkLogOrder,
+  databaseLog as logOf,
+  on,
+  scene,
+  stamped,
+  stampedContents,
+  useInstances,
+} from '../support/postgres/chat-instances';
 import { createTestDatabase, type TestDatabase } from '../support/postgres/database';
-import { startTestCluster, type TestCluster } from '../support/postgres/cluster';
-import { LOAD_ENV, startChildServer, type ChildServer } from '../support/spawn-server';
 import { chatLogOf } from '../support/store-under-test';
 import { waitFor } from '../support/wait';
 import { chatMessage, openChat, storedRoom, tryChatSocket, updateFrame, type ChatClient } from '../support/yjs-client';
@@ -18,94 +23,20 @@ import { chatMessage, openChat, storedRoom, tryChatSocket, updateFrame, type Cha
 /**
  * Issue 14, chat across instances: several servers on one PostgreSQL database, users on
  * different instances. Each update is judged against the room's true tail whichever instance
- * receives it, appended with its stamps in one entry, and relayed to the other instances' rooms
- * (docs/decisions/023-postgres-instances.md, "Chat across instances").
+ * receives it, appended with its stamps, and relayed to the other instances' rooms
+ * (docs/decisions/023-postgres-instances.md, "Chat across instances"). Instances killed and
+ * PostgreSQL restarting: postgres-chat-failures.test.ts.
  */
 
 let db: TestDatabase;
-const servers: TestServer[] = [];
-const chats: ChatClient[] = [];
-
 beforeAll(async () => {
   db = await createTestDatabase();
-});
-afterEach(async () => {
-  for (const c of chats.splice(0)) c.destroy();
-  await Promise.all(servers.splice(0).map((s) => s.cleanup()));
 });
 afterAll(async () => {
   await db.drop();
 });
-
-async function instance(env: Record<string, string> = {}, url = db.url): Promise<TestServer> {
-  const server = await startTestServer({ DATABASE_URL: url, ...env });
-  servers.push(server);
-  return server;
-}
-
-function chat(http: TestClient, room: string, options?: Parameters<typeof openChat>[2]): ChatClient {
-  const c = openChat(http, room, options);
-  chats.push(c);
-  return c;
-}
-
-/** The same signed-in session on another instance (a load balancer sent the request there). */
-const on = (who: Person, server: { url: string }) => TestClient.withSession(server.url, who.http.sessionToken());
-
-/** A buyer who signs up and posts a gig on `first`, a seller who signs up and applies on `second`. */
-async function scene(first: { url: string }, second: { url: string }) {
-  const buyer = await person(first.url, { name: 'Bea Buyer' });
-  const gig = (await write(buyer.http, 'gigs', gigDoc({ title: 'Poster design' }))).master!;
-  const seller = await person(second.url, { name: 'Sam Seller' });
-  const applied = await write(seller.http, 'applications', applicationDoc(gig.id as string, seller.user.id));
-  expect(applied.refusal).toBeUndefined();
-  return { buyer, seller, gig, room: conversationIdFor(buyer.user.id, seller.user.id) };
-}
-
-const stamped = (c: ChatClient) => c.shown().filter((m) => !m.pending);
-const stampedContents = (c: ChatClient) => stamped(c).map((m) => m.content);
-
-/** A room's log as the database holds it, entry by entry in log order. */
-async function databaseLog(room: string, url = db.url): Promise<Uint8Array[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ update: Buffer }>(
-      'SELECT update FROM chat_updates WHERE room = $1 ORDER BY pos',
-      [room],
-    );
-    return rows.map((r) => new Uint8Array(r.update));
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * Checks the log read in order: each entry's new stamps come after every stamp before it (a
- * stamp is decided on the room's true tail), no stamp is given twice, no message appears twice.
- * Returns the room as the log holds it.
- */
-function checkLogOrder(log: Uint8Array[]): ReturnType<typeof storedRoom> {
-  const doc = new Y.Doc();
-  const stamps = doc.getMap<number>(CHAT_STAMPS_MAP);
-  let newest = -1;
-  for (const [i, entry] of log.entries()) {
-    const before = new Set(stamps.keys());
-    Y.applyUpdate(doc, entry);
-    const added = [...stamps.entries()].filter(([id]) => !before.has(id)).map(([, t]) => t);
-    if (added.length > 0) {
-      expect(Math.min(...added), `entry ${i} stamps before an earlier entry's`).toBeGreaterThan(newest);
-      newest = Math.max(...added);
-    }
-  }
-  expect(doc.store.pendingStructs).toBeNull();
-  const room = storedRoom([Y.encodeStateAsUpdate(doc)]);
-  const ids = room.messages.map((m) => m.id);
-  expect(new Set(ids).size).toBe(ids.length);
-  const times = [...room.stamps.values()];
-  expect(new Set(times).size).toBe(times.length);
-  return room;
-}
+const { instance, chat } = useInstances(() => db.url);
+const databaseLog = (room: string) => logOf(db.url, room);
 
 /** An update made by a fresh client on top of what `stored` holds, as the client `clientID`. */
 function craft(stored: Uint8Array[], clientID: number, change: (doc: Y.Doc) => void): Uint8Array {
@@ -422,129 +353,5 @@ describe('two users on different instances', () => {
     // The session is gone on every instance: a new socket is refused.
     const again = await tryChatSocket(two.url, room, { cookie: buyer.http.cookieHeader(), origin: two.url });
     expect(again.status).toBe(401);
-  });
-});
-
-describe('an instance killed mid-conversation', () => {
-  const children: ChildServer[] = [];
-  afterEach(async () => {
-    await Promise.all(children.splice(0).map((c) => c.stop()));
-  });
-
-  it('loses no message that was stamped; the other instance carries on, and takes the rest', async () => {
-    const env = { ...LOAD_ENV, DATABASE_URL: db.url, SCRYPT_LOG_N: '10' };
-    const [one, two] = [await startChildServer({ env }), await startChildServer({ env })];
-    children.push(one, two);
-    const { buyer, seller, room } = await scene(one, two);
-    const a = chat(on(buyer, one), room);
-    const b = chat(on(seller, two), room);
-    await Promise.all([a.synced(), b.synced()]);
-
-    const written: ChatDocMessage[] = [];
-    let writing = true;
-    const writer = (async () => {
-      while (writing) {
-        const m = chatMessage(buyer.user.id, seller.user.id, `message ${written.length}`);
-        written.push(m);
-        a.send(m);
-        await new Promise((r) => setTimeout(r, 3));
-      }
-    })();
-    await waitFor('a conversation under way', () => stamped(a).length >= 20);
-    await one.kill();
-    writing = false;
-    await writer;
-    // What A saw stamped is what the server acknowledged.
-    const acked = new Map(stamped(a).map((m) => [m.id, m.timestamp]));
-    expect(acked.size).toBeGreaterThanOrEqual(20);
-
-    await waitFor('B, on the instance still running, has every acknowledged message', () =>
-      [...acked.keys()].every((id) => b.stamps.has(id)),
-    );
-    for (const [id, t] of acked) expect(b.stamps.get(id)).toBe(t);
-
-    // A's tab moves to the other instance with what it still holds: the rest gets in, stamped once.
-    const held = Y.encodeStateAsUpdate(a.doc);
-    chats.splice(chats.indexOf(a), 1);
-    a.destroy();
-    const moved = new Y.Doc();
-    Y.applyUpdate(moved, held);
-    const again = chat(on(buyer, two), room, { doc: moved });
-    await waitFor('every message A wrote is stamped', () => written.every((m) => again.stamps.has(m.id)), 15_000);
-    for (const [id, t] of acked) expect(again.stamps.get(id)).toBe(t);
-    b.send(chatMessage(seller.user.id, buyer.user.id, 'Still with you'));
-    await waitFor('the conversation goes on', () => stampedContents(again).includes('Still with you'));
-    const log = checkLogOrder(await databaseLog(room));
-    expect(log.messages).toHaveLength(written.length + 1);
-    // The record follows the newest message, on the instance still running.
-    const newest = Math.max(...log.stamps.values());
-    await waitFor('the conversation record names the newest message', async () => {
-      const docs = (await pullAll(on(seller, two), 'conversations')).documents;
-      return docs.find((d) => d.id === room)?.lastMessageTimestamp === newest;
-    });
-  });
-});
-
-describe('PostgreSQL restarting', () => {
-  let cluster: TestCluster;
-  let own: TestDatabase;
-  beforeAll(async () => {
-    // A cluster of this test's own: stopping the shared one would stop every other test file.
-    cluster = await startTestCluster({ ownServer: true });
-    own = await createTestDatabase(cluster.adminUrl);
-  }, 60_000);
-  afterAll(async () => {
-    await own?.drop().catch(() => {});
-    await cluster?.stop();
-  });
-
-  it('makes chat refuse clearly while it is down (503 on upgrade, 1013 on a socket) and recover by itself', async () => {
-    const [one, two] = [await instance({}, own.url), await instance({}, own.url)];
-    const { buyer, seller, room } = await scene(one, two);
-    const later = await scene(one, two);
-    const a = chat(on(buyer, one), room);
-    const b = chat(on(seller, two), room);
-    const closes: { code: number; reason: string }[] = [];
-    a.provider.on('connection-close', (event) => event && closes.push({ code: event.code, reason: event.reason }));
-    await Promise.all([a.synced(), b.synced()]);
-    a.send(chatMessage(buyer.user.id, seller.user.id, 'Before the restart'));
-    await waitFor('B has it', () => stampedContents(b).includes('Before the restart'));
-
-    await cluster.stopServer();
-    try {
-      // A room not loaded yet cannot be read: the upgrade is refused with a message and Retry-After.
-      const refused = await tryChatSocket(one.url, later.room, {
-        cookie: on(later.buyer, one).cookieHeader(),
-        origin: one.url,
-      });
-      expect(refused).toEqual({
-        status: 503,
-        body: { error: 'The service is briefly unavailable. Please try again in a moment.' },
-      });
-      // A message sent now cannot be saved: the socket closes with a code the client retries.
-      a.send(chatMessage(buyer.user.id, seller.user.id, 'During the restart'));
-      const closed = await waitFor('A told to come back', () => closes[0], 10_000);
-      expect(closed).toEqual({ code: 1013, reason: 'The chat is briefly unavailable; reconnecting' });
-      expect(a.closedWith()).toBeUndefined(); // not a refusal: the client reconnects
-    } finally {
-      await cluster.startServer();
-    }
-
-    // Back: the client's reconnect sends what was not saved; the other instance hears it live.
-    await waitFor(
-      'the message sent during the restart reaches B, stamped',
-      () => stampedContents(b).includes('During the restart'),
-      20_000,
-    );
-    expect(stampedContents(a)).toContain('During the restart');
-    b.send(chatMessage(seller.user.id, buyer.user.id, 'After the restart'));
-    await waitFor('A hears B live again', () => stampedContents(a).includes('After the restart'), 10_000);
-    const opened = await tryChatSocket(one.url, later.room, {
-      cookie: on(later.buyer, one).cookieHeader(),
-      origin: one.url,
-    });
-    expect(opened.status).toBe(101);
-    if ('socket' in opened) opened.socket.close();
-    checkLogOrder(await databaseLog(room, own.url));
   });
 });
