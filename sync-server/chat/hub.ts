@@ -4,12 +4,12 @@ import { WebSocketServer } from 'ws';
 import { CHAT_MESSAGES } from '../../shared/validation/chat-access';
 import type { AppContext } from '../context';
 import { securityHeaderList } from '../http/security';
+import { StoreUnavailableError } from '../store/store';
 import { authorizeChatUpgrade, chatRoomOf, type ChatAccess } from './access';
 import { SendBudget, TokenBucket } from './budget';
 import { CHAT_LIMITS } from './limits';
 import { CLOSE_CODES, CLOSE_REASONS } from './protocol';
 import { stampedRecordWrites, type StampedMessage } from './record';
-import { StoreUnavailableError } from '../store/store';
 import { ChatRoom } from './room';
 import { refuseUpgrade, SocketPeer } from './socket';
 

@@ -6,12 +6,13 @@ import type { PgDocuments } from './pg-documents';
  * The chat logs of a PostgreSQL-backed instance: each room held open here (`open`/`close`,
  * counted) is kept in memory in the order the database numbers its entries, and only committed
  * entries are in it. A room's chat transactions and catch-ups run one after another. A
- * transaction decides on the log as held here and appends its entry at the position after the
- * last one seen, which the database refuses when any entry at or past that position exists:
+ * transaction decides on the log as held here and appends its entries at the positions after the
+ * last one seen, which the database refuses when any entry at or past the first exists:
  * then the entries missed are read, handed to `onRemote`, and the decision is taken again
  * (docs/decisions/023-postgres-instances.md, "Chat across instances"). Another instance's append
  * is announced by the digest of the room's name; the rooms held here catch up on it, and all of
  * them after the listening connection comes back (notifications sent meanwhile are lost).
+ * Presence goes between instances as notifications too, never stored.
  */
 
 type Entry = { update: Uint8Array; pos: number };
