@@ -5,6 +5,7 @@ import { lookupSession, readCookie, SESSION_COOKIE } from '../auth/sessions';
 import type { AppContext } from '../context';
 import { originPolicy } from '../http/security';
 import { linkedByApplication } from '../domain/links';
+import { readCurrent } from '../store/store';
 
 export const CHAT_PATH_PREFIX = '/api/chat/';
 
@@ -85,7 +86,12 @@ export async function authorizeChatUpgrade(ctx: AppContext, req: IncomingMessage
     return { ok: false, status: 403, body: { error: 'Cross-origin requests are not allowed' } };
   }
   const session = await lookupSession(ctx.store, readCookie(req.headers.cookie, SESSION_COOKIE), ctx.now());
-  const user = session && ctx.store.get('users', session.userId);
+  // A user or an application made a moment ago on another instance may not be in this one's
+  // replica yet: a refusal asks the store for the current versions first (readCurrent).
+  const user =
+    session &&
+    (ctx.store.get('users', session.userId) ??
+      (await readCurrent(ctx.store, (read) => read.get('users', session.userId))));
   if (!session || !user || user._deleted) return { ok: false, status: 401, body: { error: CHAT_MESSAGES.loggedOut } };
 
   const parts = room.split('_');
@@ -102,7 +108,10 @@ export async function authorizeChatUpgrade(ctx: AppContext, req: IncomingMessage
   if (a !== user.id && b !== user.id)
     return { ok: false, status: 403, body: { error: NOT_PARTICIPANT_MESSAGE, redirectTo: '/applications' } };
   const otherId = a === user.id ? b : a;
-  if (!linkedByApplication(ctx.store, user.id, otherId)) {
+  const linked =
+    linkedByApplication(ctx.store, user.id, otherId) ||
+    (await readCurrent(ctx.store, (read) => linkedByApplication(read, user.id, otherId)));
+  if (!linked) {
     return { ok: false, status: 403, body: { error: NO_LINK_MESSAGE, redirectTo: '/applications' } };
   }
   return {

@@ -1,15 +1,17 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { CHAT_MESSAGES } from '../../shared/validation/chat-access';
 import type { AppContext } from '../context';
 import { securityHeaderList } from '../http/security';
+import { StoreUnavailableError } from '../store/store';
 import { authorizeChatUpgrade, chatRoomOf, type ChatAccess } from './access';
 import { SendBudget, TokenBucket } from './budget';
 import { CHAT_LIMITS } from './limits';
 import { CLOSE_CODES, CLOSE_REASONS } from './protocol';
-import { messageRecordWrites, type StampedMessage } from './record';
-import { ChatRoom, type ChatPeer } from './room';
+import { stampedRecordWrites, type StampedMessage } from './record';
+import { ChatRoom } from './room';
+import { refuseUpgrade, SocketPeer } from './socket';
 
 export type ChatHubOptions = {
   /** A room with nobody in it is compacted and unloaded after this long. */
@@ -20,66 +22,6 @@ export type ChatHubOptions = {
 
 const PING_EVERY_MS = 30_000;
 const CLOSE_GRACE_MS = 1_000;
-/** A WebSocket close reason is at most 123 bytes. */
-const closeReason = (reason: string) => Buffer.from(reason).subarray(0, 123).toString();
-
-/**
- * A `ws` socket as a room's peer, with the liveness flag the pings use, and the frames it sent
- * that wait (unread, the socket paused) for its user's send budget in the room.
- */
-class SocketPeer implements ChatPeer {
-  alive = true;
-  readonly inbox: Uint8Array[] = [];
-  inboxBytes = 0;
-  waiting: NodeJS.Timeout | undefined;
-  constructor(
-    readonly ws: WebSocket,
-    readonly room: string,
-    readonly userId: string,
-    readonly otherId: string,
-    readonly sessionId: string,
-  ) {}
-
-  send(message: Uint8Array): void {
-    if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.ws.bufferedAmount + message.byteLength > CHAT_LIMITS.sendBufferMaxBytes) {
-      // It does not read what it asked for: it goes, rather than the server holding it all.
-      this.close(CLOSE_CODES.overloaded, CLOSE_REASONS.overloaded);
-      return;
-    }
-    this.ws.send(message, (err) => {
-      if (err) this.ws.terminate();
-    });
-  }
-
-  close(code: number, reason: string): void {
-    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)
-      this.ws.close(code, closeReason(reason));
-  }
-}
-
-/**
- * Answers an upgrade request with a plain HTTP response instead of a socket, carrying the same
- * security headers (content security policy and the rest) as every other answer of the server.
- */
-function refuseUpgrade(
-  socket: Duplex,
-  status: number,
-  body: object,
-  securityHeaders: readonly [string, string][],
-): void {
-  const text = JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\n` +
-      securityHeaders.map(([name, value]) => `${name}: ${value}\r\n`).join('') +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(text)}\r\n` +
-      'Cache-Control: no-store\r\n' +
-      'Connection: close\r\n\r\n' +
-      text,
-  );
-}
-
 /**
  * The chat socket (`/api/chat/<conversationId>`, y-websocket protocol) on the server's own HTTP
  * server. Rooms are a rebuildable cache over the store's chat logs: loaded on the first join,
@@ -99,6 +41,10 @@ export class ChatHub {
   private readonly pinger: NodeJS.Timeout;
   private closed = false;
   private readonly refusalHeaders: [string, string][];
+  /** Rooms being read from the store, by name. */
+  private readonly loading = new Map<string, Promise<ChatRoom>>();
+  private readonly stopRemote: () => void;
+  private readonly stopPresence: () => void;
 
   constructor(
     private readonly ctx: AppContext,
@@ -106,6 +52,9 @@ export class ChatHub {
   ) {
     this.refusalHeaders = securityHeaderList({ https: ctx.config.cookieSecure });
     ctx.events.on('session-revoked', this.onSessionRevoked);
+    // Entries other instances appended reach the room loaded here, if any (its log is held open).
+    this.stopRemote = ctx.store.onRemoteChat((name, updates) => this.rooms.get(name)?.applyRemote(updates));
+    this.stopPresence = ctx.store.onRemotePresence((name, update) => this.rooms.get(name)?.remotePresence(update));
     this.pinger = setInterval(() => this.ping(), PING_EVERY_MS).unref();
   }
 
@@ -125,43 +74,64 @@ export class ChatHub {
       refuseUpgrade(socket, 404, { error: 'Not found' }, this.refusalHeaders);
       return;
     }
-    authorizeChatUpgrade(this.ctx, req, room).then(
-      (access) => this.upgrade(req, socket, head, access),
-      (err: unknown) => {
-        this.ctx.log('chat: could not authorize a socket', err);
+    authorizeChatUpgrade(this.ctx, req, room)
+      .then((access) => this.upgrade(req, socket, head, access))
+      .catch((err: unknown) => {
+        if (err instanceof StoreUnavailableError) {
+          refuseUpgrade(socket, 503, { error: err.message }, this.refusalHeaders);
+          return;
+        }
+        this.ctx.log('chat: could not open a socket', err);
         refuseUpgrade(socket, 500, { error: 'Something went wrong. Please try again.' }, this.refusalHeaders);
-      },
-    );
+      });
   };
 
-  private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, access: ChatAccess): void {
+  private async upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, access: ChatAccess): Promise<void> {
     if (!access.ok) return refuseUpgrade(socket, access.status, access.body, this.refusalHeaders);
-    if (this.closed)
-      return refuseUpgrade(socket, 503, { error: 'The server is restarting. Please try again.' }, this.refusalHeaders);
+    const restarting = () =>
+      refuseUpgrade(socket, 503, { error: 'The server is restarting. Please try again.' }, this.refusalHeaders);
+    if (this.closed) return restarting();
+    // Refused with a close code the client shows and does not retry, before the room is touched.
+    let refusal = this.socketRefusal(access.room, access.userId);
+    let room: ChatRoom | undefined;
+    if (!refusal) {
+      try {
+        room = await this.roomFor(access.room);
+      } catch (err) {
+        if (this.closed) return restarting();
+        throw err;
+      }
+      // Other sockets may have joined while the room was read.
+      refusal = this.capRefusal(access.room, access.userId);
+    }
+    if (this.closed) return restarting();
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const peer = new SocketPeer(ws, access.room, access.userId, access.otherId, access.sessionId);
       if (this.closed) return peer.close(CLOSE_CODES.goingAway, 'Server shutting down');
       ws.on('error', () => ws.terminate());
-      // Refused with a close code the client shows and does not retry, before the room is touched.
-      const refusal = this.socketRefusal(access.room, access.userId);
-      if (refusal) return peer.close(CLOSE_CODES.tooMany, refusal);
-      const room = this.roomFor(access.room);
+      if (refusal || !room) return peer.close(CLOSE_CODES.tooMany, refusal ?? CLOSE_REASONS.tooManySockets);
+      // Unloaded in the moment it took to get here: the client reconnects to a fresh one.
+      if (this.rooms.get(access.room) !== room) return peer.close(CLOSE_CODES.overloaded, CLOSE_REASONS.unavailable);
       ws.binaryType = 'nodebuffer';
+      const joined = room;
       ws.on('message', (data: Buffer) =>
-        this.arrive(peer, room, new Uint8Array(data.buffer, data.byteOffset, data.byteLength)),
+        this.arrive(peer, joined, new Uint8Array(data.buffer, data.byteOffset, data.byteLength)),
       );
       ws.on('pong', () => (peer.alive = true));
       ws.on('close', () => {
         clearTimeout(peer.waiting);
         this.forget(peer);
-        room.leave(peer);
+        joined.leave(peer);
       });
       this.remember(peer);
       room.join(peer);
     });
+    // Loaded for a socket that did not join (refused, or gone during the handshake): it unloads
+    // like a room its last peer left.
+    if (room && room.size === 0 && this.rooms.get(room.name) === room) this.scheduleUnload(room);
   }
 
-  /** Why a new socket of `userId` in `room` is refused (too many open, or opened too fast), if it is. */
+  /** Why a new socket of `userId` in `room` is refused (opened too fast, or too many open), if it is. */
   private socketRefusal(room: string, userId: string): string | undefined {
     // Like the HTTP rate limits, the pace of new sockets follows RATE_LIMITS (off in most tests).
     if (this.ctx.config.rateLimits) {
@@ -174,6 +144,11 @@ export class ChatHub {
       if (joins.wait() > 0) return CLOSE_REASONS.tooFast;
       joins.take(1);
     }
+    return this.capRefusal(room, userId);
+  }
+
+  /** Why one more socket of `userId` in `room` would be too many, if it would. */
+  private capRefusal(room: string, userId: string): string | undefined {
     const inRoom = this.byRoom.get(room) ?? new Set();
     const mine = [...inRoom].filter((p) => p.userId === userId).length;
     if (mine >= CHAT_LIMITS.socketsPerUserInRoom || inRoom.size >= CHAT_LIMITS.socketsPerRoom)
@@ -241,21 +216,35 @@ ${peer.userId}`;
       } catch (err) {
         // A bug here must cost one socket, never the process.
         this.ctx.log(`chat: a message in ${peer.room} failed`, err);
-        room.dismiss(peer, 1011, 'Something went wrong. Please try again.');
+        room.dismiss(peer, CLOSE_CODES.internalError, CLOSE_REASONS.internalError);
         return;
       }
     }
     peer.ws.resume();
   }
 
-  private roomFor(name: string): ChatRoom {
+  /** The room, from memory or read from the store (its log then held open until it unloads). */
+  private roomFor(name: string): Promise<ChatRoom> {
     const timer = this.idleTimers.get(name);
     if (timer) {
       clearTimeout(timer);
       this.idleTimers.delete(name);
     }
-    let room = this.rooms.get(name);
-    if (!room) {
+    const room = this.rooms.get(name);
+    if (room) return Promise.resolve(room);
+    let loading = this.loading.get(name);
+    if (!loading) {
+      loading = this.load(name).finally(() => this.loading.delete(name));
+      this.loading.set(name, loading);
+    }
+    return loading;
+  }
+
+  private async load(name: string): Promise<ChatRoom> {
+    await this.ctx.store.openChat(name);
+    let room: ChatRoom;
+    try {
+      if (this.closed) throw new Error('The server is shutting down.');
       room = new ChatRoom(name, {
         store: this.ctx.store,
         now: this.ctx.now,
@@ -265,18 +254,46 @@ ${peer.userId}`;
         onStamped: (roomName, messages) => this.record(roomName, messages),
         onEmpty: (r) => this.scheduleUnload(r),
       });
-      this.rooms.set(name, room);
+    } catch (err) {
+      this.ctx.store.closeChat(name);
+      throw err;
     }
+    this.rooms.set(name, room);
+    room.askPresence();
+    this.recordIfBehind(room);
     return room;
   }
 
-  /** Conversation record and notification for stamped messages (docs/architecture.md "Chat"). */
-  private async record(room: string, messages: StampedMessage[]): Promise<void> {
+  /**
+   * Conversation record and notification for stamped messages (docs/architecture.md "Chat"), as a
+   * decision: two instances recording one conversation at once both count, the later stamp last.
+   */
+  private async record(room: string, messages: StampedMessage[], onlyIfBehind = false): Promise<void> {
+    const now = this.ctx.now();
     try {
-      await this.ctx.store.commit(messageRecordWrites(this.ctx.store, room, messages, this.ctx.now()));
+      await this.ctx.store.transaction((read) => {
+        if (onlyIfBehind) {
+          const current = read.get('conversations', room);
+          const newest = Math.max(...messages.map((m) => m.timestamp));
+          if (current && Number(current.lastMessageTimestamp ?? -1) >= newest) return { writes: [], value: undefined };
+        }
+        return { writes: stampedRecordWrites(read, room, messages, now), value: undefined };
+      });
     } catch (err) {
       this.ctx.log(`chat: could not update the conversation ${room}`, err);
     }
+  }
+
+  /**
+   * A room whose newest stamped message is newer than its conversation record (on PostgreSQL an
+   * instance can stop between a message's entry and its record) is recorded when it loads.
+   */
+  private recordIfBehind(room: ChatRoom): void {
+    const newest = room.newestAtLoad;
+    if (!newest) return;
+    const current = this.ctx.store.get('conversations', room.name);
+    if (current && Number(current.lastMessageTimestamp ?? -1) >= newest.timestamp) return;
+    void this.record(room.name, [newest], true);
   }
 
   private scheduleUnload(room: ChatRoom): void {
@@ -290,13 +307,20 @@ ${peer.userId}`;
     this.idleTimers.set(room.name, timer);
   }
 
+  /**
+   * Compacts an idle room's log, then drops the room, unless someone joined meanwhile (the room
+   * stays; a compaction merges only entries it read, so what they sent is kept). A room is no
+   * longer listed only once its log is compacted.
+   */
   private async unload(room: ChatRoom): Promise<void> {
+    const idle = () => room.size === 0 && this.rooms.get(room.name) === room && !this.idleTimers.has(room.name);
     await room.settle();
-    // Someone joined while the last writes settled: the room stays.
-    if (room.size > 0 || this.rooms.get(room.name) !== room || this.idleTimers.has(room.name)) return;
-    this.rooms.delete(room.name);
+    if (!idle()) return;
     await room.compact();
+    if (!idle()) return;
+    this.rooms.delete(room.name);
     room.destroy();
+    this.ctx.store.closeChat(room.name);
   }
 
   private onSessionRevoked = (sessionId: string): void => {
@@ -327,6 +351,8 @@ ${peer.userId}`;
     if (this.closed) return;
     this.closed = true;
     this.ctx.events.off('session-revoked', this.onSessionRevoked);
+    this.stopRemote();
+    this.stopPresence();
     clearInterval(this.pinger);
     for (const timer of this.idleTimers.values()) clearTimeout(timer);
     this.idleTimers.clear();
@@ -334,10 +360,12 @@ ${peer.userId}`;
     this.rooms.clear();
     const closing = [...this.sockets].map((peer) => new Promise((resolve) => peer.ws.once('close', resolve)));
     for (const room of rooms) room.closePeers(CLOSE_CODES.goingAway, 'Server shutting down');
+    await Promise.allSettled([...this.loading.values()]);
     for (const room of rooms) {
       await room.settle();
       await room.compact();
       room.destroy();
+      this.ctx.store.closeChat(room.name);
     }
     // Give clients a moment to answer the close frame, then cut whatever is left.
     const grace = new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());

@@ -6,7 +6,7 @@ export type JudgeRules = {
   userId: string;
   otherId: string;
   /** Message ids already in the room: an id is used once. */
-  knownIds: ReadonlySet<string>;
+  knownIds: { has(id: string): boolean };
   /** Who has written with a Yjs client id before ('' for the server), if anyone. */
   ownerOf(client: number): string | undefined;
 };

@@ -25,7 +25,12 @@ export const CLOSE_CODES = {
   /** Too many sockets, sockets opened too fast, or too much sent unread (decision 011). */
   tooMany: 4429,
   goingAway: 1001,
-  /** The client left too much of what it was sent unread; it may reconnect later. */
+  /** Something failed on the server; the client reconnects. */
+  internalError: 1011,
+  /**
+   * Try again later (the client reconnects): it left too much of what it was sent unread, or the
+   * store was out of reach and what it sent was not saved (sent again on reconnect).
+   */
   overloaded: 1013,
 } as const;
 
@@ -36,6 +41,8 @@ export const CLOSE_REASONS = {
   tooFast: 'Chat connections are being opened too fast; reload in a moment',
   inboxFull: 'Too many messages at once',
   overloaded: 'The connection is too slow to keep up',
+  unavailable: 'The chat is briefly unavailable; reconnecting',
+  internalError: 'Something went wrong. Please try again.',
 } as const;
 
 /** What a client sent, decoded just far enough for the room to judge it. */

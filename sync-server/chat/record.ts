@@ -3,13 +3,13 @@ import { newConversation, type ConversationLink } from '../../shared/validation/
 import { conversationLink } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
 import { stamp, str } from '../domain/documents';
-import type { DocWrite, Store, StoredDoc } from '../store/store';
+import type { DecisionReader, DocWrite, StoredDoc } from '../store/store';
 
 export type StampedMessage = ChatDocMessage & { timestamp: number };
 
 /** The conversation record for a room that has none yet, as the conversation policy creates it. */
 function firstConversation(
-  store: Store,
+  store: DecisionReader,
   firstSenderId: string,
   receiverId: string,
   gigId: string | undefined,
@@ -24,7 +24,7 @@ function firstConversation(
  * by and that still exists. The chat judge checks only the id's shape: a message may be written
  * from an application the server has not received yet, and a hostile id must name nothing.
  */
-function gigOfMessage(store: Store, message: ChatDocMessage): ConversationLink | undefined {
+function gigOfMessage(store: DecisionReader, message: ChatDocMessage): ConversationLink | undefined {
   if (!message.gigId) return undefined;
   const link = conversationLink(store, message.senderId, message.receiverId, message.gigId);
   return link?.gigId === message.gigId ? link : undefined;
@@ -38,7 +38,12 @@ function gigOfMessage(store: Store, message: ChatDocMessage): ConversationLink |
  * new_message notification, one unread per conversation, refreshed with the newest message and
  * naming its gig. `messages` come from one sender.
  */
-export function messageRecordWrites(store: Store, room: string, messages: StampedMessage[], now: number): DocWrite[] {
+export function messageRecordWrites(
+  store: DecisionReader,
+  room: string,
+  messages: StampedMessage[],
+  now: number,
+): DocWrite[] {
   const last = [...messages].sort((a, b) => a.timestamp - b.timestamp).at(-1);
   if (!last) return [];
   const writes: DocWrite[] = [];
@@ -105,4 +110,29 @@ export function messageRecordWrites(store: Store, room: string, messages: Stampe
     );
   }
   return writes;
+}
+
+/**
+ * The record writes for stamped messages of any senders (one chat entry's), as one decision: each
+ * sender's, the sender of the newest message last, a document written twice kept once with its
+ * last version (the receivers differ; the conversation goes to the newest message).
+ */
+export function stampedRecordWrites(
+  read: DecisionReader,
+  room: string,
+  messages: StampedMessage[],
+  now: number,
+): DocWrite[] {
+  const bySender = new Map<string, StampedMessage[]>();
+  for (const m of messages) {
+    const group = bySender.get(m.senderId);
+    if (group) group.push(m);
+    else bySender.set(m.senderId, [m]);
+  }
+  const newest = (group: StampedMessage[]) => Math.max(...group.map((m) => m.timestamp));
+  const groups = [...bySender.values()].sort((a, b) => newest(a) - newest(b));
+  const last = new Map<string, DocWrite>();
+  for (const w of groups.flatMap((group) => messageRecordWrites(read, room, group, now)))
+    last.set(`${w.collection}\u0000${String(w.doc.id)}`, w);
+  return [...last.values()];
 }

@@ -1,13 +1,10 @@
-import * as awarenessProtocol from 'y-protocols/awareness';
 import * as Y from 'yjs';
-import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, type ChatDocMessage } from '../../shared/chat-doc';
-import type { Store } from '../store/store';
-import { readOwnAwareness } from './awareness-filter';
-import { judgeUpdate } from './judge';
+import type { ChatDocMessage } from '../../shared/chat-doc';
+import { StoreUnavailableError, type Store } from '../store/store';
+import { decideBatch, type Arrival, type BatchOutcome } from './decide';
 import { compactLogTail, sum, valuesBehind } from './log';
 import { CHAT_LIMITS } from './limits';
 import {
-  awarenessMessage,
   CLOSE_CODES,
   CLOSE_REASONS,
   decodeClientMessage,
@@ -16,6 +13,8 @@ import {
   updateMessage,
 } from './protocol';
 import type { StampedMessage } from './record';
+import { RoomPresence } from './presence';
+import { RoomIndex } from './room-index';
 
 /** One end of a chat socket, as a room sees it (the hub wraps a `ws` socket in one). */
 export interface ChatPeer {
@@ -34,84 +33,80 @@ export type RoomOptions = {
   info: (message: string) => void;
   /** The log's newest small entries are merged into one once there are more than this many. */
   compactAfter: number;
-  /** Called with stamped messages of one sender, in stamp order, in the same turn as the stamps. */
+  /** Called with the messages a decision stamped, in stamp order, in the same turn its entries are logged. */
   onStamped: (room: string, messages: StampedMessage[]) => Promise<void>;
   /** Called when the last peer leaves. */
   onEmpty: (room: ChatRoom) => void;
 };
 
-const SERVER_ORIGIN = 'server';
-/** Owner of a Yjs client id the server writes with: nobody may write as it. */
-const SERVER_OWNER = '';
-
-/** Messages grouped by sender, each group in the order given. */
-function bySender<T extends { senderId: string }>(messages: T[]): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const m of messages) {
-    const group = groups.get(m.senderId);
-    if (group) group.push(m);
-    else groups.set(m.senderId, [m]);
-  }
-  return [...groups.values()];
-}
+/** Updates decided together at most: a decision costs what its batch holds, whatever the room. */
+const BATCH_MAX_UPDATES = 64;
+const BATCH_MAX_BYTES = CHAT_LIMITS.maxFrameBytes;
 
 /** An update with nothing in it: the end of a sync answered from the stored log. */
 const EMPTY_UPDATE = Y.encodeStateAsUpdate(new Y.Doc());
 
 /**
- * One conversation's Yjs document with its peers. Every client update is judged against the
- * document without touching it, at a cost in proportion to the update; an accepted one is applied,
- * appended to the store's chat log, sent to the other peers, and its messages stamped with server
- * time once the append is durable. Nothing a peer sends costs work in proportion to the room
- * (decision 011): a sync request far behind is answered with the stored log's own bytes, and
- * compaction merges only the log's newest small entries.
+ * One conversation's Yjs document with its peers, a cache over the room's log in the store.
+ * Client updates wait for the room's next decision: the updates that arrived meanwhile are
+ * judged together against the document as the log has it (`decideBatch`, at a cost in
+ * proportion to them), and what passes is appended with an update stamping its messages, all
+ * together, through the store's chat transaction, which on PostgreSQL takes the decision again
+ * when another instance appended first. Only then do they reach the document; once durable they
+ * are sent to the peers, and the messages recorded. One decision at a time per room: what
+ * arrives during one waits for the next, so a busy room writes one decision per durable write,
+ * not one per update. Entries other instances appended arrive from the store and are applied and
+ * sent on as they are. Nothing a peer sends costs work in proportion to the room (decision 011):
+ * a sync request far behind is answered with the stored log's own bytes, and compaction merges
+ * only the log's newest small entries.
  */
 export class ChatRoom {
   readonly doc = new Y.Doc();
-  readonly awareness: awarenessProtocol.Awareness;
-  private readonly peers = new Map<ChatPeer, Set<number>>();
-  private readonly ids = new Set<string>();
-  private readonly owners = new Map<number, string>();
-  private lastStamp = 0;
+  private readonly peers = new Set<ChatPeer>();
+  private readonly index = new RoomIndex(this.doc);
+  private readonly presence: RoomPresence<ChatPeer>;
   /** Bytes in the room's stored log, kept in step with it. */
   private logBytes: number;
-  /** Presence changes waiting to go out, by peer (sent together every awarenessFlushMs). */
-  private readonly presenceOut = new Map<ChatPeer, Set<number>>();
-  private presenceTimer: NodeJS.Timeout | undefined;
   private readonly sentWholeRoom = new WeakSet<ChatPeer>();
+  /** Updates waiting for the next decision, in arrival order and numbered, and their bytes by peer. */
+  private arrivals: (Arrival<ChatPeer> & { seq: number })[] = [];
+  private received = 0;
+  /** Arrivals up to this number have been decided (a sync answer waits for those before it). */
+  private decidedThrough = 0;
+  private readonly waitingBytes = new Map<ChatPeer, number>();
+  /** Messages the log holds unstamped, for the next decision to stamp. */
+  private leftovers: ChatDocMessage[] = [];
+  /** The records of the last decision's messages (they never reject: failures are logged). */
+  private recorded: Promise<unknown> = Promise.resolve();
+  /** The decision under way: resolves once its entries are durable (or it failed). */
   private appended: Promise<void> = Promise.resolve();
+  private deciding = false;
+  private destroyed = false;
   private readonly work = new Set<Promise<unknown>>();
-  /** Accepted messages waiting for their append to be durable before they are stamped, in arrival order. */
-  private unstamped: { messages: ChatDocMessage[]; appended: Promise<void> }[] = [];
-  private stamping = false;
+  /** The newest stamped message when the room was loaded. */
+  readonly newestAtLoad: StampedMessage | undefined;
 
   constructor(
     readonly name: string,
     private readonly options: RoomOptions,
   ) {
+    this.presence = new RoomPresence<ChatPeer>(
+      this.doc,
+      (client) => this.index.ownerOf(client),
+      (update) => options.store.publishPresence(name, update),
+    );
     const updates = options.store.chatUpdates(name);
     this.logBytes = sum(updates);
     // One entry at a time: merging them first would cost the room's size twice.
     this.doc.transact(() => {
       for (const u of updates) Y.applyUpdate(this.doc, u, 'load');
     }, 'load');
-    this.indexLoaded();
-    this.awareness = new awarenessProtocol.Awareness(this.doc);
-    this.awareness.setLocalState(null);
-    this.awareness.on('update', this.onAwarenessUpdate);
-    this.doc.on('update', this.onDocUpdate);
-    this.stampLeftovers();
-  }
-
-  /**
-   * A crash can fall between a message's durable append and its stamp: such messages come back
-   * from the log unstamped, and are stamped (and recorded, one sender at a time) now.
-   */
-  private stampLeftovers(): void {
-    const stamps = this.doc.getMap<number>(CHAT_STAMPS_MAP);
-    const messages = this.doc.getArray(CHAT_MESSAGES_ARRAY).toArray() as ChatDocMessage[];
-    const left = messages.filter((m) => typeof m?.id === 'string' && !stamps.has(m.id));
-    if (left.length > 0) this.queueStamp(left);
+    const { leftovers, newest } = this.index.indexAll();
+    this.newestAtLoad = newest;
+    // A log can hold a message without its stamp (the embedded journal torn between a decision's
+    // lines by a crash, older logs, imports): the room's first decision stamps and records it.
+    this.leftovers = leftovers;
+    this.pump();
   }
 
   get size(): number {
@@ -119,24 +114,20 @@ export class ChatRoom {
   }
 
   peersOf(sessionId: string): ChatPeer[] {
-    return [...this.peers.keys()].filter((p) => p.sessionId === sessionId);
+    return [...this.peers].filter((p) => p.sessionId === sessionId);
   }
 
   join(peer: ChatPeer): void {
-    this.peers.set(peer, new Set());
+    this.peers.add(peer);
     peer.send(syncStep1Message(Y.encodeStateVector(this.doc)));
-    const present = [...this.awareness.getStates().keys()];
-    if (present.length > 0)
-      peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, present)));
+    this.presence.join(peer);
   }
 
   /** Forgets a peer and its presence. Safe to call more than once. */
   leave(peer: ChatPeer): void {
-    const controlled = this.peers.get(peer);
-    if (!controlled) return;
-    this.peers.delete(peer);
-    this.presenceOut.delete(peer);
-    awarenessProtocol.removeAwarenessStates(this.awareness, [...controlled], null);
+    if (!this.peers.delete(peer)) return;
+    this.waitingBytes.delete(peer);
+    this.presence.leave(peer);
     if (this.peers.size === 0) this.options.onEmpty(this);
   }
 
@@ -163,168 +154,184 @@ export class ChatRoom {
         this.receiveUpdate(peer, message.update);
         return;
       case 'awareness':
-        this.receiveAwareness(peer, message.update);
+        this.presence.receive(peer, message.update);
         return;
       case 'query-awareness':
-        this.queuePresence(peer, [...this.awareness.getStates().keys()]);
+        this.presence.query(peer);
         return;
       case 'ignored':
         return;
     }
   }
 
+  /** Entries another instance appended to the room's log: applied and sent on (they are durable). */
+  applyRemote(updates: Uint8Array[]): void {
+    if (this.destroyed) return;
+    for (const update of updates) {
+      Y.applyUpdate(this.doc, update, 'remote');
+      this.logBytes += update.byteLength;
+      this.index.indexEntry(update);
+      const message = updateMessage(update);
+      for (const peer of this.peers) peer.send(message);
+    }
+    this.checkIntegrated('an entry of another instance');
+  }
+
+  /** Presence another instance published for this room. */
+  remotePresence(update: Uint8Array): void {
+    if (!this.destroyed) this.presence.remote(update);
+  }
+
+  /** Asks the other instances holding the room for their peers' presence (it just loaded here). */
+  askPresence(): void {
+    this.presence.askOthers();
+  }
+
+  /** Queues a client update for the room's next decision (the hub's budget already paced it). */
   private receiveUpdate(peer: ChatPeer, update: Uint8Array): void {
-    const verdict = judgeUpdate(this.doc, update, {
-      userId: peer.userId,
-      otherId: peer.otherId,
-      knownIds: this.ids,
-      ownerOf: (client) => this.owners.get(client),
-    });
-    if (!verdict.ok) return this.refuse(peer, CLOSE_CODES.refused, verdict.reason);
-    if (verdict.clients.length === 0) return; // nothing the room did not have
-    if (this.logBytes + update.byteLength > CHAT_LIMITS.roomMaxBytes)
-      return this.refuse(peer, CLOSE_CODES.full, CLOSE_REASONS.full);
-    Y.applyUpdate(this.doc, update, peer);
-    if (this.doc.store.pendingStructs !== null || this.doc.store.pendingDs !== null) {
-      // The judge found everything it leans on, so this cannot happen; if it ever does, what is
-      // pending has not been integrated nor logged, and dropping it leaves the room as it was.
-      this.doc.store.pendingStructs = null;
-      this.doc.store.pendingDs = null;
-      return this.refuse(peer, CLOSE_CODES.refused, 'The update depends on changes the server does not have');
+    const waiting = (this.waitingBytes.get(peer) ?? 0) + update.byteLength;
+    if (waiting > CHAT_LIMITS.inboxMaxBytes) return this.dismiss(peer, CLOSE_CODES.tooMany, CLOSE_REASONS.inboxFull);
+    this.waitingBytes.set(peer, waiting);
+    this.arrivals.push({ peer, update, seq: ++this.received });
+    this.pump();
+  }
+
+  /** Starts the next decision when none is under way and something waits for one. */
+  private pump(): void {
+    if (this.deciding || this.destroyed) return;
+    let count = 0;
+    let bytes = 0;
+    while (count < this.arrivals.length && count < BATCH_MAX_UPDATES) {
+      const size = this.arrivals[count]!.update.byteLength;
+      if (count > 0 && bytes + size > BATCH_MAX_BYTES) break;
+      bytes += size;
+      count++;
     }
-    for (const client of verdict.clients) this.owners.set(client, peer.userId);
-    for (const m of verdict.messages) this.ids.add(m.id);
-    if (verdict.messages.length > 0) this.queueStamp(verdict.messages);
-  }
-
-  private refuse(peer: ChatPeer, code: number, reason: string): void {
-    this.options.info(`chat: refused an update in ${this.name} from ${peer.userId}: ${reason}`);
-    this.dismiss(peer, code, reason);
-  }
-
-  /** Queues messages whose append is the latest one for stamping (an update's own messages by their sender's clock). */
-  private queueStamp(messages: ChatDocMessage[]): void {
-    this.unstamped.push({
-      messages: [...messages].sort((a, b) => a.clientTime - b.clientTime),
-      appended: this.appended,
-    });
-    if (this.stamping) return;
-    this.stamping = true;
-    this.track(this.stampQueued());
-  }
-
-  /**
-   * Stamps after the messages' append is durable, so a stamp never acknowledges a lost message.
-   * Messages accepted while a sync is under way wait for it together and share one stamp update:
-   * one journal line and one frame to each peer for the lot, instead of one per message.
-   */
-  private async stampQueued(): Promise<void> {
-    try {
-      while (this.unstamped.length > 0) {
-        const batch = this.unstamped;
-        this.unstamped = [];
-        try {
-          await batch.at(-1)!.appended; // appends become durable in order
-        } catch (err) {
-          this.options.log(`chat: messages of ${this.name} could not be saved; they stay unstamped`, err);
-          continue;
-        }
-        const stamps = this.doc.getMap<number>(CHAT_STAMPS_MAP);
-        const stamped: StampedMessage[] = [];
-        this.doc.transact(() => {
-          for (const m of batch.flatMap((b) => b.messages)) {
-            // Strictly increasing: every message has its own place in the room's order.
-            this.lastStamp = Math.max(this.options.now(), this.lastStamp + 1);
-            stamps.set(m.id, this.lastStamp);
-            stamped.push({ ...m, timestamp: this.lastStamp });
-          }
-        }, SERVER_ORIGIN);
-        // Issued in the same turn as the stamps, so the record joins their journal sync: a crash
-        // never leaves a stamp durable without the conversation record that goes with it.
-        for (const group of bySender(stamped)) this.track(this.options.onStamped(this.name, group));
+    const taken = this.arrivals.splice(0, count);
+    const through = taken.at(-1)?.seq ?? this.decidedThrough;
+    const batch: Arrival<ChatPeer>[] = [];
+    for (const arrival of taken) {
+      const left = (this.waitingBytes.get(arrival.peer) ?? 0) - arrival.update.byteLength;
+      if (this.peers.has(arrival.peer)) {
+        this.waitingBytes.set(arrival.peer, left);
+        batch.push(arrival);
       }
-    } finally {
-      this.stamping = false;
     }
-  }
-
-  private receiveAwareness(peer: ChatPeer, update: Uint8Array): void {
-    if (update.byteLength > CHAT_LIMITS.awarenessMaxBytes) return;
-    const entries = readOwnAwareness(update, peer.userId, (client) => this.mayControl(peer, client));
-    if (!entries) return; // someone else's presence, or fields we do not carry: dropped
-    const controlled = this.peers.get(peer)!;
-    for (const { clientId, state } of entries) {
-      for (const [other, ids] of this.peers) if (other !== peer) ids.delete(clientId);
-      if (state === null) controlled.delete(clientId);
-      else controlled.add(clientId);
+    const leftovers = this.leftovers;
+    if (batch.length === 0 && leftovers.length === 0) {
+      this.decidedThrough = through;
+      return;
     }
-    awarenessProtocol.applyAwarenessUpdate(this.awareness, update, peer);
+    this.leftovers = [];
+    this.deciding = true;
+    const decided = this.decide(batch, leftovers);
+    this.appended = decided;
+    this.track(
+      decided.finally(() => {
+        this.decidedThrough = through;
+        this.deciding = false;
+        this.pump();
+      }),
+    );
   }
 
-  /** A client id is a peer's own unless another user writes with it or another user's socket holds it. */
-  private mayControl(peer: ChatPeer, client: number): boolean {
-    if (client === this.doc.clientID) return false;
-    const owner = this.owners.get(client);
-    if (owner !== undefined && owner !== peer.userId) return false;
-    for (const [other, ids] of this.peers)
-      if (other !== peer && other.userId !== peer.userId && ids.has(client)) return false;
-    return true;
+  /** Takes one decision through the store, then sends its entries on and closes the peers it refused. */
+  private async decide(batch: Arrival<ChatPeer>[], leftovers: ChatDocMessage[]): Promise<void> {
+    let logged = false;
+    let outcome: BatchOutcome<ChatPeer>;
+    try {
+      outcome = await this.options.store.chatTransaction(
+        this.name,
+        () =>
+          decideBatch(
+            {
+              doc: this.doc,
+              knownIds: this.index.ids,
+              ownerOf: (client) => this.index.ownerOf(client),
+              logBytes: this.logBytes,
+              lastStamp: this.index.lastStamp,
+              serverClient: this.index.serverClient,
+              now: this.options.now(),
+            },
+            batch,
+            leftovers,
+          ),
+        ({ append = [], value }) => {
+          logged = true;
+          this.logged(append, value);
+        },
+      );
+    } catch (err) {
+      if (logged) {
+        // In the document but not durable: the store refuses every write from now on.
+        this.options.log(`chat: entries of ${this.name} could not be saved`, err);
+        return;
+      }
+      // Nothing was written: the senders reconnect (a code the client retries) and send again.
+      const down = err instanceof StoreUnavailableError;
+      if (!down) this.options.log(`chat: a decision in ${this.name} failed`, err);
+      this.leftovers.push(...leftovers);
+      const code = down ? CLOSE_CODES.overloaded : CLOSE_CODES.internalError;
+      const reason = down ? CLOSE_REASONS.unavailable : CLOSE_REASONS.internalError;
+      for (const peer of new Set(batch.map((a) => a.peer))) this.dismiss(peer, code, reason);
+      return;
+    }
+    for (const { peer, code, reason } of outcome.refused) {
+      this.options.info(`chat: refused an update in ${this.name} from ${peer.userId}: ${reason}`);
+      this.dismiss(peer, code, reason);
+    }
+    // Sent once the messages' records are written too (on the embedded store they share the
+    // entries' sync): a message shown sent here has its conversation record and notification.
+    // The next decision waits for them as well: at most one record of the room in flight here
+    // (on PostgreSQL several would contend for the conversation's row), and none left behind.
+    await this.recorded;
+    if (logged) this.relay(outcome);
   }
-
-  private onAwarenessUpdate = (
-    { added, updated, removed }: { added: number[]; updated: number[]; removed: number[] },
-    origin: unknown,
-  ): void => {
-    const changed = [...added, ...updated, ...removed];
-    for (const peer of this.peers.keys()) if (peer !== origin) this.queuePresence(peer, changed);
-  };
 
   /**
-   * Presence goes out coalesced: each peer gets at most one frame per awarenessFlushMs with the
-   * latest state of every client that changed, however many presence frames came in meanwhile.
+   * The decision's entries are in the log: the document takes them, the index learns what they
+   * brought, and their messages are recorded, in this same turn (on the embedded store the
+   * records then share the entries' journal sync: a crash never keeps a stamp without its record).
    */
-  private queuePresence(peer: ChatPeer, clients: number[]): void {
-    let queued = this.presenceOut.get(peer);
-    if (!queued) this.presenceOut.set(peer, (queued = new Set()));
-    for (const c of clients) queued.add(c);
-    this.presenceTimer ??= setTimeout(this.flushPresence, CHAT_LIMITS.awarenessFlushMs);
+  private logged(entries: readonly Uint8Array[], outcome: BatchOutcome<ChatPeer>): void {
+    for (const entry of entries) {
+      Y.applyUpdate(this.doc, entry, 'decided');
+      this.logBytes += entry.byteLength;
+    }
+    this.index.indexDecided(
+      outcome.accepted.map(({ peer, clients, messages }) => ({ userId: peer.userId, clients, messages })),
+      outcome.stamped,
+    );
+    this.index.stampsApplied();
+    this.checkIntegrated('a decided entry');
+    if (outcome.stamped.length > 0) this.recorded = this.options.onStamped(this.name, outcome.stamped);
+    this.compactTail(false);
   }
 
-  private flushPresence = (): void => {
-    this.presenceTimer = undefined;
-    for (const [peer, clients] of this.presenceOut) {
-      const known = [...clients].filter((c) => this.awareness.meta.has(c));
-      if (known.length > 0 && this.peers.has(peer))
-        peer.send(awarenessMessage(awarenessProtocol.encodeAwarenessUpdate(this.awareness, known)));
+  /** Sends durable entries to the peers: each gets the accepted updates but its own, then the stamps. */
+  private relay(outcome: BatchOutcome<ChatPeer>): void {
+    const updates = outcome.accepted.map(({ peer, update }) => ({ peer, message: updateMessage(update) }));
+    const stamps = outcome.stamps && updateMessage(outcome.stamps);
+    for (const peer of this.peers) {
+      for (const u of updates) if (u.peer !== peer) peer.send(u.message);
+      if (stamps) peer.send(stamps);
     }
-    this.presenceOut.clear();
-  };
+  }
 
-  private onDocUpdate = (update: Uint8Array, origin: unknown): void => {
-    if (origin === 'load') return;
-    const appended = this.options.store.appendChatUpdate(this.name, update);
-    appended.catch(() => undefined); // reported by whoever awaits it
-    this.appended = appended;
-    this.track(appended);
-    this.logBytes += update.byteLength;
-    this.compactTail(false);
-    // Sent on once durable: a peer holding an update a crash then lost would send it back as its
-    // own on reconnect (another user's message, or a server stamp) and be refused for good.
-    const message = updateMessage(update);
-    appended.then(
-      () => {
-        for (const peer of this.peers.keys()) if (peer !== origin) peer.send(message);
-      },
-      () => undefined,
-    );
-  };
+  /** The judge found everything each entry leans on, so nothing may wait in the document; say so if it ever does. */
+  private checkIntegrated(what: string): void {
+    if (this.doc.store.pendingStructs === null && this.doc.store.pendingDs === null) return;
+    this.options.log(`chat: ${what} of ${this.name} left changes pending in the room`);
+  }
 
-  /** Answers a sync request once everything the document holds is durable (appends become durable in order). */
+  /**
+   * Answers a sync request once every update received before it is decided and everything the
+   * document holds is durable: a peer never holds an entry a crash could take back (it would
+   * send it again as its own on reconnect, someone else's message or a stamp, and be refused).
+   */
   private async answerWhenDurable(peer: ChatPeer, stateVector: Uint8Array): Promise<void> {
-    for (let last: Promise<void> | undefined; last !== this.appended;) {
-      last = this.appended;
-      await last.catch(() => undefined);
-    }
+    const upTo = this.received;
+    while (this.decidedThrough < upTo && !this.destroyed) await this.appended.catch(() => undefined);
     if (!this.peers.has(peer)) return;
     if (valuesBehind(this.doc, stateVector, CHAT_LIMITS.directSyncMaxValues) <= CHAT_LIMITS.directSyncMaxValues) {
       peer.send(syncStep2Message(Y.encodeStateAsUpdate(this.doc, stateVector)));
@@ -345,8 +352,14 @@ export class ChatRoom {
   private compactTail(force: boolean): void {
     const compacted = compactLogTail(this.options.store, this.name, { compactAfter: this.options.compactAfter, force });
     if (!compacted) return;
-    this.logBytes = sum(this.options.store.chatUpdates(this.name));
-    this.track(compacted.catch((err: unknown) => this.options.log(`chat: could not compact ${this.name}`, err)));
+    const recount = () => (this.logBytes = sum(this.options.store.chatUpdates(this.name)));
+    recount();
+    this.track(
+      compacted.then(
+        () => !this.destroyed && recount(),
+        (err: unknown) => this.options.log(`chat: could not compact ${this.name}`, err),
+      ),
+    );
   }
 
   /** Merges the log's newest entries (the room is going idle, or the server is stopping); resolves once durable. */
@@ -355,47 +368,28 @@ export class ChatRoom {
     await this.settle();
   }
 
-  /** Resolves once every append, stamp and record write started so far has finished. */
+  /** Resolves once every decision, record and compaction started so far has finished. */
   async settle(): Promise<void> {
     while (this.work.size > 0) await Promise.allSettled([...this.work]);
   }
 
   /** Closes every socket (the server is going away) without touching the document. */
   closePeers(code: number, reason: string): void {
-    for (const peer of [...this.peers.keys()]) {
+    for (const peer of [...this.peers]) {
       this.peers.delete(peer);
       peer.close(code, reason);
     }
   }
 
   destroy(): void {
-    clearTimeout(this.presenceTimer);
-    this.presenceOut.clear();
-    this.awareness.destroy();
+    this.destroyed = true;
+    this.arrivals = [];
+    this.presence.destroy();
     this.doc.destroy();
   }
 
   private track(p: Promise<unknown>): void {
     const tracked = p.catch(() => undefined).finally(() => this.work.delete(tracked));
     this.work.add(tracked);
-  }
-
-  /** Rebuilds what the room remembers from a loaded document: message ids, writers, last stamp. */
-  private indexLoaded(): void {
-    const messages = this.doc.getArray(CHAT_MESSAGES_ARRAY);
-    const stamps = this.doc.getMap<number>(CHAT_STAMPS_MAP);
-    this.owners.set(this.doc.clientID, SERVER_OWNER);
-    for (const [client, structs] of this.doc.store.clients) {
-      for (const struct of structs) {
-        if (!(struct instanceof Y.Item)) continue;
-        if (struct.parent === stamps) this.owners.set(client, SERVER_OWNER);
-        else if (struct.parent === messages && struct.content instanceof Y.ContentAny) {
-          const first = struct.content.getContent()[0] as Partial<ChatDocMessage> | undefined;
-          if (first?.senderId && !this.owners.has(client)) this.owners.set(client, first.senderId);
-        }
-      }
-    }
-    for (const m of messages.toArray() as Partial<ChatDocMessage>[]) if (typeof m?.id === 'string') this.ids.add(m.id);
-    for (const t of stamps.values()) if (t > this.lastStamp) this.lastStamp = t;
   }
 }

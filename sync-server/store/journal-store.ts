@@ -9,6 +9,7 @@ import { SNAPSHOT_FILE, snapshotDb, type SnapshotData } from './snapshot';
 import { MemoryReads } from './memory-reads';
 import type {
   Change,
+  ChatDecision,
   ChatRange,
   Decision,
   DecisionReader,
@@ -202,9 +203,54 @@ class JournalStoreImpl extends MemoryReads implements JournalStore {
     return Promise.resolve();
   }
 
+  closeChat(): void {}
+
+  publishPresence(): void {}
+
+  onRemotePresence(): () => void {
+    return () => {};
+  }
+
   /** Alone with its data folder (the lock): no other instance appends. */
   onRemoteChat(): () => void {
     return () => {};
+  }
+
+  /**
+   * Alone with its data, the log in memory is the room's true tail: decided at once, in memory
+   * at once (logged), durable once its journal line is synced.
+   */
+  chatTransaction<T>(
+    room: string,
+    decide: () => ChatDecision<T>,
+    logged?: (decision: ChatDecision<T>) => void,
+  ): Promise<T> {
+    let decision: ChatDecision<T>;
+    try {
+      decision = decide();
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    const { append = [], value } = decision;
+    // Nothing to append: the answer waits for what it saw to be durable (an empty commit).
+    if (append.length === 0) return this.commit([]).then(() => value);
+    // One journal line each, written in this turn: they share a sync. Lines become durable in
+    // order, so the last one's sync covers them all.
+    let inLog = 0;
+    let durable: Promise<void> = Promise.resolve();
+    for (const update of append) {
+      durable = this.chatLine(room, update, 'append', () => {
+        this.memory.appendChat(room, new Uint8Array(update));
+        inLog++;
+      });
+    }
+    if (inLog < append.length) return durable.then(() => value);
+    try {
+      logged?.(decision);
+    } catch (err) {
+      return durable.then(() => Promise.reject(err instanceof Error ? err : new Error(String(err))));
+    }
+    return durable.then(() => value);
   }
 
   appendChatUpdate(room: string, update: Uint8Array): Promise<void> {

@@ -62,6 +62,12 @@ export class StoreUnavailableError extends Error {
 export type ChatRange = { from: number; to: number };
 
 /**
+ * What a chat decision returns: the entries to append to the room's log together (none: append
+ * nothing) and a value for the caller.
+ */
+export type ChatDecision<T> = { append?: readonly Uint8Array[]; value: T };
+
+/**
  * Documents handed out by reads are the store's own objects: treat them as read-only. Reads are
  * typed by the collection (store/documents.ts).
  */
@@ -106,24 +112,57 @@ export interface Store {
   onDurable(listener: (changes: Change[]) => void): () => void;
 
   /**
-   * Chat: makes a room's log readable by `chatUpdates` (the PostgreSQL store reads it from the
-   * database; the embedded store holds every log already). Call before opening a room.
+   * Chat: makes a room's log readable by `chatUpdates` and holds it open until a matching
+   * `closeChat` (the PostgreSQL store reads it from the database and follows other instances'
+   * appends while it is held; the embedded store holds every log already). Call before reading.
    */
   openChat(room: string): Promise<void>;
+  /** Chat: releases one `openChat` of a room (the last release frees the log's memory here). */
+  closeChat(room: string): void;
   /**
-   * Chat: entries other server instances appended to a room this instance has opened, once read
-   * (never this instance's own appends). The embedded store, alone with its data, never calls it.
+   * Chat: entries other server instances appended to a room held open here, in log order, once
+   * read (never this instance's own appends). The embedded store, alone with its data, never calls it.
    */
   onRemoteChat(listener: (room: string, updates: Uint8Array[]) => void): () => void;
-  /** Chat: append one Yjs update to a room's log, durably. */
+  /**
+   * Chat: appends to a room's log the entries `decide` returns, decided on the whole log as this
+   * instance holds it, so that nothing appended anywhere comes between what `decide` saw and them
+   * (the room's true tail: docs/decisions/023-postgres-instances.md, "Chat across
+   * instances"). `decide` runs once this room's earlier chat transactions have finished; the
+   * embedded store runs it at once. A store shared by several instances appends only if no other
+   * instance appended first; otherwise it reads what they did (handed to `onRemoteChat` listeners)
+   * and runs `decide` again, so `decide` must be a function of the room's current state with no
+   * effects of its own. The entries are appended together (on a shared store, all or none).
+   * `logged` is called synchronously with the decision once its entries are part of
+   * `chatUpdates`, before any later entry reaches `onRemoteChat` listeners: at once on the
+   * embedded store, at commit on a shared one. Resolves with the decision's value once its
+   * entries are durable (a decision that appends nothing: once everything it saw is).
+   */
+  chatTransaction<T>(
+    room: string,
+    decide: () => ChatDecision<T>,
+    logged?: (decision: ChatDecision<T>) => void,
+  ): Promise<T>;
+  /**
+   * Chat presence: hands a room's presence change (a y-protocols awareness update of a few KiB)
+   * to the other instances holding the room; an empty update asks them for theirs. Neither
+   * stored nor acknowledged. The embedded store, alone, has nobody to hand it to.
+   */
+  publishPresence(room: string, update: Uint8Array): void;
+  /** Chat presence other instances published for rooms held open here (empty: they ask for this instance's). */
+  onRemotePresence(listener: (room: string, update: Uint8Array) => void): () => void;
+  /** Chat: append one Yjs update to a room's log as it is, durably (imports, seeds, tests). */
   appendChatUpdate(room: string, update: Uint8Array): Promise<void>;
-  /** Chat: every update of a room, oldest first (like document reads, appends still being synced included). */
+  /**
+   * Chat: every update of a room, oldest first. The embedded store includes appends still being
+   * synced (like its document reads); the PostgreSQL store holds only committed entries.
+   */
   chatUpdates(room: string): Uint8Array[];
   /**
    * Chat: replace the log entries `from` up to (not including) `to`, as `chatUpdates` numbered
    * them at the time of the call, by one update merging them (compaction), durably. A compaction
-   * replaces only the entries it merged: whatever else is in the log stays. Without a range the
-   * whole log is replaced.
+   * replaces only the entries it merged: whatever else is in the log stays, whoever appended it.
+   * Without a range the whole log is replaced.
    */
   compactChat(room: string, merged: Uint8Array, range?: ChatRange): Promise<void>;
 

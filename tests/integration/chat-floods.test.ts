@@ -10,9 +10,8 @@ import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP } from '../../shared/chat-doc';
 import { conversationIdFor } from '../../shared/ids';
 import { CHAT_LIMITS } from '../../sync-server/chat/limits';
 import { CLOSE_CODES } from '../../sync-server/chat/protocol';
-import { INDEXES } from '../../sync-server/indexes';
-import { openJournalStore } from '../../sync-server/store/journal-store';
 import { LOAD_ENV, startChildServer, type ChildServer } from '../support/spawn-server';
+import { openStoreFor, releaseStore } from '../support/store-under-test';
 import { freePort } from '../support/crash/killable-server';
 import { applicationDoc, gigDoc, person, write, type Person } from '../support/fixtures';
 import { waitFor } from '../support/wait';
@@ -58,7 +57,7 @@ function messageFrames(sender: Person, receiver: Person, count: number): Uint8Ar
   return frames;
 }
 
-/** Writes a room of max-length, stamped messages straight into the stopped server's folder, up to `bytes`. */
+/** Writes a room of max-length, stamped messages straight into the stopped server's store, up to `bytes`. */
 async function seedRoom(pair: typeof big, bytes: number): Promise<number> {
   const doc = new Y.Doc();
   const stamps = new Y.Doc();
@@ -71,14 +70,11 @@ async function seedRoom(pair: typeof big, bytes: number): Promise<number> {
     messages.push(batch);
     for (const m of batch) stamps.getMap(CHAT_STAMPS_MAP).set(m.id, 1_700_000_000_000 + n);
   }
-  const store = await openJournalStore({
-    dataDir: dir,
-    indexes: INDEXES,
-    snapshotIntervalMs: 3_600_000,
-    snapshotEveryCommits: 1e9,
-  });
+  const store = await openStoreFor(dir);
+  await store.openChat(pair.room);
   await store.appendChatUpdate(pair.room, Y.encodeStateAsUpdate(doc));
   await store.appendChatUpdate(pair.room, Y.encodeStateAsUpdate(stamps));
+  store.closeChat(pair.room);
   await store.close();
   return n;
 }
@@ -151,6 +147,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await fs.rm(dir, { recursive: true, force: true });
+  await releaseStore(dir);
 });
 
 describe('chat floods: the server keeps answering, every flood is bounded', () => {

@@ -6,6 +6,7 @@ import type { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 import { chatMessage, openChat, storedRoom, type ChatClient } from '../support/yjs-client';
+import { chatLogOf } from '../support/store-under-test';
 
 /**
  * A conversation is one per pair of users, and several gigs may link them: each message carries
@@ -157,7 +158,7 @@ describe('the gig a conversation is about', () => {
     const honest = chat(buyer.http, room);
     const forger = chat(seller.http, room);
     await Promise.all([honest.synced(), forger.synced()]);
-    const before = storedRoom(server.ctx.store.chatUpdates(room));
+    const before = storedRoom(await chatLogOf(server.ctx.store, room));
     forger.send(chatMessage(seller.user.id, buyer.user.id, 'Look at this', { gigId: '../../etc/passwd' }));
     const closed = await waitFor('the forger is disconnected', () => forger.closedWith());
     expect(closed).toEqual({ code: 4403, reason: 'Invalid gig id' });
@@ -166,7 +167,7 @@ describe('the gig a conversation is about', () => {
     await waitFor('the honest message is stamped', () =>
       honest.shown().some((m) => m.content === 'Still here' && !m.pending),
     );
-    const stored = storedRoom(server.ctx.store.chatUpdates(room));
+    const stored = storedRoom(await chatLogOf(server.ctx.store, room));
     expect(stored.messages.map((m) => m.content)).toEqual([...before.messages.map((m) => m.content), 'Still here']);
     expect(stored.messages.at(-1)).toMatchObject({ gigId: album });
     expect((await messageNotes(buyer, room)).length + (await messageNotes(seller, room)).length).toBe(1);

@@ -9,6 +9,7 @@ import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 import { chatMessage, openChat, storedRoom, tryChatSocket, updateFrame, type ChatClient } from '../support/yjs-client';
+import { chatLogOf } from '../support/store-under-test';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -221,7 +222,7 @@ describe('forged updates are refused (close code 4403) and change nothing; the r
 
   it.each(forgeries)('refuses %s', async (_case, forge, reason) => {
     const f = await forgeryScene();
-    const storedBefore = storedRoom(server.ctx.store.chatUpdates(f.room));
+    const storedBefore = storedRoom(await chatLogOf(server.ctx.store, f.room));
     forge(f);
     const closed = await waitFor('the forger is disconnected', () => f.forger.closedWith());
     expect(closed.code).toBe(4403);
@@ -239,7 +240,7 @@ describe('forged updates are refused (close code 4403) and change nothing; the r
     }
 
     // The stored room holds the three real messages and nothing else.
-    const stored = storedRoom(server.ctx.store.chatUpdates(f.room));
+    const stored = storedRoom(await chatLogOf(server.ctx.store, f.room));
     expect(stored.types.sort()).toEqual(['messages', 'stamps']);
     expect(stored.messages.map((m) => m.content)).toEqual([
       ...storedBefore.messages.map((m) => m.content),
@@ -356,10 +357,10 @@ describe('persistence', () => {
       await a.synced();
       for (const text of ['one', 'two', 'three']) a.send(chatMessage(buyer.user.id, seller.user.id, text));
       await waitFor('three stamped', () => stampedContents(a).length === 3);
-      expect(quick.ctx.store.chatUpdates(room).length).toBeGreaterThan(1);
+      expect((await chatLogOf(quick.ctx.store, room)).length).toBeGreaterThan(1);
       a.destroy();
       await waitFor('room unloaded', () => !quick.chat.loadedRooms.includes(room));
-      expect(quick.ctx.store.chatUpdates(room)).toHaveLength(1);
+      expect(await chatLogOf(quick.ctx.store, room)).toHaveLength(1);
 
       const b = chat(seller.http, room);
       await waitFor('history from the compacted log', () => stampedContents(b).length === 3);

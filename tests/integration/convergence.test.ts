@@ -9,6 +9,7 @@ import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 import { chatMessage, storedRoom, tryChatSocket } from '../support/yjs-client';
+import { chatLogOf } from '../support/store-under-test';
 
 /**
  * Convergence under partitions (issue 9, suite 4). Each seed starts a real server, six users on
@@ -218,7 +219,7 @@ describe('an offline application across restarts', () => {
       const upgrade = await tryChatSocket(server.url, room, { cookie: ada.http.cookieHeader(), origin: server.url });
       if ('socket' in upgrade) upgrade.socket.close();
       expect(upgrade.status).toBe(403);
-      expect(storedRoom(server.ctx.store.chatUpdates(room)).messages).toEqual([]);
+      expect(storedRoom(await chatLogOf(server.ctx.store, room)).messages).toEqual([]);
     } finally {
       await ada.dispose();
       await ben.dispose();

@@ -228,17 +228,17 @@ describe('chat logs', () => {
     const [a, b] = [await instance(), await instance()];
     const heard: string[] = [];
     b.onChatAppended((digest) => heard.push(digest));
-    expect(await a.appendChat('room-race', Uint8Array.of(1), 0)).toEqual({ ok: true, pos: 1 });
+    expect(await a.appendChat('room-race', [Uint8Array.of(1)], 0)).toEqual({ ok: true, pos: 1 });
     // Both have seen position 1 and append at once.
     const [fromA, fromB] = await Promise.all([
-      a.appendChat('room-race', Uint8Array.of(2), 1),
-      b.appendChat('room-race', Uint8Array.of(3), 1),
+      a.appendChat('room-race', [Uint8Array.of(2)], 1),
+      b.appendChat('room-race', [Uint8Array.of(3)], 1),
     ]);
     expect([fromA.ok, fromB.ok].sort()).toEqual([false, true]);
     const loser = fromA.ok ? b : a;
     const missed = await loser.chatLog('room-race', 1);
     expect(missed.pos).toEqual([2]);
-    expect(await loser.appendChat('room-race', Uint8Array.of(4), 2)).toEqual({ ok: true, pos: 3 });
+    expect(await loser.appendChat('room-race', [Uint8Array.of(4)], 2)).toEqual({ ok: true, pos: 3 });
     expect((await a.chatLog('room-race')).pos).toEqual([1, 2, 3]);
     // Every append is announced to every instance, by the digest of the room's name.
     const digest = createHash('md5').update('room-race').digest('hex');
@@ -247,11 +247,11 @@ describe('chat logs', () => {
 
   it('keeps an update appended by another instance while a compaction merged the log, and files the merge at its last position', async () => {
     const [a, b] = [await instance(), await instance()];
-    await a.appendChat('room-1', Uint8Array.of(1), 0);
-    await a.appendChat('room-1', Uint8Array.of(2), 1);
+    await a.appendChat('room-1', [Uint8Array.of(1)], 0);
+    await a.appendChat('room-1', [Uint8Array.of(2)], 1);
     const log = await a.chatLog('room-1');
     // Meanwhile, another instance appends.
-    await b.appendChat('room-1', Uint8Array.of(3), 2);
+    await b.appendChat('room-1', [Uint8Array.of(3)], 2);
     expect(await a.compactChat('room-1', Uint8Array.of(12), log.pos)).toBe(true);
     const after = await b.chatLog('room-1');
     expect(after.pos).toEqual([2, 3]);
@@ -261,9 +261,22 @@ describe('chat logs', () => {
     expect(bytes(await b.chatLog('room-1', 1))).toEqual([[12], [3]]);
   });
 
+  it('refuse an append after a position a compaction emptied, by an instance that has not seen the merge', async () => {
+    const [a, b] = [await instance(), await instance()];
+    for (let i = 1; i <= 3; i++) await a.appendChat('room-hole', [Uint8Array.of(i)], i - 1);
+    // b has seen position 1 only; a merges 2 and 3 into position 3, emptying position 2.
+    expect(await a.compactChat('room-hole', Uint8Array.of(23), [2, 3])).toBe(true);
+    expect(await b.appendChat('room-hole', [Uint8Array.of(9)], 1)).toEqual({ ok: false });
+    // Caught up, it appends after the merge.
+    const missed = await b.chatLog('room-hole', 1);
+    expect(missed.pos).toEqual([3]);
+    expect(await b.appendChat('room-hole', [Uint8Array.of(9)], 3)).toEqual({ ok: true, pos: 4 });
+    expect(bytes(await a.chatLog('room-hole'))).toEqual([[1], [23], [9]]);
+  });
+
   it('refuse a compaction whose entries another compaction already merged, changing nothing', async () => {
     const [a, b] = [await instance(), await instance()];
-    for (let i = 1; i <= 3; i++) await a.appendChat('room-2', Uint8Array.of(i), i - 1);
+    for (let i = 1; i <= 3; i++) await a.appendChat('room-2', [Uint8Array.of(i)], i - 1);
     expect(await b.compactChat('room-2', Uint8Array.of(23), [2, 3])).toBe(true);
     expect(await a.compactChat('room-2', Uint8Array.of(123), [1, 2, 3])).toBe(false);
     expect(bytes(await a.chatLog('room-2'))).toEqual([[1], [23]]);

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../sync-server/context';
 import type { CollectionName } from '../../sync-server/store/store';
+import { chatLogOf } from './store-under-test';
 
 /**
  * The store's whole state, to compare before and after a request the server should have refused:
@@ -49,7 +50,7 @@ export async function snapshotStore(server: Snapshottable, rooms: readonly strin
   const chat = new Map<string, string>();
   for (const room of rooms) {
     const hash = crypto.createHash('sha256');
-    const updates = store.chatUpdates(room);
+    const updates = await chatLogOf(store, room);
     for (const u of updates) hash.update(u);
     chat.set(room, `${updates.length}:${hash.digest('base64')}`);
   }

@@ -1,3 +1,7 @@
+import { INDEXES } from '../../sync-server/indexes';
+import { openJournalStore } from '../../sync-server/store/journal-store';
+import { PgStore } from '../../sync-server/store/postgres/pg-store';
+import type { Store } from '../../sync-server/store/store';
 import type { TestDatabase } from './postgres/database';
 
 /**
@@ -33,4 +37,29 @@ export async function releaseStore(dataDir: string): Promise<void> {
   if (!db) return;
   databases.delete(dataDir);
   await db.drop();
+}
+
+/**
+ * A room's chat log as a server's store holds it: held open for the read, since the PostgreSQL
+ * store reads a log it does not hold yet from the database (the embedded store holds every log).
+ */
+export async function chatLogOf(store: Store, room: string): Promise<Uint8Array[]> {
+  await store.openChat(room);
+  try {
+    return store.chatUpdates(room);
+  } finally {
+    store.closeChat(room);
+  }
+}
+
+/**
+ * Opens the store holding the data of `dataDir` directly, to seed data a server then finds
+ * there: the journal store in the folder (no server may hold it meanwhile), or the folder's
+ * database on PostgreSQL.
+ */
+export async function openStoreFor(dataDir: string): Promise<Store> {
+  if (!ON_POSTGRES)
+    return openJournalStore({ dataDir, indexes: INDEXES, snapshotIntervalMs: 3_600_000, snapshotEveryCommits: 1e9 });
+  const { DATABASE_URL } = await storeEnvFor(dataDir);
+  return PgStore.open({ connectionString: DATABASE_URL!, indexes: INDEXES });
 }

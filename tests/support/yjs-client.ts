@@ -46,16 +46,19 @@ export type ChatClient = {
   destroy(): void;
 };
 
-/** The socket's headers (default: `http`'s session cookie and the app's origin), and y-websocket's longest wait between reconnects. */
-export type ChatOptions = SocketHeaders & { maxBackoffTime?: number };
+/**
+ * The socket's headers (default: `http`'s session cookie and the app's origin), y-websocket's
+ * longest wait between reconnects, and the document to go on with (a tab whose server went away
+ * moving to another; default: a new one).
+ */
+export type ChatOptions = SocketHeaders & { maxBackoffTime?: number; doc?: Y.Doc };
 
 /** A y-websocket client on a room, signed in as `http`'s user, sending the app's origin. */
 export function openChat(
   http: TestClient,
   room: string,
-  { maxBackoffTime = 200, ...headers }: ChatOptions = {},
+  { maxBackoffTime = 200, doc = new Y.Doc(), ...headers }: ChatOptions = {},
 ): ChatClient {
-  const doc = new Y.Doc();
   let closed: { code: number; reason: string } | undefined;
   const provider = new WebsocketProvider(chatSocketBase(http.baseUrl), room, doc, {
     WebSocketPolyfill: socketClass({ cookie: http.cookieHeader(), origin: http.baseUrl, ...headers }),

@@ -1,70 +1,119 @@
-import { createHash } from 'node:crypto';
-import type { ChatRange } from '../store';
+import { createHash, randomBytes } from 'node:crypto';
+import type { ChatDecision, ChatRange } from '../store';
 import type { PgDocuments } from './pg-documents';
 
 /**
- * The chat logs of a PostgreSQL-backed instance: each room it has opened is held in memory, in
- * the order the database numbers its entries, followed by this instance's appends still being
- * written (the store's reads include them, as the embedded store's do). Appends of one room go
- * out one after another, each at the position after the last entry this instance has seen; when
- * another instance took that position, the entries it missed are read, put before its own
- * pending ones, handed to `onRemote`, and the append tries the next position. Another instance's
- * append is announced by the room name's digest: the rooms held here catch up the same way.
+ * The chat logs of a PostgreSQL-backed instance: each room held open here (`open`/`close`,
+ * counted) is kept in memory in the order the database numbers its entries, and only committed
+ * entries are in it. A room's chat transactions and catch-ups run one after another. A
+ * transaction decides on the log as held here and appends its entries at the positions after the
+ * last one seen, which the database refuses when any entry at or past the first exists:
+ * then the entries missed are read, handed to `onRemote`, and the decision is taken again
+ * (docs/decisions/023-postgres-instances.md, "Chat across instances"). Another instance's append
+ * is announced by the digest of the room's name; the rooms held here catch up on it, and all of
+ * them after the listening connection comes back (notifications sent meanwhile are lost).
+ * Presence goes between instances as notifications too, never stored.
  */
 
-type Entry = { update: Uint8Array; pos?: number };
+type Entry = { update: Uint8Array; pos: number };
 
 type RoomLog = {
   entries: Entry[];
   /** Highest database position this instance has seen. */
   lastPos: number;
-  /** The room's writes and catch-ups, one after another. */
+  /** Set once the log is read; until then a notification only marks it for a catch-up. */
+  loaded: boolean;
+  ready: Promise<void>;
+  notified: boolean;
+  /** Opens not yet closed. */
+  holds: number;
+  /** The room's transactions and catch-ups, one after another. */
   queue: Promise<unknown>;
 };
 
+/** A decision taken this many times on a log other instances kept appending to gives up (the caller gets an error). */
+const MAX_ATTEMPTS = 100;
+
 const digest = (room: string) => createHash('md5').update(room).digest('hex');
 
+/** NOTIFY payloads stay under 8,000 bytes: a presence update past this many is not sent. */
+const PRESENCE_MAX_BYTES = 5_600;
+
 export class PgChatLogs {
-  private readonly rooms = new Map<string, RoomLog>();
-  private readonly loading = new Map<string, Promise<void>>();
+  private readonly logs = new Map<string, RoomLog>();
   private readonly byDigest = new Map<string, string>();
   private readonly remoteListeners = new Set<(room: string, updates: Uint8Array[]) => void>();
+  private readonly presenceListeners = new Set<(room: string, update: Uint8Array) => void>();
+  /** Tells this instance's presence notifications from the others'. */
+  private readonly instance = randomBytes(8).toString('hex');
   private readonly stopListening: () => void;
 
   constructor(private readonly documents: PgDocuments) {
-    this.stopListening = documents.onChatAppended((d) => {
+    const stopAppended = documents.onChatAppended((d) => {
       const room = this.byDigest.get(d);
-      if (room !== undefined) void this.catchUp(room).catch(() => undefined);
+      const log = room === undefined ? undefined : this.logs.get(room);
+      if (!log) return;
+      if (log.loaded) void this.catchUp(room!, log).catch(() => undefined);
+      else log.notified = true;
+    });
+    const stopResync = documents.onChatResync(() => {
+      for (const [room, log] of this.logs) if (log.loaded) void this.catchUp(room, log).catch(() => undefined);
+    });
+    const stopPresence = documents.onPresence((payload) => this.fromPresence(payload));
+    this.stopListening = () => {
+      stopAppended();
+      stopResync();
+      stopPresence();
+    };
+  }
+
+  /** Holds a room's log open, reading it first when it is not held yet. */
+  open(room: string): Promise<void> {
+    let log = this.logs.get(room);
+    if (!log) {
+      const created: RoomLog = {
+        entries: [],
+        lastPos: 0,
+        loaded: false,
+        ready: Promise.resolve(),
+        notified: false,
+        holds: 0,
+        queue: Promise.resolve(),
+      };
+      // Listened for before the read: an append committed while it runs is caught up after it.
+      this.logs.set(room, created);
+      this.byDigest.set(digest(room), room);
+      created.ready = this.documents.chatLog(room).then(({ pos, updates }) => {
+        created.entries = updates.map((update, i) => ({ update, pos: pos[i]! }));
+        created.lastPos = pos.at(-1) ?? 0;
+        created.loaded = true;
+        if (created.notified) void this.catchUp(room, created).catch(() => undefined);
+      });
+      created.queue = created.ready.catch(() => undefined);
+      log = created;
+    }
+    const held = log;
+    held.holds++;
+    return held.ready.catch((err: unknown) => {
+      this.close(room, held);
+      throw err;
     });
   }
 
-  /** Loads a room's log (once; later calls resolve at once). */
-  open(room: string): Promise<void> {
-    if (this.rooms.has(room)) return Promise.resolve();
-    let loading = this.loading.get(room);
-    if (!loading) {
-      loading = this.documents.chatLog(room).then(
-        ({ pos, updates }) => {
-          this.loading.delete(room);
-          this.rooms.set(room, {
-            entries: updates.map((update, i) => ({ update, pos: pos[i] })),
-            lastPos: pos.at(-1) ?? 0,
-            queue: Promise.resolve(),
-          });
-          this.byDigest.set(digest(room), room);
-        },
-        (err: unknown) => {
-          this.loading.delete(room);
-          throw err;
-        },
-      );
-      this.loading.set(room, loading);
-    }
-    return loading;
+  /** Releases one `open`; the last one frees the log once its queued work has finished. */
+  close(room: string, log = this.logs.get(room)): void {
+    if (!log || log.holds === 0) return;
+    log.holds--;
+    if (log.holds > 0) return;
+    void log.queue.then(() => {
+      if (log.holds > 0 || this.logs.get(room) !== log) return;
+      this.logs.delete(room);
+      this.byDigest.delete(digest(room));
+    });
   }
 
   updates(room: string): Uint8Array[] {
-    return this.log(room).entries.map((e) => e.update);
+    return this.loadedLog(room).entries.map((e) => e.update);
   }
 
   /** Entries appended by other instances, once this instance has read them (not its own). */
@@ -73,77 +122,127 @@ export class PgChatLogs {
     return () => this.remoteListeners.delete(listener);
   }
 
-  append(room: string, update: Uint8Array): Promise<void> {
-    const log = this.log(room);
-    const entry: Entry = { update: new Uint8Array(update) };
-    log.entries.push(entry);
-    return this.enqueue(log, async () => {
+  /** See `Store.publishPresence`: `<instance> <room digest> <update in base64>`, dropped when the database is out of reach. */
+  publishPresence(room: string, update: Uint8Array): void {
+    if (update.byteLength > PRESENCE_MAX_BYTES) return;
+    const payload = `${this.instance} ${digest(room)} ${Buffer.from(update).toString('base64')}`;
+    void this.documents.notifyPresence(payload).catch(() => undefined);
+  }
+
+  onRemotePresence(listener: (room: string, update: Uint8Array) => void): () => void {
+    this.presenceListeners.add(listener);
+    return () => this.presenceListeners.delete(listener);
+  }
+
+  private fromPresence(payload: string): void {
+    const [instance, roomDigest, base64 = ''] = payload.split(' ');
+    if (instance === this.instance || roomDigest === undefined) return;
+    const room = this.byDigest.get(roomDigest);
+    if (room === undefined || !this.logs.get(room)?.loaded) return;
+    const update = new Uint8Array(Buffer.from(base64, 'base64'));
+    for (const listener of this.presenceListeners) {
       try {
-        for (;;) {
-          const outcome = await this.documents.appendChat(room, entry.update, log.lastPos);
-          if (outcome.ok) {
-            entry.pos = outcome.pos;
-            log.lastPos = outcome.pos;
-            return;
-          }
-          await this.readMissed(room, log);
+        listener(room, update);
+      } catch {
+        // The room's own failure; presence is best effort.
+      }
+    }
+  }
+
+  /** See `Store.chatTransaction`. */
+  transaction<T>(
+    room: string,
+    decide: () => ChatDecision<T>,
+    logged?: (decision: ChatDecision<T>) => void,
+  ): Promise<T> {
+    let log: RoomLog;
+    try {
+      log = this.loadedLog(room);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    return this.enqueue(log, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const decision = decide();
+        const updates = (decision.append ?? []).map((u) => new Uint8Array(u));
+        if (updates.length === 0) return decision.value;
+        const outcome = await this.documents.appendChat(room, updates, log.lastPos);
+        if (outcome.ok) {
+          const first = outcome.pos - updates.length + 1;
+          log.entries.push(...updates.map((update, i) => ({ update, pos: first + i })));
+          log.lastPos = outcome.pos;
+          logged?.(decision);
+          return decision.value;
         }
-      } catch (err) {
-        const at = log.entries.indexOf(entry);
-        if (at >= 0) log.entries.splice(at, 1);
-        throw err;
+        if (attempt >= MAX_ATTEMPTS)
+          throw new Error(
+            `chat: gave up appending to a room after ${MAX_ATTEMPTS} attempts (other instances kept appending)`,
+          );
+        await this.readMissed(room, log);
       }
     });
   }
 
   /**
-   * Merges the entries `from`..`to` of `updates(room)` as numbered now, once their appends are
-   * written. Entries read or appended meanwhile stay. Another instance's compaction of some of
-   * them first leaves the log as it is (the merge is redundant, not wrong).
+   * Merges the entries `from`..`to` of `updates(room)` as numbered now. Entries read or appended
+   * meanwhile stay. When another instance merged some of them first, nothing is written and the
+   * database's entries for those positions replace them here.
    */
   compact(room: string, merged: Uint8Array, range?: ChatRange): Promise<void> {
-    const log = this.log(room);
+    let log: RoomLog;
+    try {
+      log = this.loadedLog(room);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
     const { from, to } = range ?? { from: 0, to: log.entries.length };
     if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to <= from || to > log.entries.length)
       return Promise.reject(new Error(`chat log ${room} has ${log.entries.length} entries, not ${from}..${to}`));
     const merging = log.entries.slice(from, to);
+    const copy = new Uint8Array(merged);
     return this.enqueue(log, async () => {
-      if (merging.some((e) => e.pos === undefined || !log.entries.includes(e))) return; // an append failed
-      const positions = merging.map((e) => e.pos!);
-      if (!(await this.documents.compactChat(room, merged, positions))) return;
-      const at = log.entries.indexOf(merging.at(-1)!);
-      log.entries.splice(at, 1, { update: new Uint8Array(merged), pos: Math.max(...positions) });
-      log.entries = log.entries.filter((e) => !merging.includes(e));
+      if (merging.some((e) => !log.entries.includes(e))) return; // merged here meanwhile
+      const positions = merging.map((e) => e.pos);
+      const first = log.entries.indexOf(merging[0]!);
+      if (await this.documents.compactChat(room, copy, positions)) {
+        log.entries.splice(first, merging.length, { update: copy, pos: Math.max(...positions) });
+        return;
+      }
+      // Positions only grow, and a merge is filed at the last of its entries: what the database
+      // holds in this stretch is everything these entries held.
+      const low = Math.min(...positions);
+      const fresh = await this.documents.chatLog(room, low - 1, Math.max(...positions));
+      const at = log.entries.indexOf(merging[0]!);
+      if (at < 0 || merging.some((e) => !log.entries.includes(e))) return;
+      log.entries.splice(at, merging.length, ...fresh.updates.map((update, i) => ({ update, pos: fresh.pos[i]! })));
     });
   }
 
   /** Resolves once every write queued so far has finished. */
   async settle(): Promise<void> {
-    await Promise.allSettled([...this.rooms.values()].map((log) => log.queue));
+    await Promise.allSettled([...this.logs.values()].map((log) => log.queue));
   }
 
-  close(): void {
+  /** Stops following other instances' appends (the store is closing). */
+  stop(): void {
     this.stopListening();
   }
 
-  private log(room: string): RoomLog {
-    const log = this.rooms.get(room);
-    if (!log) throw new Error(`The chat log of ${room} is not open on this instance.`);
+  private loadedLog(room: string): RoomLog {
+    const log = this.logs.get(room);
+    if (!log?.loaded) throw new Error(`The chat log of ${room} is not open on this instance.`);
     return log;
   }
 
-  private catchUp(room: string): Promise<void> {
-    const log = this.log(room);
+  private catchUp(room: string, log: RoomLog): Promise<void> {
     return this.enqueue(log, () => this.readMissed(room, log));
   }
 
-  /** Reads what other instances appended past `lastPos`, files it before this instance's pending appends. */
+  /** Reads what other instances appended past `lastPos` and hands it to the listeners. */
   private async readMissed(room: string, log: RoomLog): Promise<void> {
     const { pos, updates } = await this.documents.chatLog(room, log.lastPos);
     if (updates.length === 0) return;
-    const firstPending = log.entries.findIndex((e) => e.pos === undefined);
-    const missed = updates.map((update, i) => ({ update, pos: pos[i] }));
-    log.entries.splice(firstPending < 0 ? log.entries.length : firstPending, 0, ...missed);
+    log.entries.push(...updates.map((update, i) => ({ update, pos: pos[i]! })));
     log.lastPos = pos.at(-1)!;
     for (const listener of this.remoteListeners) {
       try {
@@ -154,8 +253,8 @@ export class PgChatLogs {
     }
   }
 
-  private enqueue(log: RoomLog, work: () => Promise<void>): Promise<void> {
-    const run = log.queue.then(work, work);
+  private enqueue<T>(log: RoomLog, work: () => Promise<T>): Promise<T> {
+    const run = log.queue.then(work);
     log.queue = run.catch(() => undefined);
     return run;
   }

@@ -13,6 +13,8 @@ import { HORIZON_SQL, ROWS_PER_TRANSACTION, seqSql, toSeq } from './order';
 export const CHANGES_CHANNEL = 'gig_marketplace_changes';
 /** The channel an append to a chat log notifies, with the md5 of the room's name. */
 export const CHAT_CHANNEL = 'gig_marketplace_chat';
+/** The channel chat presence goes through (pg-chat-logs.ts writes and reads its payloads). */
+export const PRESENCE_CHANNEL = 'gig_marketplace_presence';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -38,6 +40,8 @@ export class PgDocuments {
   private readonly pool: pg.Pool;
   private readonly listeners = new Set<(changes: Change[]) => void>();
   private readonly chatListeners = new Set<(roomDigest: string) => void>();
+  private readonly chatResyncListeners = new Set<() => void>();
+  private readonly presenceListeners = new Set<(payload: string) => void>();
   private listenClient: pg.Client | undefined;
   /** A LISTEN connection has been open once (a later loss is reconnected), and a reconnect is scheduled. */
   private everListened = false;
@@ -183,34 +187,44 @@ export class PgDocuments {
   }
 
   /**
-   * Appends `update` to a room's log at the position after `afterPos`, the last entry the caller
-   * has seen. Refused (`ok: false`, nothing written) when another append took that position
-   * first: the caller reads what it missed (`chatLog(room, afterPos)`) and decides again. Every
-   * instance is told (`onChatAppended`) at commit.
+   * Appends `updates` to a room's log at the positions after `afterPos`, the last entry the
+   * caller has seen, all or none, in one statement; resolves with the last one's position. Refused (`ok: false`, nothing written) when any entry at or past that position
+   * exists, i.e. another append took it first, or a compaction filed past it entries the caller
+   * has not seen (a merge goes to the last position it merged, leaving holes before it): the
+   * caller reads what it missed (`chatLog(room, afterPos)`) and decides again. Every instance is
+   * told (`onChatAppended`) at commit.
    */
   async appendChat(
     room: string,
-    update: Uint8Array,
+    updates: readonly Uint8Array[],
     afterPos: number,
   ): Promise<{ ok: true; pos: number } | { ok: false }> {
     try {
-      await this.pool.query(
-        `WITH added AS (INSERT INTO chat_updates (room, pos, update) VALUES ($1, $2, $3) RETURNING room)
-         SELECT pg_notify('${CHAT_CHANNEL}', md5(room)) FROM added`,
-        [room, afterPos + 1, Buffer.from(update)],
+      // Two appends at one position collide on the primary key; the check sees every entry
+      // committed before the statement, and one committed after it can only sit at a position
+      // the caller has seen (merges) or at this one (the key).
+      // The check holds for every row alike, and a collision fails the whole statement: all or none.
+      const { rowCount } = await this.pool.query(
+        `WITH added AS (
+           INSERT INTO chat_updates (room, pos, update)
+             SELECT $1, $2 + w.i - 1, w.u FROM unnest($3::bytea[]) WITH ORDINALITY AS w(u, i)
+              WHERE NOT EXISTS (SELECT 1 FROM chat_updates WHERE room = $1 AND pos >= $2)
+             RETURNING 1)
+         SELECT pg_notify('${CHAT_CHANNEL}', md5($1)) FROM (SELECT 1 FROM added LIMIT 1) AS any_added`,
+        [room, afterPos + 1, updates.map((u) => Buffer.from(u))],
       );
-      return { ok: true, pos: afterPos + 1 };
+      return rowCount === 1 ? { ok: true, pos: afterPos + updates.length } : { ok: false };
     } catch (err) {
       if ((err as { code?: string }).code === UNIQUE_VIOLATION) return { ok: false };
       throw err;
     }
   }
 
-  /** A room's entries after position `afterPos` (all of them by default), in order. */
-  async chatLog(room: string, afterPos = 0): Promise<ChatLogEntries> {
+  /** A room's entries after position `afterPos` (all of them by default) and up to `upTo` (included), in order. */
+  async chatLog(room: string, afterPos = 0, upTo = Number.MAX_SAFE_INTEGER): Promise<ChatLogEntries> {
     const { rows } = await this.pool.query<{ pos: string; update: Buffer }>(
-      'SELECT pos, update FROM chat_updates WHERE room = $1 AND pos > $2 ORDER BY pos',
-      [room, afterPos],
+      'SELECT pos, update FROM chat_updates WHERE room = $1 AND pos > $2 AND pos <= $3 ORDER BY pos',
+      [room, afterPos, upTo],
     );
     return { pos: rows.map((r) => toSeq(r.pos)), updates: rows.map((r) => new Uint8Array(r.update)) };
   }
@@ -266,6 +280,29 @@ export class PgDocuments {
     return () => this.chatListeners.delete(listener);
   }
 
+  /**
+   * Sends `payload` (under 8,000 bytes, PostgreSQL's limit) to every instance listening, this one
+   * included, now: not stored, and lost by an instance not listening at that moment.
+   */
+  async notifyPresence(payload: string): Promise<void> {
+    await this.pool.query('SELECT pg_notify($1, $2)', [PRESENCE_CHANNEL, payload]);
+  }
+
+  /** Called with every presence payload any instance sends. Returns an unsubscribe. */
+  onPresence(listener: (payload: string) => void): () => void {
+    this.presenceListeners.add(listener);
+    return () => this.presenceListeners.delete(listener);
+  }
+
+  /**
+   * Called each time the listening connection is (re)established: notifications sent while it
+   * was down are lost, so whoever follows chat logs reads them again. Returns an unsubscribe.
+   */
+  onChatResync(listener: () => void): () => void {
+    this.chatResyncListeners.add(listener);
+    return () => this.chatResyncListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
@@ -292,6 +329,8 @@ export class PgDocuments {
     client.on('notification', (n) => {
       if (n.channel === CHAT_CHANNEL) {
         for (const listener of this.chatListeners) listener(n.payload ?? '');
+      } else if (n.channel === PRESENCE_CHANNEL) {
+        for (const listener of this.presenceListeners) listener(n.payload ?? '');
       } else this.poll();
     });
     let lost = false;
@@ -306,7 +345,7 @@ export class PgDocuments {
     client.on('end', lose);
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${CHAT_CHANNEL}`);
+      await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${CHAT_CHANNEL}; LISTEN ${PRESENCE_CHANNEL}`);
     } catch (err) {
       lose();
       throw err;
@@ -316,6 +355,8 @@ export class PgDocuments {
       return;
     }
     this.listenClient = client;
+    // Chat logs read again what they missed while the connection was down.
+    if (this.everListened) for (const listener of this.chatResyncListeners) listener();
     this.everListened = true;
   }
 

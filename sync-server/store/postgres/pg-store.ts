@@ -3,6 +3,7 @@ import { vouchFor, vouchForList } from '../documents';
 import { MemoryReads } from '../memory-reads';
 import type {
   Change,
+  ChatDecision,
   ChatRange,
   CollectionName,
   Decision,
@@ -250,8 +251,20 @@ export class PgStore extends MemoryReads implements Store {
     return unavailableIfDown(this.chat.open(room));
   }
 
+  closeChat(room: string): void {
+    this.chat.close(room);
+  }
+
+  chatTransaction<T>(
+    room: string,
+    decide: () => ChatDecision<T>,
+    logged?: (decision: ChatDecision<T>) => void,
+  ): Promise<T> {
+    return unavailableIfDown(this.chat.transaction(room, decide, logged));
+  }
+
   appendChatUpdate(room: string, update: Uint8Array): Promise<void> {
-    return unavailableIfDown(this.chat.append(room, update));
+    return this.chatTransaction(room, () => ({ append: [update], value: undefined }));
   }
 
   chatUpdates(room: string): Uint8Array[] {
@@ -271,6 +284,14 @@ export class PgStore extends MemoryReads implements Store {
     return unavailableIfDown(this.documents.readNow());
   }
 
+  publishPresence(room: string, update: Uint8Array): void {
+    this.chat.publishPresence(room, update);
+  }
+
+  onRemotePresence(listener: (room: string, update: Uint8Array) => void): () => void {
+    return this.chat.onRemotePresence(listener);
+  }
+
   async ping(): Promise<void> {
     await unavailableIfDown(this.pool.query('SELECT 1'));
   }
@@ -280,7 +301,7 @@ export class PgStore extends MemoryReads implements Store {
 
   async close(): Promise<void> {
     await this.chat.settle();
-    this.chat.close();
+    this.chat.stop();
     this.stopFeed();
     await this.documents.close();
     await this.pool.end();

@@ -15,6 +15,9 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   // An idle connection the server ended (a restart, an administrator) is dropped from the pool;
   // the next query opens a new one. Without a listener the error would end the process.
   pool.on('error', () => {});
+  // Likewise a client checked out between two queries when the server goes away (a restart): its
+  // next query fails with a connection error (answered 503) and the client is dropped.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

@@ -84,6 +84,9 @@ describe(`the chat socket (${N} hostile upgrade requests, ${N} hostile messages)
     'closes the socket (4400 not the protocol, 4403 refused, 1009 too big) or ignores each hostile message; never an error close, never a change',
     async () => {
       const r = root.fork('chat-messages');
+      // Held open for `serverState` to read it as the server's store has it (the PostgreSQL
+      // store reads a log it does not hold from the database).
+      await suite.server.ctx.store.openChat(suite.w.room);
       const roomCtx = {
         userId: suite.w.attacker.user.id,
         otherId: suite.w.s1.user.id,
@@ -91,43 +94,48 @@ describe(`the chat socket (${N} hostile upgrade requests, ${N} hostile messages)
       };
       const url = `${chatSocketBase(suite.server.url)}/${suite.w.room}`;
       const cookie = suite.w.attacker.http.cookieHeader();
-      const violations = await run(
-        suite.server,
-        'chat socket messages',
-        N,
-        async (i) => {
-          const f =
-            i % 97 === 96
-              ? { defect: 'a frame over 4 MiB', data: new Uint8Array(4 * 1024 * 1024 + 10), mayBeIgnored: false }
-              : hostileChatFrame(r, roomCtx);
-          const ws = new WebSocket(url, { headers: { cookie }, origin: suite.server.url });
-          const outcome = await new Promise<{ closed?: number; alive?: boolean; reason?: string }>(
-            (resolve, reject) => {
-              let probed = false;
-              ws.on('error', () => undefined);
-              ws.on('close', (code, reason) => resolve({ closed: code, reason: reason.toString() }));
-              ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-              ws.on('open', () => {
-                ws.send(f.data, { binary: typeof f.data !== 'string' });
-                // Sync step 1 with an empty state vector: its answer (sync step 2) shows the socket is
-                // alive and that the hostile frame, sent before it, was handled.
-                ws.send(new Uint8Array([0, 0, 1, 0]));
-                probed = true;
-              });
-              ws.on('message', (data: Buffer) => {
-                if (probed && data[0] === 0 && data[1] === 1) resolve({ alive: true });
-              });
-            },
-          );
-          ws.terminate();
-          let problem: string | undefined;
-          if (outcome.alive && !f.mayBeIgnored) problem = 'the socket stayed open';
-          if (outcome.closed !== undefined && ![4400, 4403, 1009].includes(outcome.closed))
-            problem = `closed with ${outcome.closed} ${outcome.reason ?? ''}`;
-          return { defect: f.defect, problem };
-        },
-        [suite.w.room],
-      );
+      let violations: Awaited<ReturnType<typeof run>>;
+      try {
+        violations = await run(
+          suite.server,
+          'chat socket messages',
+          N,
+          async (i) => {
+            const f =
+              i % 97 === 96
+                ? { defect: 'a frame over 4 MiB', data: new Uint8Array(4 * 1024 * 1024 + 10), mayBeIgnored: false }
+                : hostileChatFrame(r, roomCtx);
+            const ws = new WebSocket(url, { headers: { cookie }, origin: suite.server.url });
+            const outcome = await new Promise<{ closed?: number; alive?: boolean; reason?: string }>(
+              (resolve, reject) => {
+                let probed = false;
+                ws.on('error', () => undefined);
+                ws.on('close', (code, reason) => resolve({ closed: code, reason: reason.toString() }));
+                ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+                ws.on('open', () => {
+                  ws.send(f.data, { binary: typeof f.data !== 'string' });
+                  // Sync step 1 with an empty state vector: its answer (sync step 2) shows the socket is
+                  // alive and that the hostile frame, sent before it, was handled.
+                  ws.send(new Uint8Array([0, 0, 1, 0]));
+                  probed = true;
+                });
+                ws.on('message', (data: Buffer) => {
+                  if (probed && data[0] === 0 && data[1] === 1) resolve({ alive: true });
+                });
+              },
+            );
+            ws.terminate();
+            let problem: string | undefined;
+            if (outcome.alive && !f.mayBeIgnored) problem = 'the socket stayed open';
+            if (outcome.closed !== undefined && ![4400, 4403, 1009].includes(outcome.closed))
+              problem = `closed with ${outcome.closed} ${outcome.reason ?? ''}`;
+            return { defect: f.defect, problem };
+          },
+          [suite.w.room],
+        );
+      } finally {
+        suite.server.ctx.store.closeChat(suite.w.room);
+      }
       expect(violations.slice(0, 15), `${violations.length} violations`).toEqual([]);
       // The room carries on: its participants still exchange messages.
       const chat = openChat(suite.w.s1.http, suite.w.room);

@@ -14,6 +14,7 @@ import type { TestServer } from '../in-process-server';
 import { storedRoom, tryChatSocket } from '../yjs-client';
 import type { Device } from './device';
 import type { DeviceSnapshot } from './protocol';
+import { chatLogOf } from '../store-under-test';
 
 /** Every durable version of each gig, application and user, in commit order, keyed `collection:id`. */
 export type History = Map<string, StoredDoc[]>;
@@ -259,7 +260,7 @@ export async function checkInvariants(input: {
   for (const c of chats) {
     let room = rooms.get(c.room);
     if (!room) {
-      room = storedRoom(store.chatUpdates(c.room));
+      room = storedRoom(await chatLogOf(store, c.room));
       rooms.set(c.room, room);
     }
     const copies = room.messages.filter((m) => m.id === c.message.id);

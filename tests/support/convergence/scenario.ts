@@ -13,6 +13,7 @@ import { chatMessage, storedRoom, tryChatSocket } from '../yjs-client';
 import { Device, type DeviceWorker } from './device';
 import { checkInvariants, linkRefused, type ChatRecord, type History, type WriteRecord } from './invariants';
 import { Rng } from '../rng';
+import { chatLogOf } from '../store-under-test';
 
 export type SeedStats = {
   operations: number;
@@ -356,7 +357,7 @@ export async function divergences(server: TestServer, devices: Device[]): Promis
     for (const [room, c] of d.openChats()) {
       // Never deliverable (checked by the invariants): only a refused application linked the two.
       if (linkRefused(server.ctx.store, d.userId, snap.syncproblems, room)) continue;
-      const stored = storedRoom(server.ctx.store.chatUpdates(room));
+      const stored = storedRoom(await chatLogOf(server.ctx.store, room));
       const want = stored.messages.map((m) => m.id).sort();
       const have = c.messages
         .toArray()

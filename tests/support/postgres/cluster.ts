@@ -40,9 +40,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startTestCluster(): Promise<TestCluster> {
+/**
+ * `ownServer`: a cluster of its own even when DATABASE_URL is set, for a test that stops and
+ * starts PostgreSQL (never someone else's server).
+ */
+export async function startTestCluster({ ownServer = false } = {}): Promise<TestCluster> {
   const given = process.env.DATABASE_URL;
-  if (given) {
+  if (given && !ownServer) {
     const noop = async () => {};
     return { adminUrl: given, stopServer: noop, startServer: noop, stop: noop };
   }
