@@ -7,6 +7,7 @@ import { runSeed, type SeedResult } from '../support/convergence/scenario';
 import { isoDay, signUpWithProfile } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
+import { ON_POSTGRES } from '../support/store-under-test';
 import { waitFor } from '../support/wait';
 import { chatMessage, storedRoom, tryChatSocket } from '../support/yjs-client';
 import { chatLogOf } from '../support/store-under-test';
@@ -25,6 +26,7 @@ import { chatLogOf } from '../support/store-under-test';
  *   CONVERGENCE_SEEDS=<count> how many seeds (default 3), starting at a random one that is printed
  *   CONVERGENCE_OPS=<count>   operations per seed (default 60)
  *   CONVERGENCE_SETTLE_MS=<ms> how long to wait for convergence at the end of a seed (default 60000)
+ *   On PostgreSQL (integration-pg) every seed runs on three instances of the server.
  *   CONVERGENCE_DEBUG=1 / CONVERGENCE_TRACE=1  print each operation / the devices' pushes and chat sockets
  */
 
@@ -34,6 +36,11 @@ const operations = Math.max(1, Number(process.env.CONVERGENCE_OPS ?? 60));
 const first = single ? Number(single) : Math.floor(Math.random() * 1_000_000);
 const seeds = Array.from({ length: count }, (_, i) => first + i);
 const SETTLE_TIMEOUT_MS = Number(process.env.CONVERGENCE_SETTLE_MS ?? 60_000);
+/**
+ * On PostgreSQL (the integration-pg run) each seed runs on three instances behind one address:
+ * every device's requests spread over them, each chat socket on one of them.
+ */
+const INSTANCES = ON_POSTGRES ? 3 : 1;
 /** Six users, each on a device of its own (a worker thread: its own RxDB realm). */
 const DEVICES = 6;
 
@@ -55,7 +62,11 @@ describe('convergence under partitions', () => {
       const results: SeedResult[] = [];
       const failed: SeedResult[] = [];
       for (const seed of seeds) {
-        const r = await runSeed(seed, workers, { operations, settleTimeoutMs: SETTLE_TIMEOUT_MS });
+        const r = await runSeed(seed, workers, {
+          operations,
+          settleTimeoutMs: SETTLE_TIMEOUT_MS,
+          instances: INSTANCES,
+        });
         results.push(r);
         const s = r.stats;
         console.log(

@@ -46,6 +46,22 @@ export class TestClient {
   /** Server instances behind one address: each request goes to one of `baseUrls`, chosen at random. */
   private bases: readonly string[] | undefined;
 
+  /** The instances this client spreads its requests over (undefined: only `baseUrl`). */
+  get spreadOver(): readonly string[] | undefined {
+    return this.bases;
+  }
+
+  /**
+   * The same browser's connection to one of its instances, chosen at random (a socket stays
+   * where it was opened): the same cookies and origin.
+   */
+  onOneInstance(): TestClient {
+    const bases = this.bases ?? [this.baseUrl];
+    const client = new TestClient(bases[Math.floor(Math.random() * bases.length)]!, this.origin);
+    for (const [name, value] of this.cookies) client.setCookie(name, value);
+    return client;
+  }
+
   /**
    * A browser behind a load balancer that spreads every request over `baseUrls` (instances of one
    * deployment), sending `origin` (their shared PUBLIC_ORIGIN) as a browser on that address would.

@@ -19,7 +19,7 @@ import type { Application } from '../../../shared/schemas/application';
 import type { User } from '../../../shared/schemas/user';
 import type { Refusal } from '../../../shared/sync/protocol';
 import type { GigFormValues } from '../../../shared/validation/gig';
-import type { DeviceCommand, DeviceSnapshot } from './protocol';
+import type { DeviceCommand, DeviceIdentity, DeviceSnapshot } from './protocol';
 
 /**
  * One device's app data layer in a worker thread of its own: the open-source RxDB allows 13 open
@@ -67,7 +67,13 @@ class Network {
     }
     this.open.add(controller);
     try {
-      const res = await fetch(input, { ...init, signal: controller.signal });
+      // Behind one address, each request may land on any instance (decision 023).
+      const spread = identity?.spread;
+      const url =
+        spread && typeof input === 'string' && input.startsWith(identity!.baseUrl)
+          ? spread[Math.floor(Math.random() * spread.length)]! + input.slice(identity!.baseUrl.length)
+          : input;
+      const res = await fetch(url, { ...init, signal: controller.signal });
       if (TRACE && String(input).includes('/push')) {
         // Every row's id and status (a long batch is not cut off), then the server's answer.
         // Each row: id, status, deletion, then its version and the version it assumes the server holds.
@@ -130,7 +136,7 @@ function trace(line: string): void {
   if (TRACE) console.log(`[${identity?.userId.slice(0, 6)} ${Date.now() % 100000}] ${line}`);
 }
 
-let identity: { userId: string; baseUrl: string; cookie: string } | undefined;
+let identity: DeviceIdentity | undefined;
 let network = new Network();
 let outboxKeys: string[] = [];
 /** The app's data as the screens get it, plus the database this worker closes and inspects. */
@@ -145,7 +151,7 @@ async function start(): Promise<void> {
   const sync = new SyncController(db, {
     baseUrl: id.baseUrl,
     fetch: network.fetch,
-    headers: () => ({ cookie: id.cookie, origin: id.baseUrl }),
+    headers: () => ({ cookie: id.cookie, origin: id.origin ?? id.baseUrl }),
     outbox,
     refused,
     onUnauthorized: () => (unauthorized = true),

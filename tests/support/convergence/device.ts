@@ -76,7 +76,12 @@ export class Device {
   async open(): Promise<void> {
     await this.worker.call({
       type: 'open',
-      identity: { userId: this.userId, baseUrl: this.http.baseUrl, cookie: this.http.cookieHeader() },
+      identity: {
+        userId: this.userId,
+        baseUrl: this.http.baseUrl,
+        cookie: this.http.cookieHeader(),
+        ...(this.http.spreadOver ? { spread: this.http.spreadOver, origin: this.http.originHeader ?? undefined } : {}),
+      },
     });
   }
 
@@ -117,7 +122,8 @@ export class Device {
   chat(room: string): ChatClient {
     let c = this.chats.get(room);
     if (!c) {
-      c = openChat(this.http, room);
+      // Behind one address, each room's socket reaches one of the instances.
+      c = openChat(this.http.onOneInstance(), room);
       if (process.env.CONVERGENCE_TRACE) {
         const tag = `[chat ${this.label} ${room.slice(0, 13)}]`;
         c.provider.on('connection-error', (e: Event) =>

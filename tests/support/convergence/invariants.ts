@@ -276,7 +276,10 @@ export async function checkInvariants(input: {
         );
       let status = refusedRooms.get(c.room);
       if (status === undefined) {
-        const r = await tryChatSocket(server.url, c.room, { cookie: c.device.http.cookieHeader(), origin: server.url });
+        const r = await tryChatSocket(server.url, c.room, {
+          cookie: c.device.http.cookieHeader(),
+          origin: c.device.http.originHeader ?? server.url,
+        });
         if ('socket' in r) r.socket.close();
         status = r.status;
         refusedRooms.set(c.room, status);

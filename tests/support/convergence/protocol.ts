@@ -1,8 +1,20 @@
 import type { ReplicatedName, SyncProblem } from '../../../client/data/collections';
 
+/**
+ * Who the device is signed in as and where the app is: `baseUrl`, or, behind one address with
+ * several instances, any of `spread` for each request (sending `origin`, the address users reach).
+ */
+export type DeviceIdentity = {
+  userId: string;
+  baseUrl: string;
+  cookie: string;
+  spread?: readonly string[];
+  origin?: string;
+};
+
 /** What the main thread asks a device's worker (device-worker.ts) to do. */
 export type DeviceCommand =
-  | { type: 'open'; identity: { userId: string; baseUrl: string; cookie: string } }
+  | { type: 'open'; identity: DeviceIdentity }
   | { type: 'start' }
   | { type: 'stop' }
   | { type: 'online'; online: boolean }

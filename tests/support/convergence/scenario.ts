@@ -14,6 +14,7 @@ import { Device, type DeviceWorker } from './device';
 import { checkInvariants, linkRefused, type ChatRecord, type History, type WriteRecord } from './invariants';
 import { Rng } from '../rng';
 import { chatLogOf } from '../store-under-test';
+import { startInstances } from '../postgres/instances';
 
 export type SeedStats = {
   operations: number;
@@ -30,6 +31,8 @@ export type SeedStats = {
 export type SeedOptions = {
   operations: number;
   settleTimeoutMs: number;
+  /** Server instances on one PostgreSQL database, each device's requests spread over them (default 1). */
+  instances?: number;
 };
 
 export type SeedResult = { seed: number; stats: SeedStats; problems: string[] };
@@ -79,7 +82,9 @@ const capitalised = (w: string) => w[0]!.toUpperCase() + w.slice(1);
  */
 export async function runSeed(seed: number, workers: DeviceWorker[], options: SeedOptions): Promise<SeedResult> {
   const rng = new Rng(seed);
-  const server = await startTestServer({ LOG_LEVEL: 'silent' });
+  const cluster = (options.instances ?? 1) > 1 ? await startInstances(options.instances!) : undefined;
+  // On several instances, the first one's store is the one read (after catching up with the feed).
+  const server = cluster?.servers[0] ?? (await startTestServer({ LOG_LEVEL: 'silent' }));
   const history: History = new Map();
   const unsubscribe = server.ctx.store.onDurable((changes) => {
     for (const c of changes) {
@@ -107,7 +112,7 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
   const offlineUntil = new Map<Device, number>();
   try {
     for (let i = 0; i < workers.length; i++) {
-      const http = new TestClient(server.url);
+      const http = cluster ? cluster.client() : new TestClient(server.url);
       const name = `${NAMES[i % NAMES.length]} ${capitalised(rng.word(4, 7))}`;
       const user = await signUpWithProfile(http, { name, location: rng.pick(COUNTRIES)! });
       const device = new Device(`${NAMES[i % NAMES.length]}#${i}`, http, user.id, workers[i]!);
@@ -308,7 +313,8 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
   } finally {
     unsubscribe();
     for (const d of devices) await d.dispose().catch(() => {});
-    await server.cleanup();
+    if (cluster) await cluster.close();
+    else await server.cleanup();
   }
 }
 
@@ -339,6 +345,8 @@ export function serverViewFor(server: TestServer, userId: string, collection: Re
 /** Every difference between a device's data and the server's (empty once converged). */
 export async function divergences(server: TestServer, devices: Device[]): Promise<string[]> {
   const out: string[] = [];
+  // What any instance committed is here (a no-op on the embedded store).
+  await server.ctx.store.catchUp();
   for (const d of devices) {
     const snap = await d.snapshot();
     if (snap.outbox > 0) out.push(`${d.label}: ${snap.outbox} local change(s) still waiting to go out`);
@@ -369,7 +377,7 @@ export async function divergences(server: TestServer, devices: Device[]): Promis
           `${d.label}: chat ${room} holds ${have.length} message(s), the server ${want.length}` +
             ` (socket ${c.provider.wsconnected ? 'open' : 'not open'}, synced ${String(c.provider.synced)}${closed ? `, closed ${closed.code} ${closed.reason}` : ''}` +
             `, linked on the server: ${String(linkedByApplication(server.ctx.store, room.split('_')[0]!, room.split('_')[1]!))}` +
-            `, upgrade now: ${JSON.stringify(await tryChatSocket(server.url, room, { cookie: d.http.cookieHeader(), origin: server.url }).then((r) => ('socket' in r ? (r.socket.close(), 101) : r)))})`,
+            `, upgrade now: ${JSON.stringify(await tryChatSocket(server.url, room, { cookie: d.http.cookieHeader(), origin: d.http.originHeader ?? server.url }).then((r) => ('socket' in r ? (r.socket.close(), 101) : r)))})`,
         );
       }
       const unstamped = have.filter((id) => !c.stamps.has(id));
