@@ -7,6 +7,7 @@ import { LoadClient, pushNew } from './support/http';
 import { cpuOf, startInstance, stopAll, type Instance } from './support/instances';
 import {
   benchCluster,
+  commitRate,
   databaseOf,
   dbCounters,
   noteCluster,
@@ -56,6 +57,8 @@ function reportDatabase(report: Report, label: string, cost: ReturnType<typeof p
  * instance on the same database, the 50 writers split between the two: the throughput and the
  * server CPU per write of each. Every phase reports the database's CPU per write (its processes,
  * read from /proc when it runs on this machine), its transactions and WAL per write, for sizing.
+ * Last, the database alone: 50 connections committing one-row inserts, with and without a
+ * `pg_notify` in each transaction (the store notifies in every write).
  */
 export async function benchPostgresPush(report: Report, options: PgPushOptions = {}): Promise<void> {
   const cluster = await benchCluster();
@@ -138,6 +141,14 @@ export async function benchPostgresPush(report: Report, options: PgPushOptions =
     } finally {
       await stopAll(instances);
     }
+  }
+  // The database alone, for what the figures above rest on: how many commits it takes, with and
+  // without the notification every store write sends at commit.
+  for (const notify of [false, true]) {
+    const rate = await commitRate(WRITERS, 3, notify);
+    const name = `PostgreSQL alone, ${WRITERS} connections, one-row commits${notify ? ' each with pg_notify' : ''}`;
+    report.info(name, 'throughput', rate.perSecond, 'commits/s');
+    if (rate.perWalSync !== undefined) report.info(name, 'commits per WAL flush', rate.perWalSync, '');
   }
   noteCluster(report, cluster);
 }

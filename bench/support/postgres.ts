@@ -234,3 +234,44 @@ export function noteCluster(report: Report, cluster: BenchCluster): void {
     `machine's cores; database CPU is that of every PostgreSQL process, read from /proc.`;
   if (!report.notes.includes(text)) report.note(text);
 }
+
+/**
+ * The database alone: `connections` clients each committing one-row inserts one after the other
+ * for `seconds`, each commit with a `pg_notify` (as the store's writes do) or without. PostgreSQL
+ * holds one lock across the cluster from a notifying transaction's commit until its flush is done,
+ * so notifying commits cannot share a flush; plain commits can (group commit). Returns commits/s
+ * and commits per WAL flush.
+ */
+export async function commitRate(
+  connections: number,
+  seconds: number,
+  notify: boolean,
+): Promise<{ perSecond: number; perWalSync: number | undefined }> {
+  const url = await emptyDatabase(notify ? 'commits_notify' : 'commits');
+  await query(url, 'CREATE TABLE bench_commits (id bigserial PRIMARY KEY, body text NOT NULL)');
+  const pool = new pg.Pool({ connectionString: url, max: connections });
+  try {
+    const clients = await Promise.all(Array.from({ length: connections }, () => pool.connect()));
+    const sql = notify
+      ? `WITH i AS (INSERT INTO bench_commits (body) VALUES ($1) RETURNING id) SELECT pg_notify('bench_commits', '') FROM i`
+      : 'INSERT INTO bench_commits (body) VALUES ($1)';
+    const before = await dbCounters();
+    let commits = 0;
+    const started = performance.now();
+    const end = started + seconds * 1000;
+    await Promise.all(
+      clients.map(async (c) => {
+        while (performance.now() < end) {
+          await c.query(sql, ['x'.repeat(500)]);
+          commits++;
+        }
+        c.release();
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    const cost = perWrite(before, await settledCounters(), commits);
+    return { perSecond: commits / elapsed, perWalSync: cost.writesPerWalSync };
+  } finally {
+    await pool.end();
+  }
+}
