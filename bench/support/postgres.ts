@@ -125,6 +125,8 @@ export async function removeDatabases(): Promise<void> {
   templates.clear();
   await c.stop();
   cluster = undefined;
+  postmaster = undefined;
+  lookups = 0;
 }
 
 /** Cluster-wide counters, read before and after a phase (the benchmark is alone on the cluster). */
@@ -158,7 +160,25 @@ function procStat(pid: number): { ppid: number; own: number; children: number } 
   }
 }
 
-let postmaster: number | undefined | null = null;
+let postmaster: number | undefined;
+let lookups = 0;
+
+/** The postmaster's pid: the parent of this connection's backend, read while the backend lives. */
+async function findPostmaster(adminUrl: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const parent = rows[0] ? procStat(rows[0].pid)?.ppid : undefined;
+    if (parent === undefined) return undefined;
+    const cmdline = fs.readFileSync(`/proc/${parent}/cmdline`, 'utf8');
+    return cmdline.includes('postgres') ? parent : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await client.end();
+  }
+}
 
 /**
  * CPU time of every PostgreSQL process: the postmaster's own and that of the children it reaped
@@ -166,11 +186,9 @@ let postmaster: number | undefined | null = null;
  * Undefined when the server is not a process of this machine that /proc shows.
  */
 async function databaseCpuMicros(adminUrl: string): Promise<number | undefined> {
-  if (postmaster === null) {
-    const [row] = await query<{ pid: number }>(adminUrl, 'SELECT pg_backend_pid() AS pid');
-    postmaster = row ? procStat(row.pid)?.ppid : undefined;
-    if (postmaster !== undefined && !fs.readFileSync(`/proc/${postmaster}/cmdline`, 'utf8').includes('postgres'))
-      postmaster = undefined;
+  if (postmaster === undefined && lookups < 3) {
+    lookups++;
+    postmaster = await findPostmaster(adminUrl);
   }
   if (postmaster === undefined) return undefined;
   const root = procStat(postmaster);
