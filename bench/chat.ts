@@ -62,7 +62,7 @@ type Client = {
 type Sent = { at: number; counted: boolean; from: Client };
 
 /** What one phase measured. */
-type PhaseResult = {
+export type PhaseResult = {
   sent: number;
   delivered: number;
   seconds: number;
@@ -100,16 +100,35 @@ class Tracker {
   }
 }
 
-class Side {
+/**
+ * The clients of every room on one server, or spread over server instances (on PostgreSQL): each
+ * room's first user on the first instance, the second on the last, so every message crosses
+ * from one instance to another. CPU figures are the sum over the instances.
+ */
+export class Side {
   clients: Client[] = [];
   tracker = new Tracker();
   private serial = 0;
+  private readonly procs: ChildServer[];
 
   constructor(
     readonly label: string,
-    readonly proc: ChildServer,
+    procs: ChildServer | ChildServer[],
     private readonly tag: string,
-  ) {}
+  ) {
+    this.procs = Array.isArray(procs) ? procs : [procs];
+  }
+
+  /** Messages sent so far, counted or not. */
+  get sentSoFar(): number {
+    return this.serial;
+  }
+
+  /** CPU time of the server processes so far (µs). */
+  async cpuMicros(): Promise<number> {
+    const each = await Promise.all(this.procs.map((p) => p.cpuMicros()));
+    return each.reduce((a, b) => a + b, 0);
+  }
 
   /** Opens both ends of every room, `CONNECT_BATCH` at a time, and waits for each to sync. */
   async connect(
@@ -117,12 +136,12 @@ class Side {
     signedIn: boolean,
   ): Promise<void> {
     const ends = pairs.flatMap((p) => [
-      { room: p.room, user: p.a, other: p.b },
-      { room: p.room, user: p.b, other: p.a },
+      { room: p.room, user: p.a, other: p.b, proc: this.procs[0]! },
+      { room: p.room, user: p.b, other: p.a, proc: this.procs[this.procs.length - 1]! },
     ]);
     for (let i = 0; i < ends.length; i += CONNECT_BATCH) {
-      const batch = ends.slice(i, i + CONNECT_BATCH).map(({ room, user, other }) => {
-        const http = new TestClient(this.proc.url);
+      const batch = ends.slice(i, i + CONNECT_BATCH).map(({ room, user, other, proc }) => {
+        const http = new TestClient(proc.url);
         if (signedIn) http.setCookie('sid', user.token);
         const chat = openChat(http, room);
         const client: Client = { chat, userId: user.id, otherId: other.id, inFlight: 0, nextAt: 0 };
@@ -135,8 +154,9 @@ class Side {
         });
         return client;
       });
-      await Promise.all(batch.map((c) => waitFor(`${this.label}: sync`, () => c.chat.provider.synced, 30_000)));
+      // Held before waiting, so `disconnect` also ends clients that never synced.
       this.clients.push(...batch);
+      await Promise.all(batch.map((c) => waitFor(`${this.label}: sync`, () => c.chat.provider.synced, 30_000)));
     }
   }
 
@@ -180,10 +200,10 @@ class Side {
     let cpuBefore = 0;
     let cpuAfter = 0;
     const cpuAtStart = new Promise<void>((resolve) =>
-      setTimeout(() => void this.proc.cpuMicros().then((v) => resolve(void (cpuBefore = v))), WARM_UP_MS),
+      setTimeout(() => void this.cpuMicros().then((v) => resolve(void (cpuBefore = v))), WARM_UP_MS),
     );
     const cpuAtEnd = new Promise<void>((resolve) =>
-      setTimeout(() => void this.proc.cpuMicros().then((v) => resolve(void (cpuAfter = v))), end - start),
+      setTimeout(() => void this.cpuMicros().then((v) => resolve(void (cpuAfter = v))), end - start),
     );
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
@@ -234,11 +254,11 @@ class Side {
     };
     let cpuBefore = 0;
     const cpuAtStart = new Promise<void>((resolve) =>
-      setTimeout(() => void this.proc.cpuMicros().then((v) => resolve(void (cpuBefore = v))), WARM_UP_MS),
+      setTimeout(() => void this.cpuMicros().then((v) => resolve(void (cpuBefore = v))), WARM_UP_MS),
     );
     for (const c of this.clients) for (let i = 0; i < window; i++) this.send(c, true);
     await new Promise<void>((resolve) => setTimeout(resolve, end - start));
-    const cpuAfter = await this.proc.cpuMicros();
+    const cpuAfter = await this.cpuMicros();
     await cpuAtStart;
     running = false;
     await this.drain(() => tracker.sent.size === 0);

@@ -15,7 +15,7 @@ const TARGET_P95_MS = 100;
 const TARGET_AT = 500;
 const ARRIVAL_TIMEOUT_MS = 30_000;
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>(
     (_, reject) => (timer = setTimeout(() => reject(new Error(`waited ${ms} ms for ${what}`)), ms)),

@@ -12,10 +12,15 @@ export type InitialSyncOptions = { gigs?: number; runs?: number };
 const RUNS = 3;
 const TARGET_MS = 3000;
 
-type SyncResult = { ms: number; documents: number };
+export type SyncResult = { ms: number; documents: number };
 
 /** Signs a new, empty local database in and waits until every collection is in sync. */
-async function syncOnce(baseUrl: string, token: string, userId: string, expectedGigs: number): Promise<SyncResult> {
+export async function syncOnce(
+  baseUrl: string,
+  token: string,
+  userId: string,
+  expectedGigs: number,
+): Promise<SyncResult> {
   const http = new TestClient(baseUrl);
   http.setCookie('sid', token);
   const started = performance.now();
@@ -33,7 +38,12 @@ async function syncOnce(baseUrl: string, token: string, userId: string, expected
 }
 
 /** `syncOnce` in a new Node process, as a new browser tab starts with nothing compiled. */
-function syncInFreshProcess(baseUrl: string, token: string, userId: string, expectedGigs: number): Promise<SyncResult> {
+export function syncInFreshProcess(
+  baseUrl: string,
+  token: string,
+  userId: string,
+  expectedGigs: number,
+): Promise<SyncResult> {
   const child = fork(import.meta.filename, ['--client', baseUrl, token, userId, String(expectedGigs)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -73,6 +73,17 @@ export function machineDescription(): string {
   return `${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
 }
 
+/** The machine's load average now, e.g. `load 1.52 / 1.20 / 0.98 (1 / 5 / 15 min) on 2 cores`. */
+export function loadDescription(): string {
+  const [one, five, fifteen] = os.loadavg().map((l) => l.toFixed(2));
+  return `load ${one} / ${five} / ${fifteen} (1 / 5 / 15 min) on ${os.cpus().length} cores`;
+}
+
+/** A note on what else the machine was doing as benchmark `name` began (its own earlier load included). */
+export function loadNote(name: string): string {
+  return `${name} began at ${loadDescription()}`;
+}
+
 /** The report as a Markdown table (the README carries one). */
 export function markdownTable(rows: Row[]): string {
   const header = ['figure', 'stat', 'value', 'target', 'result'];
@@ -88,7 +99,7 @@ export function markdownTable(rows: Row[]): string {
 
 /** Prints the table and writes bench/results/latest.json and latest.md. */
 export function printReport(title: string, report: Report, seconds: number): void {
-  const machine = machineDescription();
+  const machine = `${machineDescription()}, ${loadDescription()} at the end`;
   const at = new Date().toISOString();
   const table = markdownTable(report.rows);
   const passed = report.rows.filter((r) => r.pass === true).length;

@@ -6,18 +6,31 @@ import { benchFanout } from './fanout';
 import { benchInitialSync } from './initial-sync';
 import { benchLighthouse } from './lighthouse';
 import { benchMemory } from './memory';
-import { printReport, Report } from './report';
+import { benchPostgresChat } from './postgres-chat';
+import { benchPostgresFanout } from './postgres-fanout';
+import { benchPostgresInitialSync } from './postgres-initial-sync';
+import { benchPostgresPush } from './postgres-push';
+import { loadNote, printReport, Report } from './report';
 import { benchServerPush } from './server-push';
 import { flag } from './support/cli';
 import { removeDatasets } from './support/datasets';
+import { removeDatabases } from './support/postgres';
 
 /**
- * `npm run bench [name ...] [--sizes=1k,10k] [--profile]`: every benchmark of issue 8 in one run,
- * or only the named ones: bundle, push, initial-sync, fanout, chat, browser, lighthouse, memory.
- * The generated datasets are shared between benchmarks and removed at the end.
+ * `npm run bench [name ...] [--sizes=1k,10k] [--profile]`: every benchmark of issues 8 and 14 in
+ * one run, or only the named ones: bundle, push, initial-sync, fanout, chat, browser, lighthouse,
+ * memory, and on PostgreSQL postgres-push, postgres-initial-sync, postgres-fanout, postgres-chat
+ * (`postgres` names all four). The generated datasets are shared between benchmarks and removed
+ * at the end, as are the PostgreSQL databases (and the embedded cluster, when DATABASE_URL is unset).
  */
 const report = new Report();
-const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const groups: Record<string, string[]> = {
+  postgres: ['postgres-push', 'postgres-initial-sync', 'postgres-fanout', 'postgres-chat'],
+};
+const only = process.argv
+  .slice(2)
+  .filter((a) => !a.startsWith('--'))
+  .flatMap((a) => groups[a] ?? [a]);
 const profileDir = process.argv.includes('--profile') ? 'bench/results/profiles' : undefined;
 const started = performance.now();
 let failed = false;
@@ -31,10 +44,16 @@ const benches: [string, () => Promise<unknown>][] = [
   ['browser', () => benchBrowserBoard(report)],
   ['lighthouse', () => benchLighthouse(report)],
   ['memory', () => benchMemory(report)],
+  ['postgres-push', () => benchPostgresPush(report, { sizes: flag('sizes')?.split(',').map(parseSize), profileDir })],
+  ['postgres-initial-sync', () => benchPostgresInitialSync(report)],
+  ['postgres-fanout', () => benchPostgresFanout(report)],
+  ['postgres-chat', () => benchPostgresChat(report, { profileDir })],
 ];
 const unknown = only.filter((n) => !benches.some(([name]) => name === n));
 if (unknown.length > 0) {
-  console.error(`Unknown benchmark ${unknown.join(', ')}; choose from ${benches.map(([n]) => n).join(', ')}`);
+  console.error(
+    `Unknown benchmark ${unknown.join(', ')}; choose from ${[...benches.map(([n]) => n), ...Object.keys(groups)].join(', ')}`,
+  );
   process.exit(2);
 }
 
@@ -42,6 +61,8 @@ try {
   for (const [name, run] of benches) {
     if (only.length > 0 && !only.includes(name)) continue;
     console.log(`\n== ${name}`);
+    // The machine's load as each benchmark starts: figures from a busy machine say so.
+    report.note(loadNote(name));
     const t = performance.now();
     try {
       await run();
@@ -54,6 +75,7 @@ try {
   }
 } finally {
   await removeDatasets();
+  await removeDatabases();
 }
 printReport('Creative Gigs benchmarks', report, (performance.now() - started) / 1000);
 if (failed) process.exitCode = 1;

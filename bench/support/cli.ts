@@ -1,4 +1,4 @@
-import { printReport, Report } from '../report';
+import { loadNote, printReport, Report } from '../report';
 import { removeDatasets } from './datasets';
 
 /** `--name=value` from the command line. */
@@ -18,6 +18,7 @@ export function numFlag(name: string): number | undefined {
  */
 export async function runStandalone(title: string, run: (report: Report) => Promise<unknown>): Promise<void> {
   const report = new Report();
+  report.note(loadNote(title));
   const started = performance.now();
   try {
     await run(report);

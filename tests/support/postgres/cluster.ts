@@ -43,9 +43,11 @@ export async function freePort(): Promise<number> {
 
 /**
  * `ownServer`: a cluster of its own even when DATABASE_URL is set, for a test that stops and
- * starts PostgreSQL (never someone else's server).
+ * starts PostgreSQL (never someone else's server). `durable`: fsync on, as a production server
+ * runs (the benchmarks' cluster, so that their figures include each commit's flush); the tests
+ * turn it off for speed.
  */
-export async function startTestCluster({ ownServer = false } = {}): Promise<TestCluster> {
+export async function startTestCluster({ ownServer = false, durable = false } = {}): Promise<TestCluster> {
   const given = process.env.DATABASE_URL;
   if (given && !ownServer) {
     const noop = async () => {};
@@ -64,7 +66,13 @@ export async function startTestCluster({ ownServer = false } = {}): Promise<Test
     persistent: true,
     createPostgresUser: true,
     // Tests want speed over durability across power loss; correctness of commits is unchanged.
-    postgresFlags: ['-c', 'fsync=off', '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+    postgresFlags: [
+      ...(durable ? [] : ['-c', 'fsync=off']),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=300',
+    ],
     onLog: () => {},
     onError: () => {},
   });
