@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DAY_MS, DEFAULT_AUTO_RELEASE_DAYS } from '../shared/constants';
+import type { WorkSettings } from '../shared/work-machine';
 import { PLATFORM_COUNTRIES, type PlatformCountry } from './payments/payout-countries';
 
 /**
@@ -48,6 +50,26 @@ const envSchema = z.object({
   CHAT_ROOM_IDLE_MS: z.coerce.number().int().min(0).default(60_000),
   /** How often the server looks for work a stored date made due (sync-server/timers/). */
   TIMER_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Days delivered work waits for the buyer's answer before it is paid out automatically (decision 031). */
+  AUTO_RELEASE_DAYS: z.coerce.number().int().min(1).max(365).default(DEFAULT_AUTO_RELEASE_DAYS),
+  /** Comma-separated emails of the accounts that may resolve disputes at /operator/disputes. */
+  OPERATOR_EMAILS: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .max(254)
+          .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'each entry must be an email address'),
+      ),
+    ),
 });
 
 export type Config = {
@@ -72,6 +94,9 @@ export type Config = {
   logLevel: 'silent' | 'error' | 'info';
   chatRoomIdleMs: number;
   timerIntervalMs: number;
+  autoReleaseDays: number;
+  /** Lower-cased. */
+  operatorEmails: readonly string[];
 };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -103,5 +128,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     chatRoomIdleMs: e.CHAT_ROOM_IDLE_MS,
     timerIntervalMs: e.TIMER_INTERVAL_MS,
+    autoReleaseDays: e.AUTO_RELEASE_DAYS,
+    operatorEmails: e.OPERATOR_EMAILS,
   };
+}
+
+/** The application machine's settings from the configuration: how long delivered work waits (AUTO_RELEASE_DAYS). */
+export function workSettings(config: Pick<Config, 'autoReleaseDays'>): WorkSettings {
+  return { autoReleaseMs: config.autoReleaseDays * DAY_MS };
 }

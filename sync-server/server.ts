@@ -13,6 +13,8 @@ import { PgStore } from './store/postgres/pg-store';
 import type { Store } from './store/store';
 import { Scheduler, type TimerJob } from './timers/scheduler';
 import { MemoryWindowCounters, type WindowCounters } from './http/window-counters';
+import { createPayments, type Payments } from './payments/payments';
+import { autoReleaseJob, settlementRecoveryJob } from './payments/release';
 
 export type RunningServer = {
   url: string;
@@ -27,8 +29,8 @@ export type RunningServer = {
 };
 
 /** What the server does when stored dates pass; each module adds its jobs here. */
-function timerJobs(_ctx: AppContext): TimerJob[] {
-  return [];
+function timerJobs(_ctx: AppContext, payments: Payments): TimerJob[] {
+  return [autoReleaseJob(payments), settlementRecoveryJob(payments)];
 }
 
 /** Rate windows older than this are forgotten (the longest window, a write quota's, is a day). */
@@ -71,7 +73,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const { store, counters, stop } = await openStore(config);
   await settleStoredGigs(store, now());
   const ctx = createContext(config, store, now, counters);
-  const timers = new Scheduler(store, timerJobs(ctx), {
+  const payments = createPayments(ctx);
+  const timers = new Scheduler(store, timerJobs(ctx, payments), {
     intervalMs: config.timerIntervalMs,
     now,
     log: ctx.log,
@@ -84,7 +87,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       if (collection === 'sessions' && doc._deleted) ctx.events.emit('session-revoked', doc.id);
   });
   const hub = new ChangeStreamHub(ctx);
-  const server = http.createServer(createApp(ctx, hub));
+  const server = http.createServer(createApp(ctx, hub, payments));
   const chat = new ChatHub(ctx, { idleMs: config.chatRoomIdleMs });
   chat.attach(server);
   try {

@@ -11,6 +11,7 @@ import type { AppContext } from '../context';
 import { badRequest, conflict, HttpError } from '../http/errors';
 import { parseBody } from '../http/parse';
 import { clientIp, getAuth } from './middleware';
+import { isOperator } from './operators';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import { createSession, revokeSession, SESSION_COOKIE, sessionCookieOptions } from './sessions';
 import { readCurrent, type DecisionReader, type StoredDoc } from '../store/store';
@@ -127,7 +128,8 @@ export function authRoutes(ctx: AppContext): Router {
       return;
     }
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ user: ownUserView(auth.user) });
+    // Operators (OPERATOR_EMAILS) are told so, for the link to their page; nobody else learns of it.
+    res.json({ user: ownUserView(auth.user), ...(isOperator(ctx.config, auth.user) ? { operator: true } : {}) });
   });
 
   return router;
