@@ -341,7 +341,11 @@ function moveOf(before: Application, after: Application): Inferred {
   if (from === 'CANCELLATION_REQUESTED' && to === 'IN_PROGRESS')
     return { ok: true, event: { type: 'REFUSE_CANCELLATION' } };
   if (to === 'DISPUTED') return { ok: true, event: { type: 'OPEN_DISPUTE', reason: after.dispute?.reason ?? '' } };
-  return { ok: false, error: `An application cannot move from ${from ?? before.status} to ${to} here.` };
+  // Work that is finished, disputed or being paid out: say so (a move made offline arriving late).
+  return {
+    ok: false,
+    error: stateRefusal(from) ?? `An application cannot move from ${from ?? before.status} to ${to} here.`,
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import { MESSAGES, normalizeStatus } from '../../shared/application-machine';
 import { payoutSplit } from '../../shared/money';
 import { actorOf } from '../auth/operators';
 import { badRequest, conflict, forbidden, HttpError } from '../http/errors';
-import type { Stored } from '../store/store';
+import { readCurrent, type Stored } from '../store/store';
 import { ledger } from './ledger';
 import { PAYMENT_MESSAGES as M } from './messages';
 import { buyersApplication, lockKey, type Payments } from './payments';
@@ -50,18 +50,19 @@ export async function completeGig(
     if (normalizeStatus(app.status) === 'COMPLETED') return already();
 
     // A release the buyer already claimed (a retry, or another instance's request) is continued.
-    const continuing = app.status === 'SETTLING' && app.settlement?.kind === 'release' && app.settlement.by === 'buyer';
-    if (!continuing) {
+    const buyersRelease = (a: Stored<'applications'> | undefined) =>
+      a?.status === 'SETTLING' && a.settlement?.kind === 'release' && a.settlement.by === 'buyer';
+    if (!buyersRelease(app)) {
       if (base > 0 && !ledger.charge(store, applicationId)) throw conflict(MESSAGES.unpaid);
       const claimed = await decideMove(p, applicationId, actorOf(p.ctx.config, actor), { type: 'COMPLETE' });
       if (!claimed.ok) {
-        const current = store.get('applications', applicationId);
+        const current = await readCurrent(store, (read) => read.get('applications', applicationId));
         if (current && normalizeStatus(current.status) === 'COMPLETED') return already();
-        throw claimed.code === 'forbidden' ? forbidden(claimed.error) : conflict(claimed.error);
-      }
-      // Work with a final budget of 0 holds no money: it is completed at once.
-      if (claimed.application.status === 'COMPLETED')
+        if (!buyersRelease(current)) throw claimed.code === 'forbidden' ? forbidden(claimed.error) : conflict(claimed.error);
+      } else if (claimed.application.status === 'COMPLETED') {
+        // Work with a final budget of 0 holds no money: it is completed at once.
         return { success: true, payout: 'none', amount: split.freelancer };
+      }
     }
 
     const settled = await settleLocked(p, applicationId);
