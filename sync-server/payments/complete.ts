@@ -58,7 +58,8 @@ export async function completeGig(
       if (!claimed.ok) {
         const current = await readCurrent(store, (read) => read.get('applications', applicationId));
         if (current && normalizeStatus(current.status) === 'COMPLETED') return already();
-        if (!buyersRelease(current)) throw claimed.code === 'forbidden' ? forbidden(claimed.error) : conflict(claimed.error);
+        if (!buyersRelease(current))
+          throw claimed.code === 'forbidden' ? forbidden(claimed.error) : conflict(claimed.error);
       } else if (claimed.application.status === 'COMPLETED') {
         // Work with a final budget of 0 holds no money: it is completed at once.
         return { success: true, payout: 'none', amount: split.freelancer };

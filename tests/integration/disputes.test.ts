@@ -65,17 +65,15 @@ describe.each(['simulated', 'stripe'] as const)('with the %s provider', (name) =
     // The conversation's log as the chat server writes it (its own suites cover how messages get there).
     const room = conversationIdFor(w.buyer.user.id, w.seller.user.id);
     const doc = new Y.Doc();
-    doc
-      .getArray(CHAT_MESSAGES_ARRAY)
-      .push([
-        {
-          id: 'm1',
-          content: 'Files are up, let me know!',
-          senderId: w.seller.user.id,
-          receiverId: w.buyer.user.id,
-          clientTime: 1,
-        },
-      ]);
+    doc.getArray(CHAT_MESSAGES_ARRAY).push([
+      {
+        id: 'm1',
+        content: 'Files are up, let me know!',
+        senderId: w.seller.user.id,
+        receiverId: w.buyer.user.id,
+        clientTime: 1,
+      },
+    ]);
     doc.getMap(CHAT_STAMPS_MAP).set('m1', clock.at);
     await server.ctx.store.openChat(room);
     await server.ctx.store.appendChatUpdate(room, Y.encodeStateAsUpdate(doc));
