@@ -235,6 +235,25 @@ describe.each(['simulated', 'stripe'] as const)('with the %s provider', (name) =
     );
   });
 
+  it('an operator’s malformed resolution is refused with 400 and changes nothing', async () => {
+    const w = await paidWork(server, mode);
+    await openDispute(server, w.buyer.http, w.applicationId, 'Late');
+    for (const body of [
+      { applicationId: w.applicationId, outcome: 'everything' },
+      { applicationId: w.applicationId, outcome: 'split', freelancerAmount: -1 },
+      { applicationId: w.applicationId, outcome: 'split', freelancerAmount: 1.5 },
+      { applicationId: w.applicationId, outcome: 'refund', note: 'x' },
+      { applicationId: { toString: 'x' }, outcome: 'refund' },
+      { outcome: 'refund' },
+    ]) {
+      const res = await operator.http.post<{ error?: string }>('/api/operator/disputes/resolve', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(typeof res.body.error).toBe('string');
+    }
+    expect((await resolveDispute(operator.http, 'toString', 'refund')).status).toBe(404);
+    expect(statusOf(server, w.applicationId)).toBe('DISPUTED');
+  });
+
   it('nothing of the operator area exists for anyone else; an operator cannot resolve their own dispute', async () => {
     const w = await disputed();
     for (const client of [w.buyer.http, w.seller.http, new TestClient(server.url)]) {

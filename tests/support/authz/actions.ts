@@ -4,6 +4,7 @@ import { CHAT_ACTIONS } from './actions/chat';
 import { PUSHES_ACTIONS } from './actions/pushes';
 import { PAYMENTS_ACTIONS } from './actions/payments';
 import { APPLYING_ACTIONS } from './actions/applying';
+import { WORK_ACTIONS } from './actions/work';
 import type { Action } from './cells';
 
 export type { Action, Outcome } from './cells';
@@ -15,5 +16,6 @@ export const ACTIONS: Action[] = [
   ...CHAT_ACTIONS,
   ...PUSHES_ACTIONS,
   ...PAYMENTS_ACTIONS,
+  ...WORK_ACTIONS,
   ...APPLYING_ACTIONS,
 ];
