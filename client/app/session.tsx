@@ -15,6 +15,8 @@ export type SignupInput = {
 type SessionValue = {
   /** The signed-in user, undefined while the first check runs, null when signed out. */
   user: User | null | undefined;
+  /** The server said this account is an operator (OPERATOR_EMAILS): the nav links the disputes page. */
+  operator: boolean;
   /** Checks the credentials and opens a server session; the page then calls establish() when it moves on. */
   login(email: string, password: string): Promise<User>;
   signup(input: SignupInput): Promise<User>;
@@ -51,6 +53,7 @@ function writeCache(user: User | null) {
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null | undefined>(() => readCache() ?? undefined);
+  const [operator, setOperator] = useState(false);
 
   const set = useCallback((u: User | null) => {
     writeCache(u);
@@ -59,8 +62,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let cancelled = false;
-    api<{ user: User }>('GET', '/api/auth/session').then(
-      ({ user: fresh }) => !cancelled && set(fresh),
+    api<{ user: User; operator?: boolean }>('GET', '/api/auth/session').then(
+      ({ user: fresh, operator: isOperator }) => {
+        if (cancelled) return;
+        set(fresh);
+        setOperator(isOperator === true);
+      },
       (err: unknown) => {
         if (cancelled) return;
         if (err instanceof ApiError && err.status === 401) set(null);
@@ -75,9 +82,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const value = useMemo<SessionValue>(
     () => ({
       user,
+      operator: Boolean(user) && operator,
       async login(email, password) {
-        const { user: u } = await api<{ user: User }>('POST', '/api/auth/login', { email, password });
+        const { user: u, operator: isOperator } = await api<{ user: User; operator?: boolean }>(
+          'POST',
+          '/api/auth/login',
+          { email, password },
+        );
         writeCache(u);
+        setOperator(isOperator === true);
         return u;
       },
       async signup(input) {
@@ -99,7 +112,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         set(null);
       },
     }),
-    [user, set],
+    [user, operator, set],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -6,10 +6,7 @@ import type { Stored } from '../store/store';
  * Operators are the accounts whose email OPERATOR_EMAILS lists (decision 031): they resolve
  * disputes. Decided from the stored account, never from anything a request says.
  */
-export function isOperator(
-  config: Pick<Config, 'operatorEmails'>,
-  user: Pick<Stored<'users'>, 'email'> | undefined,
-): boolean {
+export function isOperator(config: Pick<Config, 'operatorEmails'>, user: { email?: unknown } | undefined): boolean {
   const email = typeof user?.email === 'string' ? user.email.trim().toLowerCase() : '';
   return email !== '' && config.operatorEmails.includes(email);
 }

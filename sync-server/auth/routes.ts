@@ -109,7 +109,7 @@ export function authRoutes(ctx: AppContext): Router {
     if (previous) await revokeSession(ctx.store, previous.session.id);
     const { token } = await createSession(ctx.store, user.id, ctx.now());
     res.cookie(SESSION_COOKIE, token, sessionCookieOptions(ctx.config.cookieSecure));
-    res.json({ user: ownUserView(user) });
+    res.json({ user: ownUserView(user), ...(isOperator(ctx.config, { email: user.email }) ? { operator: true } : {}) });
   });
 
   router.post('/logout', async (_req, res) => {

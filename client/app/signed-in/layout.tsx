@@ -28,7 +28,7 @@ function UnreadBadge() {
  * The nav paints before the database opens; the parts that read it appear once it is open.
  */
 export function SignedInLayout({ children }: { children: ReactNode }) {
-  const { logout } = useSession();
+  const { logout, operator } = useSession();
   const navigate = useNavigate();
   const data = useOptionalData();
   return (
@@ -41,6 +41,7 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
               {path === PATHS.notifications && data && <UnreadBadge />}
             </NavLink>
           ))}
+          {operator && <NavLink to={PATHS.operatorDisputes}>Disputes</NavLink>}
           <button
             type="button"
             className="nav-button"

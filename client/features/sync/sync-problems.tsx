@@ -88,8 +88,24 @@ function readable(p: SyncProblem): string {
     // An application's rate is in minor units.
     if (typeof content.budget === 'number' && typeof content.currency === 'string')
       lines.push(`rate: ${formatMoney(content.budget, content.currency)}`);
+    lines.push(...workWords(content));
     return lines.join('\n');
   } catch {
     return p.content;
   }
+}
+
+/** What a user wrote about delivered, questioned or disputed work (decision 031), so a refused move keeps it. */
+function workWords(content: Record<string, unknown>): string[] {
+  const lines: string[] = [];
+  const last = Array.isArray(content.submissions) ? (content.submissions.at(-1) as Record<string, unknown>) : undefined;
+  const changes = last?.changesRequested as Record<string, unknown> | undefined;
+  if (typeof changes?.note === 'string') lines.push(`changes requested: ${changes.note}`);
+  else if (typeof last?.note === 'string')
+    lines.push(`submitted: ${last.note}${typeof last.link === 'string' ? ` (${last.link})` : ''}`);
+  const dispute = content.dispute as Record<string, unknown> | undefined;
+  if (typeof dispute?.reason === 'string') lines.push(`dispute: ${dispute.reason}`);
+  const cancellation = content.cancellation as Record<string, unknown> | undefined;
+  if (typeof cancellation?.note === 'string') lines.push(`cancellation: ${cancellation.note}`);
+  return lines;
 }
