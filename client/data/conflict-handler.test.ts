@@ -69,6 +69,16 @@ describe('conflict handler: the server wins, except offline edits of free-text f
     ]);
   });
 
+  it('[M10] [issue 15] a submission that landed, stamped with the server’s times, is not reported lost', async () => {
+    const paid = { id: 'a1', status: 'IN_PROGRESS', submissions: [] as Record<string, unknown>[], autoReleaseAt: null as number | null, updatedAt: 1, _deleted: false };
+    const lost: LostWrite[] = [];
+    const h = createConflictHandler<typeof paid>('applications', new Set(), new Map(), (l) => lost.push(l));
+    const local = { ...paid, status: 'DELIVERED', submissions: [{ note: 'Cut 1', link: 'https://x.example', submittedAt: 100 }], autoReleaseAt: 200 };
+    const landed = { ...local, submissions: [{ note: 'Cut 1', link: 'https://x.example', submittedAt: 150 }], autoReleaseAt: 250, updatedAt: 2 };
+    expect(await h.resolve({ assumedMasterState: paid, realMasterState: landed, newDocumentState: local }, 'test')).toEqual(landed);
+    expect(lost).toEqual([]);
+  });
+
   it('[M5] isEqual ignores RxDB bookkeeping fields', () => {
     const h = createConflictHandler<typeof base>('users', new Set());
     expect(h.isEqual({ ...base, _meta: { lwt: 1 } } as never, { ...base, _meta: { lwt: 2 } } as never, 'test')).toBe(true);

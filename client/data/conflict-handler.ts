@@ -45,6 +45,19 @@ const CONTENT: Partial<Record<ReplicatedName, readonly string[]>> = {
   applications: ['budget', 'status', 'finalBudget', 'submissions', 'cancellation', 'dispute'],
 };
 
+/**
+ * The user's own words in a work field (decision 031): the server stamps submissions, change
+ * requests, cancellations and disputes with its own times, so a move that landed differs from the
+ * device's copy only in those; what the user wrote is what must not be lost.
+ */
+function words(field: string | undefined, v: unknown): unknown {
+  if (field === 'submissions' && Array.isArray(v))
+    return v.map((s: Record<string, unknown>) => [s.note, s.link, (s.changesRequested as Record<string, unknown> | undefined)?.note]);
+  if (field === 'cancellation' && v && typeof v === 'object') return (v as Record<string, unknown>).note;
+  if (field === 'dispute' && v && typeof v === 'object') return (v as Record<string, unknown>).reason;
+  return v;
+}
+
 /** Where accepted work can end up under a move made offline (decision 031): finished, disputed, its money being settled, or cancelled. */
 const WORK_ENDED = new Set(['COMPLETED', 'REFUNDED', 'SPLIT', 'DISPUTED', 'SETTLING', 'SETTLEMENT_FAILED', 'CANCELLED', 'WITHDRAWN']);
 
@@ -92,8 +105,8 @@ export function createConflictHandler<T>(
   const keepIfLost = (local: Record<string, unknown>, base: Record<string, unknown> | undefined, result: Record<string, unknown>, reason: string) => {
     // The server stores an emptied text field as absent: not a difference.
     const value = (v: unknown) => (v === '' ? undefined : v);
-    const differ = (x: unknown, y: unknown) => !same(value(x), value(y));
-    const lost = content.some((f) => (base ? differ(local[f], base[f]) : value(local[f]) !== undefined) && differ(result[f], local[f]));
+    const differ = (x: unknown, y: unknown, field?: string) => !same(words(field, value(x)), words(field, value(y)));
+    const lost = content.some((f) => (base ? differ(local[f], base[f], f) : value(local[f]) !== undefined) && differ(result[f], local[f], f));
     if (!lost) return;
     const kept: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(local)) if (!IGNORED.has(k) && k !== '_deleted' && k !== 'sortKey') kept[k] = v;

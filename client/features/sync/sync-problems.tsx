@@ -46,6 +46,11 @@ export function SyncProblems() {
             <p>
               <strong>{describe(p)}</strong> — {p.reason}
             </p>
+            {wordsOf(p).map((line) => (
+              <p key={line} className="field-state sync-problem__words">
+                {line}
+              </p>
+            ))}
             <div className="sync-problem__actions">
               {p.collectionName === 'gigs' && (
                 <Link className="button button--small" to={`${PATHS.createGig}?restore=${encodeURIComponent(p.id)}`}>
@@ -95,17 +100,37 @@ function readable(p: SyncProblem): string {
   }
 }
 
-/** What a user wrote about delivered, questioned or disputed work (decision 031), so a refused move keeps it. */
+/** An application's refused move shows the words its user wrote (a change request, a dispute's reason…). */
+function wordsOf(p: SyncProblem): string[] {
+  if (p.collectionName !== 'applications') return [];
+  try {
+    return workWords(JSON.parse(p.content) as Record<string, unknown>).map((line) => `Your ${line}`);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What a user wrote with a move on delivered, questioned or disputed work (decision 031), read by
+ * the move the refused document made (its status), so a refused move keeps the user's words.
+ */
 function workWords(content: Record<string, unknown>): string[] {
-  const lines: string[] = [];
   const last = Array.isArray(content.submissions) ? (content.submissions.at(-1) as Record<string, unknown>) : undefined;
   const changes = last?.changesRequested as Record<string, unknown> | undefined;
-  if (typeof changes?.note === 'string') lines.push(`changes requested: ${changes.note}`);
-  else if (typeof last?.note === 'string')
-    lines.push(`submitted: ${last.note}${typeof last.link === 'string' ? ` (${last.link})` : ''}`);
   const dispute = content.dispute as Record<string, unknown> | undefined;
-  if (typeof dispute?.reason === 'string') lines.push(`dispute: ${dispute.reason}`);
   const cancellation = content.cancellation as Record<string, unknown> | undefined;
-  if (typeof cancellation?.note === 'string') lines.push(`cancellation: ${cancellation.note}`);
-  return lines;
+  switch (content.status) {
+    case 'IN_PROGRESS':
+      return typeof changes?.note === 'string' ? [`change request: ${changes.note}`] : [];
+    case 'DELIVERED':
+      return typeof last?.note === 'string'
+        ? [`submission: ${last.note}${typeof last.link === 'string' ? ` (${last.link})` : ''}`]
+        : [];
+    case 'DISPUTED':
+      return typeof dispute?.reason === 'string' ? [`dispute reason: ${dispute.reason}`] : [];
+    case 'CANCELLATION_REQUESTED':
+      return typeof cancellation?.note === 'string' ? [`cancellation note: ${cancellation.note}`] : [];
+    default:
+      return [];
+  }
 }
