@@ -7,6 +7,9 @@ import { ledger } from '../payments/ledger';
 import { applicationsIn } from '../payments/release';
 import type { Stored } from '../store/store';
 
+/** A settlement still without the provider's answer after this long is shown to operators. */
+export const STUCK_AFTER_MS = 10 * 60_000;
+
 /** How much of the conversation an operator sees with each dispute: the latest messages. */
 export const CONVERSATION_SHOWN = 200;
 
@@ -97,12 +100,14 @@ export async function disputeView(ctx: AppContext, app: Stored<'applications'>):
   };
 }
 
-/** Open disputes, oldest first, and payments the provider refused (to try again), for the operators' page. */
+/** Open disputes, oldest first, and payments the provider refused or left unanswered (to try again), for the operators' page. */
 export async function operatorQueue(ctx: AppContext): Promise<{ disputes: DisputeView[]; failed: DisputeView[] }> {
   const byAge = (a: Stored<'applications'>, b: Stored<'applications'>) =>
     (a.dispute?.openedAt ?? a.updatedAt) - (b.dispute?.openedAt ?? b.updatedAt);
   const disputes = applicationsIn(ctx.store, 'DISPUTED').sort(byAge);
-  const failed = applicationsIn(ctx.store, 'SETTLEMENT_FAILED').sort(byAge);
+  // Refused payments, and settlements the provider has left unanswered for a while (decision 031).
+  const stuck = applicationsIn(ctx.store, 'SETTLING').filter((a) => a.updatedAt <= ctx.now() - STUCK_AFTER_MS);
+  const failed = [...applicationsIn(ctx.store, 'SETTLEMENT_FAILED'), ...stuck].sort(byAge);
   return {
     disputes: await Promise.all(disputes.map((a) => disputeView(ctx, a))),
     failed: await Promise.all(failed.map((a) => disputeView(ctx, a))),

@@ -345,7 +345,7 @@ export default function OperatorDisputesPage() {
             )}
           </section>
           <section aria-labelledby="refused-payments">
-            <h2 id="refused-payments">Payments the provider refused</h2>
+            <h2 id="refused-payments">Payments the provider refused or has not answered</h2>
             {load.queue.failed.length === 0 ? (
               <p className="empty">None.</p>
             ) : (
@@ -353,7 +353,11 @@ export default function OperatorDisputesPage() {
                 {load.queue.failed.map((d) => (
                   <li key={d.applicationId} className="card operator-dispute">
                     <h3>{d.gig.title}</h3>
-                    <p className="form-error">{d.settlement?.failure ?? 'Refused by the payment provider.'}</p>
+                    <p className="form-error">
+                      {d.status === 'SETTLING'
+                        ? 'The payment provider has not answered yet.'
+                        : (d.settlement?.failure ?? 'Refused by the payment provider.')}
+                    </p>
                     <DisputeFacts d={d} />
                     <RetryFailed d={d} onDone={done} />
                   </li>
