@@ -342,10 +342,9 @@ function moveOf(before: Application, after: Application): Inferred {
     return { ok: true, event: { type: 'REFUSE_CANCELLATION' } };
   if (to === 'DISPUTED') return { ok: true, event: { type: 'OPEN_DISPUTE', reason: after.dispute?.reason ?? '' } };
   // Work that is finished, disputed or being paid out: say so (a move made offline arriving late).
-  return {
-    ok: false,
-    error: stateRefusal(from) ?? `An application cannot move from ${from ?? before.status} to ${to} here.`,
-  };
+  // A declined application is not finished: the buyer may still send a new offer.
+  const ended = from === 'REJECTED' ? undefined : stateRefusal(from);
+  return { ok: false, error: ended ?? `An application cannot move from ${from ?? before.status} to ${to} here.` };
 }
 
 /**
