@@ -229,7 +229,7 @@ export function transition(input: {
       if (budget > 0)
         return {
           ok: true,
-          changes: { ...startSettlement(a, 'release', 'buyer', budget, now), autoReleaseAt: null },
+          changes: startSettlement(a, 'release', 'buyer', budget, now),
           notifications: [],
         };
       return {

@@ -219,11 +219,12 @@ describe('[issue 15] delivery', () => {
 
   it('Approve and pay on delivered work claims the money for the release (SETTLING), 90% to the freelancer', () => {
     const r = run(CREATOR, app('DELIVERED'), { type: 'COMPLETE' });
+    // The release date stays until the money moved: a refused payout returns to delivered work that keeps it.
+    expect(r.ok && 'autoReleaseAt' in r.changes).toBe(false);
     expect(r).toMatchObject({
       ok: true,
       changes: {
         status: 'SETTLING',
-        autoReleaseAt: null,
         settlement: {
           kind: 'release',
           by: 'buyer',
@@ -305,7 +306,10 @@ describe('[issue 15] settlement: SETTLING is the one claim on the money', () => 
       ...startSettlement(app('DELIVERED'), kind, by, kind === 'split' ? 20000 : kind === 'refund' ? 0 : 45000, 70),
     };
     const r = run(SYSTEM_ACTOR, settling as Application, { type: 'SETTLED' });
-    expect(r).toMatchObject({ ok: true, changes: { status: final, settlement: { settledAt: NOW, failure: null } } });
+    expect(r).toMatchObject({
+      ok: true,
+      changes: { status: final, autoReleaseAt: null, settlement: { settledAt: NOW, failure: null } },
+    });
     if (r.ok) expect(r.notifications.map((n) => [n.userId, n.type])).toEqual(told);
   });
 
@@ -364,14 +368,14 @@ describe('[issue 15] settlement: SETTLING is the one claim on the money', () => 
     });
   });
 
-  it('a refused release the buyer asked for returns the work to where it was (nothing moved)', () => {
-    const claimed = run(CREATOR, app('IN_PROGRESS'), { type: 'COMPLETE' });
-    const settling = { ...app('IN_PROGRESS'), ...(claimed.ok ? claimed.changes : {}) } as Application;
-    expect(run(SYSTEM_ACTOR, settling, { type: 'SETTLEMENT_REFUSED', failure: 'x' })).toMatchObject({
-      ok: true,
-      changes: { status: 'IN_PROGRESS', settlement: undefined },
-      notifications: [],
-    });
+  it('a refused release the buyer asked for returns the work to where it was (nothing moved), release date included', () => {
+    for (const from of ['IN_PROGRESS', 'DELIVERED'] as const) {
+      const claimed = run(CREATOR, app(from), { type: 'COMPLETE' });
+      const settling = { ...app(from), ...(claimed.ok ? claimed.changes : {}) } as Application;
+      const back = run(SYSTEM_ACTOR, settling, { type: 'SETTLEMENT_REFUSED', failure: 'x' });
+      expect(back).toMatchObject({ ok: true, changes: { status: from, settlement: undefined }, notifications: [] });
+      expect({ ...settling, ...(back.ok ? back.changes : {}) }.autoReleaseAt).toBe(app(from).autoReleaseAt);
+    }
   });
 
   it('a payment confirmed after the offer was cancelled is refunded in full by the server', () => {

@@ -333,7 +333,7 @@ export function workTransition(input: WorkInput): TransitionResult {
           toFreelancer('PAYMENT_RELEASED', message),
         ]);
       }
-      return ok({ ...startSettlement(a, 'release', 'automatic', base, now), autoReleaseAt: null }, []);
+      return ok(startSettlement(a, 'release', 'automatic', base, now), []);
     }
     case 'CANCEL_PAID': {
       if (!isApplicant) return refuse(M.onlyApplicantCancelsPaid, 'forbidden');
@@ -358,8 +358,10 @@ export function workTransition(input: WorkInput): TransitionResult {
       if (!actor.system) return refuse(M.onlyServer, 'forbidden');
       const s = a.settlement;
       if (status !== 'SETTLING' || !s) return refuse(M.notSettling);
+      // The release date goes only now: a refused release returns to delivered work that keeps it.
       const changes: Partial<Application> = {
         status: FINAL[s.kind],
+        autoReleaseAt: null,
         settlement: { ...s, settledAt: now, failure: null },
         ...(s.kind === 'refund' ? {} : { completedAt: now }),
       };
