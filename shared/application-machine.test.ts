@@ -6,6 +6,7 @@ import {
   MESSAGES,
   newApplicationNotification,
   normalizeStatus,
+  SYSTEM_ACTOR,
   transition,
   type ApplicationEvent,
 } from './application-machine';
@@ -114,16 +115,23 @@ describe('docs/product.md §4 transitions, by the right actor', () => {
     }
   });
 
-  it('Mark as Complete on paid work in progress: → COMPLETED with completedAt; the freelancer gets GIG_COMPLETED with 90%', () => {
-    const r = transition({
-      actor: CREATOR,
-      application: app('IN_PROGRESS', { paymentConfirmedAt: 5 }),
-      gig: GIG,
-      event: { type: 'COMPLETE' },
-      now: NOW,
+  it('Mark as Complete on paid work in progress: the money is claimed (SETTLING); once paid out → COMPLETED with completedAt and GIG_COMPLETED with 90% (decision 031)', () => {
+    const paid = app('IN_PROGRESS', { paymentConfirmedAt: 5 });
+    const r = transition({ actor: CREATOR, application: paid, gig: GIG, event: { type: 'COMPLETE' }, now: NOW });
+    expect(r).toMatchObject({
+      ok: true,
+      changes: { status: 'SETTLING', settlement: { kind: 'release', by: 'buyer' } },
     });
-    expect(r).toMatchObject({ ok: true, changes: { status: 'COMPLETED', completedAt: NOW } });
-    if (r.ok) expect(r.notifications[0]).toMatchObject({ userId: APPLICANT.id, type: 'GIG_COMPLETED', amount: 40500 });
+    const settled = transition({
+      actor: SYSTEM_ACTOR,
+      application: { ...paid, ...(r.ok ? r.changes : {}) },
+      gig: GIG,
+      event: { type: 'SETTLED' },
+      now: NOW + 1,
+    });
+    expect(settled).toMatchObject({ ok: true, changes: { status: 'COMPLETED', completedAt: NOW + 1 } });
+    if (settled.ok)
+      expect(settled.notifications[0]).toMatchObject({ userId: APPLICANT.id, type: 'GIG_COMPLETED', amount: 40500 });
   });
 });
 

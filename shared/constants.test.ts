@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  APPLICATION_STATUSES,
   BREAKPOINTS,
   COUNTRIES,
   DEFAULT_CURRENCY,
   FEES,
   FILTER_LOCATION_TYPES,
+  isWorkFinished,
   LIMITS,
   LOCATION_TYPES,
   NEW_APPLICATION_WINDOW_MS,
@@ -82,9 +84,27 @@ describe('docs/product.md §3 and §9 constants', () => {
     expect(BREAKPOINTS).toEqual({ videoMobilePx: 768, waitlistNavPx: 770 });
   });
 
-  it('every notification type of docs/product.md §9', () => {
-    expect(NOTIFICATION_TYPES).toHaveLength(14);
+  it('every notification type of docs/product.md §9, then those of delivery, cancellation and disputes (issue 15)', () => {
+    expect(NOTIFICATION_TYPES).toHaveLength(14 + 12);
     expect(NOTIFICATION_TYPES).toContain('application_status');
     expect(NOTIFICATION_TYPES).toContain('PAYMENT_CONFIRMED');
+    expect(NOTIFICATION_TYPES.slice(14)).toEqual([
+      'WORK_DELIVERED',
+      'CHANGES_REQUESTED',
+      'PAYMENT_RELEASED',
+      'APPLICATION_WITHDRAWN',
+      'OFFER_WITHDRAWN',
+      'WORK_CANCELLED',
+      'CANCELLATION_REQUESTED',
+      'CANCELLATION_REFUSED',
+      'REFUND_ISSUED',
+      'DISPUTE_OPENED',
+      'DISPUTE_RESOLVED',
+      'PAYMENT_PROBLEM',
+    ]);
+  });
+
+  it('[issue 15] work finished with the freelancer paid (what reviews may rest on): completed, or split by an operator', () => {
+    expect(APPLICATION_STATUSES.filter(isWorkFinished)).toEqual(['COMPLETED', 'SPLIT']);
   });
 });

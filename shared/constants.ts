@@ -78,6 +78,25 @@ export const APPLICATION_STATUSES = [
   'REJECTED',
   /** The gig was filled before this applicant got an offer (docs/decisions/014-openings-and-filled-gigs.md). */
   'CLOSED',
+  // Delivery, cancellation, refunds and disputes (docs/decisions/031-money-nobody-strands.md).
+  /** The freelancer submitted work; the buyer approves, asks for changes, or it is released automatically. */
+  'DELIVERED',
+  /** The buyer asked to cancel paid work; the freelancer accepts (full refund) or refuses. */
+  'CANCELLATION_REQUESTED',
+  /** A dispute is open: automatic release is frozen until an operator resolves it. */
+  'DISPUTED',
+  /** Money is moving as decided (a release, a refund or a split): the provider's answer is awaited. */
+  'SETTLING',
+  /** The payment provider refused to move the money as decided: nothing moved, it can be tried again. */
+  'SETTLEMENT_FAILED',
+  /** Refunded to the buyer in full (fee included); final. */
+  'REFUNDED',
+  /** Split by an operator between the buyer and the freelancer; final. */
+  'SPLIT',
+  /** The freelancer withdrew their application; final. */
+  'WITHDRAWN',
+  /** An accepted offer cancelled before any payment; final. */
+  'CANCELLED',
 ] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 /** SELECTED is an alias of PENDING_ACCEPTANCE, accepted on input only (docs/product.md §10). */
@@ -87,11 +106,42 @@ export const STATUS_ALIASES: Record<string, ApplicationStatus> = { SELECTED: 'PE
  * An accepted offer: both sides agreed to work together. From here on the gig is taken, and the
  * two users see each other's contact email (decision 003).
  */
-export const ACCEPTED_OFFER_STATUSES: readonly ApplicationStatus[] = ['PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED'];
+export const ACCEPTED_OFFER_STATUSES: readonly ApplicationStatus[] = [
+  'PENDING_PAYMENT',
+  'IN_PROGRESS',
+  'COMPLETED',
+  // Work delivered, questioned or being paid out or split still holds its opening (decision 031).
+  'DELIVERED',
+  'CANCELLATION_REQUESTED',
+  'DISPUTED',
+  'SETTLING',
+  'SETTLEMENT_FAILED',
+  'SPLIT',
+];
 
 export function isAcceptedOffer(status: unknown): boolean {
   return (ACCEPTED_OFFER_STATUSES as readonly unknown[]).includes(status);
 }
+
+/**
+ * Work that ended with the freelancer paid: in full (COMPLETED) or in part by an operator's split
+ * (SPLIT). What a review of finished work may rest on (decision 031).
+ */
+export const WORK_FINISHED_STATUSES: readonly ApplicationStatus[] = ['COMPLETED', 'SPLIT'];
+
+export function isWorkFinished(status: unknown): boolean {
+  return (WORK_FINISHED_STATUSES as readonly unknown[]).includes(status);
+}
+
+/** Paid work that is under way: the buyer's money is held by the platform (decision 031). */
+export const MONEY_HELD_STATUSES: readonly ApplicationStatus[] = [
+  'IN_PROGRESS',
+  'DELIVERED',
+  'CANCELLATION_REQUESTED',
+  'DISPUTED',
+  'SETTLING',
+  'SETTLEMENT_FAILED',
+];
 
 export const GIG_STATUS_ACTIVE = 'active';
 export const WAITLIST_STATUS_PENDING = 'pending';
@@ -112,6 +162,19 @@ export const NOTIFICATION_TYPES = [
   'OFFER_REJECTED',
   'GIG_COMPLETED',
   'PAYMENT_CONFIRMED',
+  // Delivery, cancellation, refunds and disputes (decision 031).
+  'WORK_DELIVERED',
+  'CHANGES_REQUESTED',
+  'PAYMENT_RELEASED',
+  'APPLICATION_WITHDRAWN',
+  'OFFER_WITHDRAWN',
+  'WORK_CANCELLED',
+  'CANCELLATION_REQUESTED',
+  'CANCELLATION_REFUSED',
+  'REFUND_ISSUED',
+  'DISPUTE_OPENED',
+  'DISPUTE_RESOLVED',
+  'PAYMENT_PROBLEM',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -129,7 +192,15 @@ export const LIMITS = {
   skillsMax: 500,
   budgetTextMax: 50,
   urlMax: 2048,
+  /** A delivery note, a change request, a cancellation note or a dispute reason (issue 15). */
+  workNoteMax: 2000,
+  /** Submissions kept on one application: bounds the document (each note ≤ 2,000 characters). */
+  submissionsMax: 20,
 } as const;
+
+/** Days delivered work waits for the buyer's answer before it is released automatically (AUTO_RELEASE_DAYS). */
+export const DEFAULT_AUTO_RELEASE_DAYS = 14;
+export const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const FEES = {
   /** Retained by the platform on completion; the freelancer receives the rest (90%). */

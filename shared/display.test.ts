@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { NOTIFICATION_TYPES } from './constants';
+import { APPLICATION_STATUSES, NOTIFICATION_TYPES } from './constants';
 import {
+  autoReleaseLabel,
+  isBuyerWorkItem,
   basketViewFor,
   defaultBasketView,
   budgetLabel,
@@ -228,5 +230,61 @@ describe('basketViewFor', () => {
     ['OFFER_REJECTED', 'buyer'],
   ])('%s opens the %s view', (type, view) => {
     expect(basketViewFor(type)).toBe(view);
+  });
+});
+
+describe('[issue 15] delivery, cancellation and disputes in the display rules', () => {
+  it('every status has a label of its own', () => {
+    for (const status of APPLICATION_STATUSES) expect(statusLabel(status), status).not.toBe(status);
+    expect(statusLabel('DELIVERED')).toBe('Work delivered');
+    expect(statusLabel('DISPUTED')).toBe('In dispute');
+    expect(statusLabel('SETTLEMENT_FAILED')).toBe('Payment refused: can be tried again');
+  });
+
+  it.each([
+    ['DELIVERED', 'In Progress', ['All Gigs', 'In Progress']],
+    ['CANCELLATION_REQUESTED', 'In Progress', ['All Gigs', 'In Progress']],
+    ['DISPUTED', 'In Progress', ['All Gigs', 'In Progress']],
+    ['SETTLING', 'In Progress', ['All Gigs', 'In Progress']],
+    ['SETTLEMENT_FAILED', 'In Progress', ['All Gigs', 'In Progress']],
+    ['SPLIT', 'Completed', ['All Gigs', 'Completed']],
+    ['REFUNDED', 'Cancelled', ['All Gigs']],
+    ['CANCELLED', 'Cancelled', ['All Gigs']],
+    ['WITHDRAWN', 'Cancelled', ['All Gigs']],
+    ['PENDING_PAYMENT', 'Pending', ['All Gigs', 'In Progress']],
+  ] as const)('%s: the seller sees it under %s, the buyer’s gig under %j', (status, sellerTab, buyerTabs) => {
+    expect(sellerTabOf({ status })).toBe(sellerTab);
+    expect(buyerTabsOf({ status: 'active' }, [{ status }])).toEqual(buyerTabs);
+  });
+
+  it('the buyer’s work list keeps refunded work with the accepted offers', () => {
+    expect(['DELIVERED', 'DISPUTED', 'REFUNDED', 'SPLIT'].every(isBuyerWorkItem)).toBe(true);
+    expect(['PENDING', 'CANCELLED', 'WITHDRAWN'].some(isBuyerWorkItem)).toBe(false);
+  });
+
+  it.each([
+    ['WORK_DELIVERED', 'buyer-1', '/basket?view=buyer'],
+    ['CHANGES_REQUESTED', 'seller-1', '/basket?view=seller'],
+    ['DISPUTE_OPENED', 'buyer-1', '/basket?view=buyer'],
+    ['DISPUTE_OPENED', 'seller-1', '/basket?view=seller'],
+    ['PAYMENT_RELEASED', 'seller-1', '/basket?view=seller'],
+    ['REFUND_ISSUED', 'buyer-1', '/basket?view=buyer'],
+    ['APPLICATION_WITHDRAWN', 'buyer-1', '/applications'],
+  ])('clicking %s as %s opens %s (the recipient’s side)', (type, userId, target) => {
+    expect(
+      notificationTarget({
+        type: type as never,
+        userId,
+        applicationId: 'gig-0001.seller-1',
+        senderId: 'x-user',
+        gigId: 'gig-0001',
+      }),
+    ).toBe(target);
+  });
+
+  it('"Releases automatically on 9 December", with the year when it is not this one', () => {
+    const now = Date.UTC(2026, 10, 25, 12);
+    expect(autoReleaseLabel(Date.UTC(2026, 11, 9, 12), now, 'UTC')).toBe('Releases automatically on 9 December');
+    expect(autoReleaseLabel(Date.UTC(2027, 0, 2, 12), now, 'UTC')).toBe('Releases automatically on 2 January 2027');
   });
 });

@@ -4,6 +4,7 @@ import type { Conversation } from './schemas/conversation';
 import type { Gig } from './schemas/gig';
 import type { Notification } from './schemas/notification';
 import { currencySymbol, formatMoney } from './money';
+import { applicationIdParts } from './ids';
 import { exchangePath, gigPath, PATHS } from './routes';
 import { parseBudgetText } from './validation/budget-text';
 
@@ -54,6 +55,16 @@ const STATUS_LABELS: Record<string, string> = {
   COMPLETED: 'Completed',
   REJECTED: 'Declined',
   CLOSED: 'Closed: position filled',
+  // Decision 031.
+  DELIVERED: 'Work delivered',
+  CANCELLATION_REQUESTED: 'Cancellation requested',
+  DISPUTED: 'In dispute',
+  SETTLING: 'Payment being settled',
+  SETTLEMENT_FAILED: 'Payment refused: can be tried again',
+  REFUNDED: 'Refunded',
+  SPLIT: 'Split by an operator',
+  WITHDRAWN: 'Withdrawn',
+  CANCELLED: 'Cancelled',
 };
 
 export function statusLabel(status: string): string {
@@ -80,6 +91,15 @@ export const NOTIFICATION_ICON_NAMES = [
   'completed',
   'declined',
   'status',
+  'delivered',
+  'changes',
+  'released',
+  'withdrawn',
+  'cancelled',
+  'refund',
+  'dispute',
+  'resolved',
+  'problem',
   'default',
 ] as const;
 export type NotificationIconName = (typeof NOTIFICATION_ICON_NAMES)[number];
@@ -99,6 +119,18 @@ const ICONS: Record<string, NotificationIconName> = {
   GIG_COMPLETED: 'completed',
   OFFER_REJECTED: 'declined',
   application_status: 'status',
+  WORK_DELIVERED: 'delivered',
+  CHANGES_REQUESTED: 'changes',
+  PAYMENT_RELEASED: 'released',
+  APPLICATION_WITHDRAWN: 'withdrawn',
+  OFFER_WITHDRAWN: 'withdrawn',
+  WORK_CANCELLED: 'cancelled',
+  CANCELLATION_REQUESTED: 'cancelled',
+  CANCELLATION_REFUSED: 'declined',
+  REFUND_ISSUED: 'refund',
+  DISPUTE_OPENED: 'dispute',
+  DISPUTE_RESOLVED: 'resolved',
+  PAYMENT_PROBLEM: 'problem',
 };
 export const DEFAULT_NOTIFICATION_ICON: NotificationIconName = 'default';
 
@@ -117,8 +149,24 @@ export function isMessageNotification(type: string): boolean {
  * offer, payment and work-status types → /basket, opened on the side the notification is about; message and conversation types → the chat with
  * the sender; application_status → /gig/{gigId}; anything else → /notifications.
  */
-export function notificationTarget(n: Pick<Notification, 'type' | 'senderId' | 'gigId'>): string {
+export function notificationTarget(
+  n: Pick<Notification, 'type' | 'senderId' | 'gigId'> & Partial<Pick<Notification, 'userId' | 'applicationId'>>,
+): string {
   switch (n.type) {
+    case 'APPLICATION_WITHDRAWN':
+      return PATHS.applications;
+    case 'WORK_DELIVERED':
+    case 'CHANGES_REQUESTED':
+    case 'PAYMENT_RELEASED':
+    case 'OFFER_WITHDRAWN':
+    case 'WORK_CANCELLED':
+    case 'CANCELLATION_REQUESTED':
+    case 'CANCELLATION_REFUSED':
+    case 'REFUND_ISSUED':
+    case 'DISPUTE_OPENED':
+    case 'DISPUTE_RESOLVED':
+    case 'PAYMENT_PROBLEM':
+      return `${PATHS.basket}?view=${recipientSide(n)}`;
     case 'new_application':
       return PATHS.applications;
     case 'new_offer':
@@ -167,7 +215,22 @@ export function unreadBadgeCount(
 }
 
 export const BUYER_TABS = ['All Gigs', 'In Progress', 'Completed'] as const;
-export const SELLER_TABS = ['Pending', 'In Progress', 'Completed', 'Declined', 'Closed'] as const;
+export const SELLER_TABS = ['Pending', 'In Progress', 'Completed', 'Declined', 'Closed', 'Cancelled'] as const;
+
+/** Work under way for both sides: paid for or started, delivered, questioned, disputed or being paid out (decision 031). */
+const UNDER_WAY = new Set([
+  'PENDING_PAYMENT',
+  'IN_PROGRESS',
+  'DELIVERED',
+  'CANCELLATION_REQUESTED',
+  'DISPUTED',
+  'SETTLING',
+  'SETTLEMENT_FAILED',
+]);
+/** Work that ended with the freelancer paid, in full or in part. */
+const FINISHED = new Set(['COMPLETED', 'SPLIT']);
+/** Ended before it was finished: withdrawn, cancelled, refunded. */
+const CANCELLED = new Set(['WITHDRAWN', 'CANCELLED', 'REFUNDED']);
 
 /** A buyer's gig is In Progress while any of its work is paid for or under way, Completed once work on it is completed. */
 export function buyerTabsOf(
@@ -175,22 +238,45 @@ export function buyerTabsOf(
   applications: Pick<Application, 'status'>[],
 ): (typeof BUYER_TABS)[number][] {
   const shown = shownGigStatus(gig, applications);
-  if (shown === 'COMPLETED') return ['All Gigs', 'Completed'];
-  if (shown === 'IN_PROGRESS' || shown === 'PENDING_PAYMENT') return ['All Gigs', 'In Progress'];
+  if (FINISHED.has(shown)) return ['All Gigs', 'Completed'];
+  if (UNDER_WAY.has(shown)) return ['All Gigs', 'In Progress'];
   return ['All Gigs'];
 }
 
 /**
- * A seller's application: Pending while it or an offer waits for them or for payment; In Progress;
- * Completed; Declined once they declined the offer (until the buyer sends a new one); Closed when
- * the gig was filled by others.
+ * A seller's application: Pending while it or an offer waits for them or for payment; In Progress
+ * while work is under way (delivered, questioned, disputed or being paid out included); Completed
+ * once paid in full or split; Declined once they declined the offer (until the buyer sends a new
+ * one); Closed when the gig was filled by others; Cancelled when withdrawn, cancelled or refunded.
  */
 export function sellerTabOf(a: Pick<Application, 'status'>): (typeof SELLER_TABS)[number] {
-  if (a.status === 'IN_PROGRESS') return 'In Progress';
-  if (a.status === 'COMPLETED') return 'Completed';
+  if (a.status === 'PENDING_PAYMENT') return 'Pending';
+  if (UNDER_WAY.has(a.status)) return 'In Progress';
+  if (FINISHED.has(a.status)) return 'Completed';
   if (a.status === 'REJECTED') return 'Declined';
   if (a.status === 'CLOSED') return 'Closed';
+  if (CANCELLED.has(a.status)) return 'Cancelled';
   return 'Pending';
+}
+
+/** Applications the buyer's gig card lists as work: accepted offers, and work refunded after payment. */
+export function isBuyerWorkItem(status: string): boolean {
+  return isAcceptedOffer(status) || status === 'REFUNDED';
+}
+
+/**
+ * "Releases automatically on 9 December" (issue 15): the day delivered work is paid out unless the
+ * buyer answers, in the viewer's time zone, with the year when it is not this year's.
+ */
+export function autoReleaseLabel(autoReleaseAt: number, now: number, timeZone?: string): string {
+  const year = (t: number) => new Intl.DateTimeFormat('en-GB', { year: 'numeric', timeZone }).format(t);
+  const day = new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    ...(year(autoReleaseAt) === year(now) ? {} : { year: 'numeric' }),
+    timeZone,
+  }).format(autoReleaseAt);
+  return `Releases automatically on ${day}`;
 }
 
 export type GigFilters = {
@@ -257,4 +343,14 @@ export function defaultBasketView(posted: number, applied: number): 'buyer' | 's
  */
 export function basketViewFor(type: string): 'buyer' | 'seller' {
   return SELLER_SIDE_TYPES.has(type) ? 'seller' : 'buyer';
+}
+
+/**
+ * The side of the basket a notification about delivered, cancelled or disputed work opens: the
+ * recipient's. Some of these reach both parties; the application's id names its freelancer
+ * (`<gigId>.<applicantId>`), so the recipient is the seller exactly when it names them.
+ */
+export function recipientSide(n: Partial<Pick<Notification, 'userId' | 'applicationId'>>): 'buyer' | 'seller' {
+  const parts = n.applicationId ? applicationIdParts(n.applicationId) : undefined;
+  return parts && n.userId && parts.applicantId === n.userId ? 'seller' : 'buyer';
 }

@@ -7,6 +7,7 @@ import {
   formatMoney,
   payoutSplit,
   roundMinor,
+  settlementAmounts,
   splitFromTotal,
 } from './money';
 
@@ -138,5 +139,63 @@ describe('payments (issue 7): every supported currency, fee rounding edges, the 
       expect(total).toBe(base + fee);
       expect(Math.abs(fee - base * 0.03)).toBeLessThanOrEqual(0.5);
     }
+  });
+});
+
+describe('[issue 15] settlementAmounts: who gets what of a paid application (decision 031)', () => {
+  const paid = { base: 45000, fee: 1350 };
+
+  it('a full refund returns everything, the service fee included; the platform keeps nothing', () => {
+    expect(settlementAmounts(paid, 0)).toEqual({
+      toFreelancer: 0,
+      platformFee: 0,
+      refund: 46350,
+      refundBase: 45000,
+      refundFee: 1350,
+      platformKept: 0,
+    });
+  });
+
+  it('a full release is the existing payout: 90% to the freelancer, the platform keeps 10% and the buyer’s fee', () => {
+    expect(settlementAmounts(paid, 45000)).toEqual({
+      toFreelancer: 40500,
+      platformFee: 4500,
+      refund: 0,
+      refundBase: 0,
+      refundFee: 0,
+      platformKept: 5850,
+    });
+  });
+
+  it('a split: the buyer’s fee refunded in proportion to the base refunded, rounded half away from zero', () => {
+    // 250.00 of 450.00 refunded: 13.50 × 250/450 = 7.50.
+    expect(settlementAmounts(paid, 20000)).toMatchObject({
+      toFreelancer: 18000,
+      platformFee: 2000,
+      refund: 25750,
+      refundFee: 750,
+    });
+    // 1/3 of the fee of 100 (3) is 1 (0.999… rounds to 1).
+    expect(settlementAmounts({ base: 100, fee: 3 }, 67)).toMatchObject({ refundBase: 33, refundFee: 1, refund: 34 });
+    // 0.5 of a minor unit rounds up: fee 1 on base 2, half refunded.
+    expect(settlementAmounts({ base: 2, fee: 1 }, 1)).toMatchObject({ refundFee: 1 });
+  });
+
+  it('always balances: toFreelancer + refund + platformKept = what was charged', () => {
+    for (const base of [1, 17, 33, 100, 999, 45000, 99999, 123457, 1_000_000_000_00]) {
+      const fee = buyerCheckout(base).fee;
+      for (const part of [0, 1, Math.floor(base / 3), Math.floor(base / 2), base - 1, base].filter(
+        (x) => x >= 0 && x <= base,
+      )) {
+        const s = settlementAmounts({ base, fee }, part);
+        expect(s.toFreelancer + s.refund + s.platformKept, `${base}/${part}`).toBe(base + fee);
+        expect(s.refundFee).toBeGreaterThanOrEqual(0);
+        expect(s.refundFee).toBeLessThanOrEqual(fee);
+      }
+    }
+  });
+
+  it.each([[-1], [45001], [1.5], [Number.NaN]])('refuses a freelancer part of %s', (part) => {
+    expect(() => settlementAmounts(paid, part)).toThrow(RangeError);
   });
 });

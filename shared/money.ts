@@ -60,3 +60,43 @@ export function formatMoney(minor: number, currency: CurrencyCode | string): str
   const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${minor < 0 ? '-' : ''}${currencySymbol(currency)}${whole}.${String(abs % 100).padStart(2, '0')}`;
 }
+
+export type SettlementAmounts = {
+  /** Paid out to the freelancer: their part of the base less the platform fee on it. */
+  toFreelancer: number;
+  /** The platform's 10% of the freelancer's part. */
+  platformFee: number;
+  /** Back to the buyer: `refundBase + refundFee`. */
+  refund: number;
+  /** The part of the base refunded. */
+  refundBase: number;
+  /** The buyer's service fee refunded pro rata: `roundMinor(fee × refundBase / base)`. */
+  refundFee: number;
+  /** What the platform keeps in all: the platform fee and the service fee not refunded. */
+  platformKept: number;
+};
+
+/**
+ * Who gets what of a paid application when `freelancerBase` of its base goes to the freelancer
+ * (docs/decisions/031-money-nobody-strands.md): 0 is a full refund, fee included; the whole base is
+ * a full release (the existing 90% payout, the buyer's fee kept); anything between is an
+ * operator's split, with the buyer's service fee refunded in proportion to the base refunded. One
+ * rounding, half away from zero to the minor unit, on the fee's share; the platform keeps the
+ * rest, so `toFreelancer + refund + platformKept` is always exactly what was charged.
+ */
+export function settlementAmounts(paid: { base: number; fee: number }, freelancerBase: number): SettlementAmounts {
+  const { base, fee } = paid;
+  if (!Number.isSafeInteger(freelancerBase) || freelancerBase < 0 || freelancerBase > base)
+    throw new RangeError('The freelancer’s part must be a whole number of minor units from 0 to the final budget');
+  const { freelancer: toFreelancer, platformFee } = payoutSplit(freelancerBase);
+  const refundBase = base - freelancerBase;
+  const refundFee = base > 0 ? roundMinor((fee * refundBase) / base) : fee;
+  return {
+    toFreelancer,
+    platformFee,
+    refund: refundBase + refundFee,
+    refundBase,
+    refundFee,
+    platformKept: platformFee + (fee - refundFee),
+  };
+}

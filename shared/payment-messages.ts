@@ -68,3 +68,26 @@ export type PaymentConfirmation = {
   currency: string;
   paymentConfirmedAt: number;
 };
+
+/**
+ * Not in docs/product.md: the texts of the money moves of issue 15 (decision 031): cancelling paid
+ * work with a refund, trying a refused payment again, an operator's resolution.
+ */
+export const WORK_PAYMENT_MESSAGES = {
+  refundRefused: 'The payment provider refused the refund. Nothing was refunded; it can be tried again.',
+  paymentRefused: 'The payment provider refused the payment. Nothing moved; it can be tried again.',
+  providerNoAnswer: 'The payment provider did not answer. The payment will be tried again shortly.',
+  cancelFailed: 'Error cancelling the work. Please try again.',
+  retryFailed: 'Error trying the payment again. Please try again.',
+  resolveFailed: 'Error resolving the dispute. Please try again.',
+} as const;
+
+/** A money move of issue 15 shows the server's text when it is one of these (or a machine refusal passed in `known`), otherwise `fallback`. */
+export function workPaymentError(
+  serverMessage: string | undefined,
+  fallback: string,
+  known: readonly string[] = [],
+): string {
+  const text = serverMessage?.trim() ?? '';
+  return (Object.values(WORK_PAYMENT_MESSAGES) as string[]).includes(text) || known.includes(text) ? text : fallback;
+}

@@ -30,6 +30,8 @@ export const ROUTES = [
   { path: '/exchange/:userId', screen: 'exchange', area: 'signed-in' },
   { path: '/payment/success', screen: 'paymentSuccess', area: 'signed-in' },
   { path: '/gig/:gigId', screen: 'gig', area: 'signed-in' },
+  /** Operators only (OPERATOR_EMAILS, decision 031): to anyone else the page finds nothing there. */
+  { path: '/operator/disputes', screen: 'operatorDisputes', area: 'signed-in' },
 ] as const satisfies readonly { path: string; screen: string; area: RouteArea; nav?: string }[];
 
 export type Route = (typeof ROUTES)[number];
@@ -73,6 +75,7 @@ export const PATHS = {
   paymentSuccess: '/payment/success',
   settings: '/settings',
   profile: '/profile',
+  operatorDisputes: '/operator/disputes',
   /** Not a route of its own: some screens navigate here; it redirects to /landing (docs/architecture.md). */
   landingAlias: '/landingpage',
 } as const satisfies Record<string, string>;

@@ -12,8 +12,10 @@ import { replicationRoutes } from './replication/routes';
 import type { ChangeStreamHub } from './replication/stream';
 import { waitlistRoutes } from './waitlist/routes';
 import { StoreUnavailableError } from './store/store';
-import { createPayments } from './payments/payments';
+import type { Payments } from './payments/payments';
 import { paymentRoutes } from './payments/routes';
+import { workRoutes } from './payments/work-routes';
+import { operatorRoutes } from './operator/routes';
 import { WEBHOOK_PATHS, webhookRoutes } from './payments/webhook';
 import type { Push } from './push/push';
 
@@ -21,7 +23,12 @@ import type { Push } from './push/push';
 const ORIGIN_EXEMPT = new Set(Object.values(WEBHOOK_PATHS).map((path) => '/api' + path));
 
 /** Builds the Express app: security, API routes, then the built PWA with its fallback. */
-export function createApp(ctx: AppContext, hub: ChangeStreamHub, push: Push): express.Express {
+export function createApp(
+  ctx: AppContext,
+  hub: ChangeStreamHub,
+  services: { push: Push; payments: Payments },
+): express.Express {
+  const { push, payments } = services;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -48,7 +55,6 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub, push: Push): ex
     }
   });
 
-  const payments = createPayments(ctx);
   const api = express.Router();
   api.use(knownHostOnly(origins));
   api.use(sameOriginJsonOnly(origins, (p) => ORIGIN_EXEMPT.has('/api' + p)));
@@ -75,6 +81,8 @@ export function createApp(ctx: AppContext, hub: ChangeStreamHub, push: Push): ex
   api.use('/waitlist', waitlistRoutes(ctx));
   api.use('/sync', replicationRoutes(ctx, hub));
   api.use(paymentRoutes(payments));
+  api.use(workRoutes(payments));
+  api.use(operatorRoutes(payments));
   api.use(() => {
     throw notFound();
   });

@@ -83,3 +83,20 @@ describe('web push settings (decision 030)', () => {
     expect(() => readConfig({ PUSH_SERVICE_ORIGINS: 'https://x.example/path' })).toThrow(/PUSH_SERVICE_ORIGINS/);
   });
 });
+
+describe('delivery and disputes (decision 031)', () => {
+  it('releases delivered work after 14 days by default, and has no operator unless named', () => {
+    expect(readConfig({})).toMatchObject({ autoReleaseDays: 14, operatorEmails: [] });
+  });
+
+  it('reads AUTO_RELEASE_DAYS and OPERATOR_EMAILS (trimmed, lower-cased, comma-separated)', () => {
+    expect(
+      readConfig({ AUTO_RELEASE_DAYS: '3', OPERATOR_EMAILS: ' Ops@Example.com, second@example.org ,' }),
+    ).toMatchObject({ autoReleaseDays: 3, operatorEmails: ['ops@example.com', 'second@example.org'] });
+  });
+
+  it('refuses a release after 0 days, and an operator entry that is not an email', () => {
+    expect(() => readConfig({ AUTO_RELEASE_DAYS: '0' })).toThrow('AUTO_RELEASE_DAYS');
+    expect(() => readConfig({ OPERATOR_EMAILS: 'ops@example.com, admin' })).toThrow('OPERATOR_EMAILS');
+  });
+});

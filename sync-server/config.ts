@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DAY_MS, DEFAULT_AUTO_RELEASE_DAYS } from '../shared/constants';
+import type { WorkSettings } from '../shared/work-machine';
 import { PLATFORM_COUNTRIES, type PlatformCountry } from './payments/payout-countries';
 
 /**
@@ -58,6 +60,26 @@ const envSchema = z.object({
     .optional(),
   /** The push services the server may send to (it POSTs to each subscription's endpoint). */
   PUSH_SERVICE_ORIGINS: z.string().min(1).optional(),
+  /** Days delivered work waits for the buyer's answer before it is paid out automatically (decision 031). */
+  AUTO_RELEASE_DAYS: z.coerce.number().int().min(1).max(365).default(DEFAULT_AUTO_RELEASE_DAYS),
+  /** Comma-separated emails of the accounts that may resolve disputes at /operator/disputes. */
+  OPERATOR_EMAILS: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .max(254)
+          .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'each entry must be an email address'),
+      ),
+    ),
 });
 
 export type Config = {
@@ -87,6 +109,9 @@ export type Config = {
   vapidSubject: string;
   /** Origins (`https://fcm.googleapis.com`) or wildcard hosts (`https://*.push.apple.com`) of push services. */
   pushServiceOrigins: readonly string[];
+  autoReleaseDays: number;
+  /** Lower-cased. */
+  operatorEmails: readonly string[];
 };
 
 /** The browsers' push services: Chrome and Edge (FCM), Firefox, Safari, Windows. */
@@ -147,5 +172,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.VAPID_SUBJECT ??
       (e.PUBLIC_ORIGIN?.startsWith('https://') ? e.PUBLIC_ORIGIN : 'mailto:webpush@creative-gigs.invalid'),
     pushServiceOrigins,
+    autoReleaseDays: e.AUTO_RELEASE_DAYS,
+    operatorEmails: e.OPERATOR_EMAILS,
   };
+}
+
+/** The application machine's settings from the configuration: how long delivered work waits (AUTO_RELEASE_DAYS). */
+export function workSettings(config: Pick<Config, 'autoReleaseDays'>): WorkSettings {
+  return { autoReleaseMs: config.autoReleaseDays * DAY_MS };
 }

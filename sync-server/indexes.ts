@@ -1,6 +1,7 @@
 import type { IndexDefinitions, StoredDoc } from './store/store';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+const WORK_STATES = new Set(['DELIVERED', 'DISPUTED', 'SETTLING', 'SETTLEMENT_FAILED']);
 
 /** The secondary indexes the policies, read filters and auth need. */
 export const INDEXES: IndexDefinitions = {
@@ -12,6 +13,9 @@ export const INDEXES: IndexDefinitions = {
     gigId: (d) => str(d.gigId),
     applicantId: (d) => str(d.applicantId),
     creatorId: (d) => str(d.creatorId),
+    // Work the server looks after (decision 031): delivered work waiting for its automatic release,
+    // money being settled, open disputes and refused payments (the operators' page).
+    workState: (d) => (typeof d.status === 'string' && WORK_STATES.has(d.status) ? d.status : undefined),
   },
   notifications: { userId: (d) => str(d.userId) },
   conversations: { participant: (d) => (Array.isArray(d.participants) ? (d.participants as string[]) : undefined) },

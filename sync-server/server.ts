@@ -14,6 +14,8 @@ import { PgStore } from './store/postgres/pg-store';
 import type { Store } from './store/store';
 import { Scheduler, type TimerJob } from './timers/scheduler';
 import { MemoryWindowCounters, type WindowCounters } from './http/window-counters';
+import { createPayments, type Payments } from './payments/payments';
+import { autoReleaseJob, settlementRecoveryJob } from './payments/release';
 
 export type RunningServer = {
   url: string;
@@ -28,8 +30,8 @@ export type RunningServer = {
 };
 
 /** What the server does when stored dates pass; each module adds its jobs here. */
-function timerJobs(_ctx: AppContext): TimerJob[] {
-  return [];
+function timerJobs(_ctx: AppContext, payments: Payments): TimerJob[] {
+  return [autoReleaseJob(payments), settlementRecoveryJob(payments)];
 }
 
 /** Rate windows older than this are forgotten (the longest window, a write quota's, is a day). */
@@ -72,7 +74,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const { store, counters, stop } = await openStore(config);
   await settleStoredGigs(store, now());
   const ctx = createContext(config, store, now, counters);
-  const timers = new Scheduler(store, timerJobs(ctx), {
+  const payments = createPayments(ctx);
+  const timers = new Scheduler(store, timerJobs(ctx, payments), {
     intervalMs: config.timerIntervalMs,
     now,
     log: ctx.log,
@@ -86,7 +89,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   });
   const hub = new ChangeStreamHub(ctx);
   const push = await startPush(ctx);
-  const server = http.createServer(createApp(ctx, hub, push));
+  const server = http.createServer(createApp(ctx, hub, { push, payments }));
   const chat = new ChatHub(ctx, { idleMs: config.chatRoomIdleMs });
   chat.attach(server);
   try {

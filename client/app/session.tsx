@@ -18,6 +18,8 @@ export type SignupInput = {
 type SessionValue = {
   /** The signed-in user, undefined while the first check runs, null when signed out. */
   user: User | null | undefined;
+  /** The server said this account is an operator (OPERATOR_EMAILS): the nav links the disputes page. */
+  operator: boolean;
   /** Checks the credentials and opens a server session; the page then calls establish() when it moves on. */
   login(email: string, password: string): Promise<User>;
   signup(input: SignupInput): Promise<User>;
@@ -84,6 +86,7 @@ function writeCache(user: User | null) {
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null | undefined>(() => readCache() ?? undefined);
+  const [operator, setOperator] = useState(false);
 
   const set = useCallback((u: User | null) => {
     writeCache(u);
@@ -107,8 +110,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         return;
       }
       try {
-        const { user: fresh } = await api<{ user: User | null }>('GET', '/api/auth/me');
-        if (!cancelled) set(fresh);
+        const { user: fresh, operator: isOperator } = await api<{ user: User | null; operator?: boolean }>(
+          'GET',
+          '/api/auth/me',
+        );
+        if (cancelled) return;
+        set(fresh);
+        setOperator(isOperator === true);
       } catch {
         // Offline: keep the cached user, if any.
         if (!cancelled) setUser((current) => current ?? null);
@@ -133,11 +141,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const value = useMemo<SessionValue>(
     () => ({
       user,
+      operator: Boolean(user) && operator,
       async login(email, password) {
-        const { user: u } = await api<{ user: User }>('POST', '/api/auth/login', { email, password });
+        const { user: u, operator: isOperator } = await api<{ user: User; operator?: boolean }>(
+          'POST',
+          '/api/auth/login',
+          { email, password },
+        );
         // A new session: whatever logout was pending is done (the login ended the old session).
         flag(LOGOUT_PENDING_KEY, false);
         writeCache(u);
+        setOperator(isOperator === true);
         return u;
       },
       async signup(input) {
@@ -171,7 +185,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         set(null);
       },
     }),
-    [user, set],
+    [user, operator, set],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -66,12 +66,13 @@ const unchanged = (doc: unknown) => doc;
 /**
  * Each schema version's step for the documents a device already holds. Gigs version 1 added the
  * optional openings and filledAt (absent reads as one opening, not filled; the server sends both
- * on its next change), applications version 1 the CLOSED status: old documents stay valid as they are.
+ * on its next change), applications version 1 the CLOSED status and version 2 delivery, cancellation,
+ * disputes and settlement (optional fields, new statuses): old documents stay valid as they are.
  */
 export const MIGRATIONS: Record<ReplicatedName, Record<number, (doc: unknown) => unknown>> = {
   users: {},
   gigs: { 1: unchanged },
-  applications: { 1: unchanged },
+  applications: { 1: unchanged, 2: unchanged },
   notifications: {},
   conversations: {},
 };

@@ -57,6 +57,28 @@ describe('conflict handler: the server wins, except offline edits of free-text f
     expect(resolved).toEqual({ ...app, status: 'REJECTED', finalBudget: null, gigDeleted: true, updatedAt: 2 });
   });
 
+  it('[M9] [issue 15] a change request made offline, arriving after the automatic release, is kept with its note and the reason', async () => {
+    const delivered = { id: 'a1', status: 'DELIVERED', submissions: [{ note: 'Draft', submittedAt: 1 }], autoReleaseAt: 5, updatedAt: 1, _deleted: false };
+    const lost: LostWrite[] = [];
+    const h = createConflictHandler<typeof delivered>('applications', new Set(), new Map(), (l) => lost.push(l));
+    const asked = { ...delivered, status: 'IN_PROGRESS', autoReleaseAt: null as unknown as number, submissions: [{ note: 'Draft', submittedAt: 1, changesRequested: { note: 'Bigger title', at: 2 } }] };
+    const released = { ...delivered, status: 'COMPLETED', autoReleaseAt: null as unknown as number, updatedAt: 9 };
+    expect(await h.resolve({ assumedMasterState: delivered, realMasterState: released, newDocumentState: asked }, 'test')).toMatchObject({ status: 'COMPLETED' });
+    expect(lost).toEqual([
+      expect.objectContaining({ docId: 'a1', reason: 'This work is completed and can no longer change.', content: expect.objectContaining({ submissions: asked.submissions }) }),
+    ]);
+  });
+
+  it('[M10] [issue 15] a submission that landed, stamped with the server’s times, is not reported lost', async () => {
+    const paid = { id: 'a1', status: 'IN_PROGRESS', submissions: [] as Record<string, unknown>[], autoReleaseAt: null as number | null, updatedAt: 1, _deleted: false };
+    const lost: LostWrite[] = [];
+    const h = createConflictHandler<typeof paid>('applications', new Set(), new Map(), (l) => lost.push(l));
+    const local = { ...paid, status: 'DELIVERED', submissions: [{ note: 'Cut 1', link: 'https://x.example', submittedAt: 100 }], autoReleaseAt: 200 };
+    const landed = { ...local, submissions: [{ note: 'Cut 1', link: 'https://x.example', submittedAt: 150 }], autoReleaseAt: 250, updatedAt: 2 };
+    expect(await h.resolve({ assumedMasterState: paid, realMasterState: landed, newDocumentState: local }, 'test')).toEqual(landed);
+    expect(lost).toEqual([]);
+  });
+
   it('[M5] isEqual ignores RxDB bookkeeping fields', () => {
     const h = createConflictHandler<typeof base>('users', new Set());
     expect(h.isEqual({ ...base, _meta: { lwt: 1 } } as never, { ...base, _meta: { lwt: 2 } } as never, 'test')).toBe(true);

@@ -1,4 +1,5 @@
 import type { RxConflictHandler, WithDeleted } from 'rxdb';
+import { lateMoveRefusal } from '../../shared/application-machine';
 import type { ReplicatedName } from './collections';
 
 /**
@@ -24,14 +25,41 @@ export function sameContent(a: Record<string, unknown>, b: Record<string, unknow
 }
 
 /** The fields of an application a user's move changes (shared/application-machine.ts). */
-const MOVE = ['status', 'finalBudget', 'startedAt'] as const;
+const MOVE = [
+  'status',
+  'finalBudget',
+  'startedAt',
+  // Delivered, questioned and disputed work (decision 031).
+  'submissions',
+  'deliveredAt',
+  'autoReleaseAt',
+  'cancellation',
+  'dispute',
+] as const;
 
 /** What a user wrote in each collection: losing a change of these loses their words or choice. */
 const CONTENT: Partial<Record<ReplicatedName, readonly string[]>> = {
   ...MERGEABLE,
-  // (startedAt is the server's stamp, not the user's choice.)
-  applications: ['budget', 'status', 'finalBudget'],
+  // (startedAt is the server's stamp, not the user's choice.) A submission, a change request, a
+  // cancellation note or a dispute's reason are the user's words.
+  applications: ['budget', 'status', 'finalBudget', 'submissions', 'cancellation', 'dispute'],
 };
+
+/**
+ * The user's own words in a work field (decision 031): the server stamps submissions, change
+ * requests, cancellations and disputes with its own times, so a move that landed differs from the
+ * device's copy only in those; what the user wrote is what must not be lost.
+ */
+function words(field: string | undefined, v: unknown): unknown {
+  if (field === 'submissions' && Array.isArray(v))
+    return v.map((s: Record<string, unknown>) => [s.note, s.link, (s.changesRequested as Record<string, unknown> | undefined)?.note]);
+  if (field === 'cancellation' && v && typeof v === 'object') return (v as Record<string, unknown>).note;
+  if (field === 'dispute' && v && typeof v === 'object') return (v as Record<string, unknown>).reason;
+  return v;
+}
+
+/** Where accepted work can end up under a move made offline (decision 031): finished, disputed, its money being settled, or cancelled. */
+const WORK_ENDED = new Set(['COMPLETED', 'REFUNDED', 'SPLIT', 'DISPUTED', 'SETTLING', 'SETTLEMENT_FAILED', 'CANCELLED', 'WITHDRAWN']);
 
 export const APPLICATION_KEPT_FROM_OTHER_DEVICE = 'Your application from another device was kept; this one was not sent';
 export const CHANGED_ELSEWHERE_FIRST = 'This was changed elsewhere (another device or the other party) before your change arrived; your version was not sent';
@@ -77,8 +105,8 @@ export function createConflictHandler<T>(
   const keepIfLost = (local: Record<string, unknown>, base: Record<string, unknown> | undefined, result: Record<string, unknown>, reason: string) => {
     // The server stores an emptied text field as absent: not a difference.
     const value = (v: unknown) => (v === '' ? undefined : v);
-    const differ = (x: unknown, y: unknown) => !same(value(x), value(y));
-    const lost = content.some((f) => (base ? differ(local[f], base[f]) : value(local[f]) !== undefined) && differ(result[f], local[f]));
+    const differ = (x: unknown, y: unknown, field?: string) => !same(words(field, value(x)), words(field, value(y)));
+    const lost = content.some((f) => (base ? differ(local[f], base[f], f) : value(local[f]) !== undefined) && differ(result[f], local[f], f));
     if (!lost) return;
     const kept: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(local)) if (!IGNORED.has(k) && k !== '_deleted' && k !== 'sortKey') kept[k] = v;
@@ -120,7 +148,10 @@ export function createConflictHandler<T>(
       if (collection === 'applications' && MOVE.some((f) => !same(local[f], base[f])) && MOVE.every((f) => same(master[f], base[f]))) {
         for (const f of MOVE) merged[f] = local[f];
       }
-      keepIfLost(local, base, merged, CHANGED_ELSEWHERE_FIRST);
+      // A move that lost to the work moving on (a change request arriving after the automatic
+      // release, say) is kept with the machine's reason for the status it is in now.
+      const late = collection === 'applications' && !same(master.status, base.status) && WORK_ENDED.has(String(master.status)) ? lateMoveRefusal(String(master.status)) : undefined;
+      keepIfLost(local, base, merged, late ?? CHANGED_ELSEWHERE_FIRST);
       return merged as WithDeleted<T>;
     },
   };

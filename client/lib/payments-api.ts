@@ -151,3 +151,18 @@ export function readPaymentSuccessQuery(search: string): PaymentSuccessQuery | n
     currency: q.get('currency') ?? '',
   };
 }
+
+// Issue 15 (decision 031): money moves of delivered, cancelled and disputed work.
+
+const settlementAnswer = z.looseObject({ status: z.string(), settlement: z.looseObject({}).nullable() });
+export type WorkMoneyAnswer = z.infer<typeof settlementAnswer>;
+
+/** Freelancer: cancel paid work with a full refund to the buyer (on their own, or accepting the buyer's request). */
+export function cancelPaidWork(applicationId: string): Promise<WorkMoneyAnswer> {
+  return answer(settlementAnswer, 'POST', '/api/work/cancel', { applicationId });
+}
+
+/** A party or an operator: try again a payment the provider refused. */
+export function retryPayment(applicationId: string): Promise<WorkMoneyAnswer> {
+  return answer(settlementAnswer, 'POST', '/api/work/retry', { applicationId });
+}

@@ -11,6 +11,7 @@ import type { AppContext } from '../context';
 import { badRequest, conflict, HttpError } from '../http/errors';
 import { parseBody } from '../http/parse';
 import { clientIp, getAuth } from './middleware';
+import { isOperator } from './operators';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import { createSession, revokeSession, SESSION_COOKIE, sessionCookieOptions } from './sessions';
 import { readCurrent, type DecisionReader, type StoredDoc } from '../store/store';
@@ -108,7 +109,7 @@ export function authRoutes(ctx: AppContext): Router {
     if (previous) await revokeSession(ctx.store, previous.session.id);
     const { token } = await createSession(ctx.store, user.id, ctx.now());
     res.cookie(SESSION_COOKIE, token, sessionCookieOptions(ctx.config.cookieSecure));
-    res.json({ user: ownUserView(user) });
+    res.json({ user: ownUserView(user), ...(isOperator(ctx.config, { email: user.email }) ? { operator: true } : {}) });
   });
 
   router.post('/logout', async (_req, res) => {
@@ -125,7 +126,12 @@ export function authRoutes(ctx: AppContext): Router {
   router.get('/me', (_req, res) => {
     const auth = getAuth(res);
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ user: auth ? ownUserView(auth.user) : null });
+    if (!auth) {
+      res.json({ user: null });
+      return;
+    }
+    // Operators (OPERATOR_EMAILS) are told so, for the link to their page; nobody else learns of it.
+    res.json({ user: ownUserView(auth.user), ...(isOperator(ctx.config, auth.user) ? { operator: true } : {}) });
   });
 
   router.get('/session', (_req, res) => {
@@ -135,7 +141,8 @@ export function authRoutes(ctx: AppContext): Router {
       return;
     }
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ user: ownUserView(auth.user) });
+    // Operators (OPERATOR_EMAILS) are told so, for the link to their page; nobody else learns of it.
+    res.json({ user: ownUserView(auth.user), ...(isOperator(ctx.config, auth.user) ? { operator: true } : {}) });
   });
 
   return router;

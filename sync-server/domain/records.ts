@@ -73,6 +73,26 @@ export type TransferEntry = Entry & {
   sentAt: number | null;
 };
 
+/**
+ * Money back to the buyer (decision 031): a cancellation after payment, a dispute's refund or
+ * split, a payment that arrived after the offer was cancelled. `fee` is the part of `amount` that
+ * is the buyer's service fee. `pending` records a refusal (nothing moved); `sent` the provider's refund.
+ */
+export type RefundEntry = Entry & {
+  kind: 'refund';
+  buyerId: string;
+  amount: number;
+  fee: number;
+  currency: CurrencyCode;
+  status: 'pending' | 'sent';
+  chargeId: string | null;
+  refundId: string | null;
+  /** Earlier attempts the provider refused outright; the next key carries this number. */
+  refusedAttempts: number;
+  lastError: string | null;
+  sentAt: number | null;
+};
+
 export type WebhookEventEntry = {
   id: string;
   kind: 'webhook_event';
@@ -82,7 +102,7 @@ export type WebhookEventEntry = {
   updatedAt: number;
 };
 
-export type LedgerEntry = CheckoutEntry | ChargeEntry | FeeEntry | TransferEntry | WebhookEventEntry;
+export type LedgerEntry = CheckoutEntry | ChargeEntry | FeeEntry | TransferEntry | RefundEntry | WebhookEventEntry;
 
 // The simulated payment provider's state (payments/simulated-provider.ts), kept in the ledger collection.
 
@@ -127,7 +147,17 @@ export type SimTransfer = {
   [field: string]: unknown;
 };
 export type SimIdempotency = { id: string; kind: 'sim_idempotency'; resultId: string; createdAt: number };
-export type SimRecord = SimAccount | SimLink | SimSession | SimTransfer | SimIdempotency;
+export type SimRefund = {
+  id: string;
+  kind: 'sim_refund';
+  refundId: string;
+  applicationId: string;
+  chargeId: string | null;
+  amount: number;
+  currency: string;
+  createdAt: number;
+};
+export type SimRecord = SimAccount | SimLink | SimSession | SimTransfer | SimIdempotency | SimRefund;
 
 /** Everything the ledger collection holds. */
 export type LedgerRecord = LedgerEntry | SimRecord;

@@ -1,4 +1,4 @@
-import { normalizeStatus, transition } from '../../shared/application-machine';
+import { normalizeStatus, SYSTEM_ACTOR, transition } from '../../shared/application-machine';
 import { FEES } from '../../shared/constants';
 import { buyerCheckout, formatMinorPlain } from '../../shared/money';
 import type { PaymentConfirmation } from '../../shared/payment-messages';
@@ -12,6 +12,7 @@ import { ledger, ledgerId, ledgerWrite, type ChargeEntry, type CheckoutEntry } f
 import { PAYMENT_MESSAGES as M } from './messages';
 import { buyersApplication, lockKey, viaProvider, type Payments } from './payments';
 import { idempotencyKeys, type CheckoutSession } from './provider';
+import { settleLocked } from './settle';
 
 export type Confirmation = PaymentConfirmation;
 
@@ -185,10 +186,13 @@ async function confirmLocked(
   const app = buyersApplication(p, applicationId);
   const charge = ledger.charge(store, applicationId);
   if (charge) {
-    if (charge.sessionId === sessionId) return confirmationOf(app, charge);
+    // (A payment refunded because it came after the offer was cancelled confirms nothing.)
+    if (charge.sessionId === sessionId && app.settlement?.by !== 'server') return confirmationOf(app, charge);
     throw conflict(M.invalidStatus);
   }
-  if (normalizeStatus(app.status) !== 'PENDING_PAYMENT') throw conflict(M.invalidStatus);
+  // A payment that arrives after the accepted offer was cancelled is refunded in full (decision 031).
+  const late = normalizeStatus(app.status) === 'CANCELLED' && (app.finalBudget ?? 0) > 0;
+  if (normalizeStatus(app.status) !== 'PENDING_PAYMENT' && !late) throw conflict(M.invalidStatus);
   const entry = ledger.checkout(store, sessionId);
   if (!entry || entry.applicationId !== applicationId) throw badRequest(M.updateFailed);
   const session = await viaProvider(p, M.updateFailed, () => p.provider.retrieveCheckoutSession(sessionId));
@@ -207,10 +211,10 @@ async function confirmLocked(
         : { writes: [], value: { error: conflict(M.invalidStatus) } };
     const buyer = read.get('users', current.creatorId);
     const result = transition({
-      actor: { id: current.creatorId, name: buyer?.name ?? '' },
+      actor: late ? SYSTEM_ACTOR : { id: current.creatorId, name: buyer?.name ?? '' },
       application: current,
       gig: gigRefOf(read, current.gigId),
-      event: { type: 'CONFIRM_PAYMENT' },
+      event: { type: late ? 'REFUND_LATE_PAYMENT' : 'CONFIRM_PAYMENT' },
       now,
     });
     if (!result.ok) return { writes: [], value: { error: conflict(result.error) } };
@@ -250,5 +254,12 @@ async function confirmLocked(
     return { writes, value: { confirmed: confirmationOf(updated, confirmed) } };
   });
   if ('error' in outcome) throw outcome.error;
+  if (late) {
+    // The refund goes out now; if the provider does not answer, the recovery timer continues it.
+    await settleLocked(p, applicationId).catch((err: unknown) =>
+      p.ctx.log(`Late payment refund of ${applicationId}`, err),
+    );
+    throw conflict(M.invalidStatus);
+  }
   return outcome.confirmed;
 }

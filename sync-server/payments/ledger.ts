@@ -1,4 +1,12 @@
-import type { ChargeEntry, CheckoutEntry, LedgerEntry, TransferEntry, WebhookEventEntry } from '../domain/records';
+import type {
+  ChargeEntry,
+  CheckoutEntry,
+  FeeEntry,
+  LedgerEntry,
+  RefundEntry,
+  TransferEntry,
+  WebhookEventEntry,
+} from '../domain/records';
 import type { DecisionReader, DocWrite } from '../store/store';
 
 export type {
@@ -6,6 +14,7 @@ export type {
   CheckoutEntry,
   FeeEntry,
   LedgerEntry,
+  RefundEntry,
   TransferEntry,
   WebhookEventEntry,
 } from '../domain/records';
@@ -23,6 +32,7 @@ export const ledgerId = {
   buyerFee: (applicationId: string) => `buyer-fee:${applicationId}`,
   platformFee: (applicationId: string) => `platform-fee:${applicationId}`,
   transfer: (applicationId: string) => `transfer:${applicationId}`,
+  refund: (applicationId: string) => `refund:${applicationId}`,
   webhookEvent: (eventId: string) => `event:${eventId}`,
 };
 
@@ -50,6 +60,14 @@ export const ledger = {
     const doc = live(store, ledgerId.transfer(applicationId));
     return doc?.kind === 'transfer' ? doc : undefined;
   },
+  refund(store: DecisionReader, applicationId: string): RefundEntry | undefined {
+    const doc = live(store, ledgerId.refund(applicationId));
+    return doc?.kind === 'refund' ? doc : undefined;
+  },
+  fee(store: DecisionReader, id: string): FeeEntry | undefined {
+    const doc = live(store, id);
+    return doc?.kind === 'buyer_fee' || doc?.kind === 'platform_fee' ? doc : undefined;
+  },
   webhookEvent(store: DecisionReader, eventId: string): WebhookEventEntry | undefined {
     const doc = live(store, ledgerId.webhookEvent(eventId));
     return doc?.kind === 'webhook_event' ? doc : undefined;
@@ -73,3 +91,23 @@ export const ledger = {
       .filter((d) => d.status === 'held');
   },
 };
+
+/**
+ * One application's money as the ledger has it (decision 031): what the buyer was charged, what
+ * went (or is held) for the freelancer, what was refunded, and what the platform keeps (its 10%
+ * and the part of the buyer's fee not refunded). `held` is what is still on the platform waiting
+ * for an outcome: 0 once the money is settled, so `charged = transferred + refunded + platformKept`.
+ */
+export function applicationBalance(
+  store: DecisionReader,
+  applicationId: string,
+): { charged: number; transferred: number; refunded: number; platformKept: number; held: number } {
+  const charged = ledger.charge(store, applicationId)?.amount ?? 0;
+  const transferred = ledger.transfer(store, applicationId)?.amount ?? 0;
+  const refund = ledger.refund(store, applicationId);
+  const refunded = refund?.status === 'sent' ? refund.amount : 0;
+  const buyerFee = ledger.fee(store, ledgerId.buyerFee(applicationId))?.amount ?? 0;
+  const platformFee = ledger.fee(store, ledgerId.platformFee(applicationId))?.amount ?? 0;
+  const platformKept = platformFee + buyerFee - (refund?.status === 'sent' ? refund.fee : 0);
+  return { charged, transferred, refunded, platformKept, held: charged - transferred - refunded - platformKept };
+}

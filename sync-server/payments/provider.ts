@@ -56,6 +56,20 @@ export type TransferInput = {
 };
 
 /**
+ * A refund of (part of) the buyer's charge (decision 031). With separate charges and transfers the
+ * money is still on the platform until a transfer moves it, so a refund draws on the charge itself.
+ */
+export type RefundInput = {
+  /** The buyer's charge; the payment intent when the charge id is not known. */
+  chargeId?: string;
+  paymentIntentId?: string;
+  amount: number;
+  currency: CurrencyCode;
+  /** Ids only: `applicationId` names the application the charge paid for. */
+  metadata: Record<string, string>;
+};
+
+/**
  * A verified provider event: only what the server acts on. `connectedAccount` is set on events that
  * happened on a connected account (Stripe's `account` field): they come to the Connect endpoint.
  */
@@ -88,6 +102,8 @@ export interface PaymentsProvider {
   createCheckoutSession(input: CheckoutInput, idempotencyKey: string): Promise<CheckoutSession>;
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession | undefined>;
   createTransfer(input: TransferInput, idempotencyKey: string): Promise<{ id: string }>;
+  /** Refunds `amount` of the charge to the buyer; throws ProviderError (definitive) when refused. */
+  createRefund(input: RefundInput, idempotencyKey: string): Promise<{ id: string }>;
   /**
    * Verifies the signature and age of a webhook with the secret of the endpoint that received it;
    * throws ProviderError(400) when it is not genuine, ProviderError(404) when that endpoint has no secret.
@@ -123,4 +139,7 @@ export const idempotencyKeys = {
   /** `attempt` counts earlier transfers the provider refused outright (a definitive error). */
   transfer: (applicationId: string, attempt: number) =>
     `application:${applicationId}:transfer${attempt ? `:retry-${attempt}` : ''}`,
+  /** `attempt` counts earlier refunds of this application the provider refused outright. */
+  refund: (applicationId: string, attempt: number) =>
+    `application:${applicationId}:refund${attempt ? `:retry-${attempt}` : ''}`,
 };

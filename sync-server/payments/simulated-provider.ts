@@ -10,6 +10,7 @@ import {
   type CheckoutSession,
   type PaymentsProvider,
   type ProviderAccount,
+  type RefundInput,
   type TransferInput,
 } from './provider';
 
@@ -29,6 +30,7 @@ const simId = {
   link: (id: string) => `sim-link:${id}`,
   session: (id: string) => `sim-session:${id}`,
   transfer: (id: string) => `sim-transfer:${id}`,
+  refund: (id: string) => `sim-refund:${id}`,
   idempotency: (key: string) => `sim-idempotency:${key}`,
 };
 
@@ -200,6 +202,49 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
         return { writes: [made, remember], value: { id: transferId } };
       });
       if (!value) throw new ProviderError('The destination account cannot receive transfers yet', 400, true);
+      return value;
+    },
+
+    async createRefund(input: RefundInput, key) {
+      const refundId = random('re_sim');
+      const applicationId = input.metadata.applicationId ?? '';
+      const { value } = await store.transaction<{ id: string } | { refused: string }>((read) => {
+        const seen = read.get('ledger', simId.idempotency(key));
+        if (seen && !seen._deleted && seen.kind === 'sim_idempotency')
+          return { writes: [], value: { id: seen.resultId } };
+        // Like Stripe: a refund draws on a paid charge, and all its refunds together never exceed it.
+        const docs = read.byIndex('ledger', 'applicationId', applicationId).filter((d) => !d._deleted);
+        const charged = docs.find(
+          (d) =>
+            d.kind === 'sim_session' &&
+            d.paid &&
+            (d.chargeId === input.chargeId || d.paymentIntentId === input.paymentIntentId),
+        );
+        if (!charged || charged.kind !== 'sim_session') return { writes: [], value: { refused: 'No such charge' } };
+        const refunded = docs
+          .flatMap((d) => (d.kind === 'sim_refund' && d.chargeId === charged.chargeId ? [d.amount] : []))
+          .reduce((sum, amount) => sum + amount, 0);
+        if (refunded + input.amount > charged.amountTotal)
+          return { writes: [], value: { refused: 'The refund is larger than what is left of the charge' } };
+        const remember = write({
+          id: simId.idempotency(key),
+          kind: 'sim_idempotency',
+          resultId: refundId,
+          createdAt: now(),
+        });
+        const made = write({
+          id: simId.refund(refundId),
+          kind: 'sim_refund',
+          refundId,
+          applicationId,
+          chargeId: charged.chargeId,
+          amount: input.amount,
+          currency: input.currency,
+          createdAt: now(),
+        });
+        return { writes: [made, remember], value: { id: refundId } };
+      });
+      if ('refused' in value) throw new ProviderError(value.refused, 400, true);
       return value;
     },
 

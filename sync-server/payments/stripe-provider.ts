@@ -7,6 +7,7 @@ import {
   type PaymentsProvider,
   type ProviderAccount,
   type ProviderEvent,
+  type RefundInput,
   type TransferInput,
   type WebhookEndpoint,
 } from './provider';
@@ -180,6 +181,21 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentsPr
         ),
       );
       return { id: transfer.id };
+    },
+
+    async createRefund(input: RefundInput, idempotencyKey) {
+      const refund = await call(() =>
+        stripe.refunds.create(
+          {
+            ...(input.chargeId ? { charge: input.chargeId } : { payment_intent: input.paymentIntentId }),
+            amount: input.amount,
+            reason: 'requested_by_customer',
+            metadata: input.metadata,
+          },
+          { idempotencyKey },
+        ),
+      );
+      return { id: refund.id };
     },
 
     async verifyWebhook(rawBody, signature, endpoint: WebhookEndpoint) {

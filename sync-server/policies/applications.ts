@@ -9,7 +9,7 @@ import { applicationIdFor } from '../../shared/ids';
 import { isProfileComplete } from '../../shared/schemas/user';
 import { validateApplication } from '../../shared/validation/apply';
 import type { DocWrite } from '../store/store';
-import { applicationsOf, hiringWrites } from './hiring';
+import { applicationsOf, hiringWrites, reopenings } from './hiring';
 import { stamp } from '../domain/documents';
 import { gigRefOf } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
@@ -18,7 +18,7 @@ import { refuse, type Policy, type PolicyInput, type PolicyResult } from './type
 const MAX_BUDGET_MINOR = 1_000_000_000_00;
 
 export const applicationPolicy: Policy<'applications'> = (input): PolicyResult => {
-  const { read, actor, current, incoming, deleting, now } = input;
+  const { read, actor, current, incoming, deleting, now, settings } = input;
   if (deleting) return refuse('Applications cannot be deleted.');
   if (!current) return create(input);
 
@@ -31,6 +31,7 @@ export const applicationPolicy: Policy<'applications'> = (input): PolicyResult =
     gig: gigRefOf(read, current.gigId),
     event: inferred.event,
     now,
+    ...(settings ? { settings } : {}),
   });
   if (!result.ok) return refuse(result.error);
   const updated = { ...current, ...result.changes, updatedAt: stamp(now, current) };
@@ -38,6 +39,8 @@ export const applicationPolicy: Policy<'applications'> = (input): PolicyResult =
     { collection: 'applications', doc: updated },
     ...notificationWrites(result.notifications, now),
   ];
+  // An accepted offer cancelled before payment gives its opening back (decision 031).
+  if (inferred.event.type === 'CANCEL') return { ok: true, writes: [...writes, ...reopenings(read, updated, now)] };
 
   // The gig's openings bound the offers out and the people hired (docs/decisions/014-…).
   const gig = read.get('gigs', current.gigId);

@@ -62,3 +62,21 @@ export async function settleStoredGigs(store: Store, now: number): Promise<numbe
   }
   return written;
 }
+
+/**
+ * A gig's filled stamp and waiting applicants after one of its applications stopped holding an
+ * opening (an offer cancelled before payment, work refunded: decision 031): the gig may be open
+ * again. The writes join the commit of the application's change.
+ */
+export function reopenings(read: DecisionReader, updated: Stored<'applications'>, now: number): DocWrite[] {
+  const gig = read.get('gigs', updated.gigId);
+  if (!gig || gig._deleted) return [];
+  const others = applicationsOf(read, gig.id).filter((a) => a.id !== updated.id);
+  const settled = hiringWrites(gig, [...others, updated], now);
+  const writes = [...settled.writes];
+  if (settled.gig !== gig) {
+    const { _seq: _ignored, ...doc } = settled.gig;
+    writes.push({ collection: 'gigs', doc: { ...doc, updatedAt: stamp(now, gig) } });
+  }
+  return writes;
+}

@@ -1,4 +1,5 @@
 import type { ReplicatedCollection } from '../../shared/sync/protocol';
+import type { WorkSettings } from '../../shared/work-machine';
 import type { DecisionReader, DocWrite, Stored } from '../store/store';
 
 /**
@@ -19,6 +20,8 @@ export type PolicyInput<K extends ReplicatedCollection> = {
   /** The push deletes the document. */
   deleting: boolean;
   now: number;
+  /** The machine's settings (AUTO_RELEASE_DAYS), for the moves that set a release date. */
+  settings?: WorkSettings;
 };
 
 export type PolicyResult = { ok: true; writes: DocWrite[] } | { ok: false; reason: string };

@@ -16,6 +16,7 @@ import {
   type SyncDocument,
 } from '../../shared/sync/protocol';
 import type { Auth } from '../auth/middleware';
+import { workSettings } from '../config';
 import type { AppContext } from '../context';
 import type { Decision, DecisionReader } from '../store/store';
 import { applicationPolicy } from '../policies/applications';
@@ -117,6 +118,7 @@ export async function applyPush<K extends ReplicatedCollection>(
 ): Promise<PushAnswer> {
   const userId = auth.user.id;
   const judge: Judge<K> = JUDGES[collection];
+  const settings = workSettings(ctx.config);
 
   /**
    * One row as a decision: everything it reads (the current document, what the user may see of
@@ -153,7 +155,7 @@ export async function applyPush<K extends ReplicatedCollection>(
         // Somebody changed it first (or a retried push already landed): the client gets the master state.
         return { writes: [], value: { answer: master ? new Later(id, master) : tombstone } };
       }
-      const result = judge({ read, actor: auth.user, current, deleting, now: ctx.now() }, incoming);
+      const result = judge({ read, actor: auth.user, current, deleting, now: ctx.now(), settings }, incoming);
       if ('shapeRefusal' in result) return refused(result.shapeRefusal);
       if (!result.ok) return refused(result.reason);
       return { writes: result.writes, value: { answer: new Later(id) } };

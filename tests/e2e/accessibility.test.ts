@@ -5,6 +5,7 @@ import { launchBrowser, signedInContext } from '../support/browser';
 import { applicationDoc, gigDoc, signUp, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
+import { openDispute, paidWork, submitWork, type Work } from '../support/work';
 
 /**
  * axe-core on every screen, signed out and signed in, on a desktop and a 375 px phone viewport:
@@ -24,11 +25,16 @@ let buyer: { http: TestClient; user: SignedUpUser };
 let applicant: { http: TestClient; user: SignedUpUser };
 let newcomer: { http: TestClient; user: SignedUpUser };
 let gigId: string;
+/** Issue 15: paid work in progress, delivered work, a dispute, and an operator to resolve it. */
+let inProgress: Work;
+let delivered: Work;
+let operator: { http: TestClient; user: SignedUpUser };
+const OPERATOR_EMAIL = 'axe-operator@example.com';
 /** Totals for the README: screens × viewports checked and violations found. */
 const totals = { pages: 0, violations: 0 };
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ OPERATOR_EMAILS: OPERATOR_EMAIL });
   browser = await launchBrowser();
   const make = async (name: string, profile = true) => {
     const http = new TestClient(server.url);
@@ -46,6 +52,14 @@ beforeAll(async () => {
   expect(
     (await write(applicant.http, 'applications', applicationDoc(gigId, applicant.user.id))).refusal,
   ).toBeUndefined();
+  inProgress = await paidWork(server, { name: 'simulated' });
+  delivered = await paidWork(server, { name: 'simulated' });
+  await submitWork(server, delivered, 'Final files', 'https://files.example/final.zip');
+  const disputed = await paidWork(server, { name: 'simulated' });
+  await submitWork(server, disputed, 'Draft');
+  await openDispute(server, disputed.buyer.http, disputed.applicationId, 'The files are missing');
+  const http = new TestClient(server.url);
+  operator = { http, user: await signUpWithProfile(http, { name: 'Opal Operator', email: OPERATOR_EMAIL }) };
 });
 afterAll(async () => {
   console.log(`axe: ${totals.pages} screen checks, ${totals.violations} serious or critical violations`);
@@ -175,6 +189,42 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole('group', { name: 'Niches' }).waitFor();
       await audit(page, 'board with its filters showing');
       await context.close();
+    });
+
+    it('[issue 15] the work dialogs on both sides, delivered work, and the operators’ page', async () => {
+      const seller = await signedIn(inProgress.seller.http, viewport);
+      await seller.page.goto(server.url + '/basket?view=seller');
+      await seller.page.getByRole('tab', { name: 'In Progress' }).click();
+      await seller.page.getByRole('button', { name: 'Submit work' }).click({ timeout: 20_000 });
+      const submit = seller.page.getByRole('dialog', { name: 'Submit your work' });
+      await submit.getByRole('button', { name: 'Submit work' }).click();
+      await submit.getByText('Please describe the work you are submitting').waitFor();
+      await audit(seller.page, 'submit work dialog with its error');
+      await seller.context.close();
+
+      const buyerOfDelivered = await signedIn(delivered.buyer.http, viewport);
+      await buyerOfDelivered.page.goto(server.url + '/basket');
+      await buyerOfDelivered.page.getByText(/^Releases automatically on/).waitFor({ timeout: 20_000 });
+      await audit(buyerOfDelivered.page, 'buyer basket with delivered work');
+      for (const [button, dialog] of [
+        ['Request changes', 'Request changes'],
+        ['Open a dispute', 'Open a dispute'],
+        ['Approve and pay', 'Approve this work and pay?'],
+      ] as const) {
+        await buyerOfDelivered.page.getByRole('button', { name: button }).click();
+        await buyerOfDelivered.page.getByRole('dialog', { name: dialog }).waitFor();
+        await audit(buyerOfDelivered.page, `${dialog} dialog`);
+        await buyerOfDelivered.page.keyboard.press('Escape');
+        await buyerOfDelivered.page.getByRole('dialog').waitFor({ state: 'detached' });
+      }
+      await buyerOfDelivered.context.close();
+
+      const op = await signedIn(operator.http, viewport);
+      await op.page.goto(server.url + '/operator/disputes');
+      await op.page.getByText('The files are missing').waitFor({ timeout: 20_000 });
+      await op.page.getByLabel('Split', { exact: true }).check();
+      await audit(op.page, '/operator/disputes with a split being chosen');
+      await op.context.close();
     });
 
     it("the applicant's and the newcomer's screens", async () => {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS, type Outcome } from '../support/authz/actions';
 import { MATRIX, type Expected } from '../support/authz/matrix';
-import { buildWorld, ROLES, type World } from '../support/authz/world';
+import { buildWorld, OPERATOR_EMAIL, ROLES, type World } from '../support/authz/world';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 
 /**
  * Issue 9, suite 2: the authorization matrix. Every role (visitor, stranger, the gig's buyer, an
- * applicant, another applicant) tries every action (each HTTP route of the README's API table,
+ * applicant, another applicant, and an operator: decision 031) tries every action (each HTTP route of the README's API table,
  * each kind of pushed write the policies know, each pull and the change stream, each chat room
  * socket) against one real server with the simulated payments provider, and every outcome is
  * compared with the explicit table in tests/support/authz/matrix.ts.
@@ -16,8 +16,8 @@ let server: TestServer;
 let world: World;
 
 beforeAll(async () => {
-  server = await startTestServer({ LOG_LEVEL: 'silent' });
-  world = await buildWorld(server);
+  server = await startTestServer({ LOG_LEVEL: 'silent', OPERATOR_EMAILS: OPERATOR_EMAIL });
+  world = await buildWorld(server, { operatorEmail: OPERATOR_EMAIL });
 });
 afterAll(async () => {
   for (const cleanup of world?.cleanups ?? []) await cleanup();
@@ -90,5 +90,6 @@ describe('authorization matrix', () => {
     expect(problems['unexpected allow']).toEqual([]);
     expect(problems['unexpected denial']).toEqual([]);
     expect(problems['other refusal']).toEqual([]);
-  });
+    // Six roles over every action, each cell on fresh fixtures where it changes something.
+  }, 180_000);
 });

@@ -4,7 +4,16 @@ import { TestClient } from '../support/http-client';
 import { startTestCluster } from '../support/postgres/cluster';
 import { createTestDatabase } from '../support/postgres/database';
 import { startServerProcess } from '../support/crash/killable-server';
-import { applicationDoc, gigDoc, pullAll, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
+import {
+  applicationDoc,
+  gigDoc,
+  isoDay,
+  pullAll,
+  signUpWithProfile,
+  write,
+  type SignedUpUser,
+} from '../support/fixtures';
+import { testClock } from '../support/work';
 import { SHARED_ORIGIN, startInstances, type Instances } from '../support/postgres/instances';
 import { openStream } from '../support/sse';
 import { waitFor } from '../support/wait';
@@ -214,6 +223,70 @@ describe('exactly once, whatever the number of instances', () => {
     const notes = (await pullAll(seller.http, 'notifications')).documents;
     expect(notes.filter((n) => n.type === 'GIG_COMPLETED' && n.applicationId === applicationId)).toHaveLength(1);
     expect(notes.filter((n) => n.type === 'PAYMENT_CONFIRMED' && n.applicationId === applicationId)).toHaveLength(1);
+  });
+
+  it('[issue 15] delivered work is released automatically once, with three instances looking at the same moment', async () => {
+    const clock = testClock();
+    const three = await startInstances(3, { TIMER_INTERVAL_MS: '3600000' }, undefined, { now: clock.now });
+    try {
+      const client = () => three.client();
+      const buyer = { http: client(), user: undefined as unknown as SignedUpUser };
+      buyer.user = await signUpWithProfile(buyer.http, { name: 'Bea Release' });
+      const seller = { http: client(), user: undefined as unknown as SignedUpUser };
+      seller.user = await signUpWithProfile(seller.http, { name: 'Sam Release' });
+      const gig = (await write(buyer.http, 'gigs', gigDoc({ title: 'Released once', projectDeadline: isoDay(365) })))
+        .master!;
+      const applied = (await write(seller.http, 'applications', applicationDoc(String(gig.id), seller.user.id)))
+        .master!;
+      const offered = (
+        await write(
+          buyer.http,
+          'applications',
+          { ...applied, status: 'PENDING_ACCEPTANCE', finalBudget: 30_000 },
+          applied,
+        )
+      ).master!;
+      const accepted = (await write(seller.http, 'applications', { ...offered, status: 'IN_PROGRESS' }, offered))
+        .master!;
+      const applicationId = String(accepted.id);
+      const checkout = await buyer.http.post<{ sessionId: string }>('/api/payments/checkout', { applicationId });
+      expect(
+        (await buyer.http.post(`/api/payments/simulated/checkout/${checkout.body.sessionId}/pay`, {})).status,
+      ).toBe(200);
+      const connect = await seller.http.post<{ accountLink: string }>('/api/stripe/create-connect-account', {
+        email: seller.user.email,
+        userId: seller.user.id,
+      });
+      expect((await seller.http.post(new URL(connect.body.accountLink).pathname, {})).status).toBe(200);
+      const store = three.servers[0]!.ctx.store;
+      await store.catchUp();
+      const paid = store.get('applications', applicationId)!;
+      const delivered = await write(
+        seller.http,
+        'applications',
+        { ...paid, _seq: undefined, status: 'DELIVERED', submissions: [{ note: 'Done', submittedAt: 1 }] },
+        paid,
+      );
+      expect(delivered.refusal).toBeUndefined();
+
+      clock.advance(14 * 24 * 60 * 60 * 1000);
+      await Promise.all(three.servers.flatMap((s) => [s.timers.runDue(), s.timers.runDue()]));
+      await Promise.all(three.servers.map((s) => s.ctx.store.catchUp()));
+      expect(store.get('applications', applicationId)).toMatchObject({
+        status: 'COMPLETED',
+        settlement: { by: 'automatic' },
+      });
+      const transfers = [...store.all('ledger')].filter(
+        (d) => !d._deleted && d.kind === 'sim_transfer' && d.transferGroup === applicationId,
+      );
+      expect(transfers).toHaveLength(1);
+      const released = [...store.all('notifications')].filter(
+        (n) => n.type === 'PAYMENT_RELEASED' && n.applicationId === applicationId,
+      );
+      expect(released).toHaveLength(2);
+    } finally {
+      await three.close();
+    }
   });
 
   it('one sign-up per email when the same sign-up lands on three instances at once', async () => {

@@ -413,6 +413,21 @@ export function rowContexts(): Record<ReplicatedCollection, RowContext> {
         update('a negative offer', a3, { ...a3, status: 'PENDING_ACCEPTANCE', finalBudget: -5 }),
         update("move a victim's application", { id: av.id }, { ...av, status: 'REJECTED' }),
         update('delete an application', mine, { ...mine, _deleted: true }),
+        // Issue 15: money moves only over HTTP; deliveries, disputes and cancellations by their rules.
+        update('refund by push', a2, { ...a2, status: 'REFUNDED' }),
+        update('claim the money by push', a2, { ...a2, status: 'SETTLING' }),
+        update('a dispute without a reason', a2, {
+          ...a2,
+          status: 'DISPUTED',
+          dispute: { by: 'buyer', reason: ' ', openedAt: 1 },
+        }),
+        update('cancel paid work for free', a2, { ...a2, status: 'CANCELLED' }),
+        update('deliver as the buyer', a2, {
+          ...a2,
+          status: 'DELIVERED',
+          submissions: [{ note: 'x', submittedAt: 1 }],
+        }),
+        update('deliver unpaid work', a1, { ...a1, status: 'DELIVERED', submissions: [{ note: 'x', submittedAt: 1 }] }),
         create('apply to the own gig', applicationDoc(w.gigA.id as string, me)),
         create('apply in another user’s name', {
           ...applicationDoc(gigV2.id as string, me),
@@ -704,6 +719,51 @@ export function specs(): EndpointSpec[] {
           },
           { label: 'made-up ids', body: { gigId: idLike(r), applicationId: idLike(r), userId: me, userType: 'buyer' } },
         ]),
+    },
+    // Issue 15 (decision 031): the freelancer's cancellation with a refund, retrying a refused
+    // payment, and the operator area, which is 404 to everyone but operators (the attacker is none).
+    {
+      name: 'POST /api/work/cancel',
+      method: 'POST',
+      path: '/api/work/cancel',
+      body: () => ({ applicationId: mine.id }),
+      required: ['applicationId'],
+      auth: true,
+      foreign: (r) => ({
+        label: 'work the attacker is not the freelancer of',
+        body: { applicationId: r.pick([av.id, a2.id, idLike(r)]) },
+      }),
+    },
+    {
+      name: 'POST /api/work/retry',
+      method: 'POST',
+      path: '/api/work/retry',
+      body: () => ({ applicationId: a2.id }),
+      required: ['applicationId'],
+      auth: true,
+      foreign: (r) => ({ label: "a victim's work", body: { applicationId: r.pick([av.id, idLike(r)]) } }),
+    },
+    {
+      name: 'GET /api/operator/disputes',
+      method: 'GET',
+      path: '/api/operator/disputes',
+      auth: true,
+      noSession: { kind: 'refused', status: 404 },
+      badPath: (r) => `/api/operator/${encodePart(hostileString(r).slice(0, 100)) || 'x'}`,
+    },
+    {
+      name: 'POST /api/operator/disputes/resolve',
+      method: 'POST',
+      path: '/api/operator/disputes/resolve',
+      body: () => ({ applicationId: a2.id, outcome: 'refund' }),
+      // To anyone but an operator (the attacker) the route is not there: it reads no body of theirs.
+      bodyIgnored: true,
+      auth: true,
+      noSession: { kind: 'refused', status: 404 },
+      foreign: (r) => ({
+        label: "a victim's work, split",
+        body: { applicationId: r.pick([av.id, mine.id, idLike(r)]), outcome: 'split', freelancerAmount: 1 },
+      }),
     },
     {
       name: 'POST /api/payments/simulated/onboarding/:linkId',

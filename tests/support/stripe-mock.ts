@@ -6,7 +6,7 @@ import Stripe from 'stripe';
 /**
  * A local Stripe-compatible HTTP server for integration tests (127.0.0.1, a free port), covering
  * the endpoints the payments code calls: accounts, account links, Checkout Sessions (with
- * `expand`), transfers. It records every request (path, form-decoded body, Idempotency-Key),
+ * `expand`), transfers, refunds. It records every request (path, form-decoded body, Idempotency-Key),
  * honours idempotency keys like Stripe (same key + same parameters → the first answer replayed;
  * other parameters → an idempotency_error), and lets a test do what the buyer or Stripe would:
  * pay a session, finish an account's onboarding.
@@ -31,12 +31,16 @@ export type StripeMock = {
   accounts: Map<string, Obj>;
   sessions: Map<string, Obj>;
   transfers: Obj[];
+  /** Refunds made, in order (each with `charge`, `payment_intent` and `amount`). */
+  refunds: Obj[];
   /** The buyer pays: the session gets a payment intent and a charge. */
   markPaid(sessionId: string): { paymentIntentId: string; chargeId: string };
   /** Onboarding finished: charges_enabled and payouts_enabled, transfers capability active. */
   enableAccount(accountId: string): void;
   /** The next `count` transfers are refused with this status (e.g. 400 insufficient funds). */
   failTransfers(count: number, status?: number): void;
+  /** The next `count` refunds are refused with this status (400: Stripe's refusal; 500: no answer worth trusting). */
+  failRefunds(count: number, status?: number): void;
   close(): Promise<void>;
 };
 
@@ -77,8 +81,10 @@ export async function startStripeMock(): Promise<StripeMock> {
   const intents = new Map<string, Obj>();
   const charges = new Map<string, Obj>();
   const transfers: Obj[] = [];
+  const refunds: Obj[] = [];
   const idempotency = new Map<string, { fingerprint: string; answer: Answer }>();
   let transferFailures: { count: number; status: number } = { count: 0, status: 400 };
+  let refundFailures: { count: number; status: number } = { count: 0, status: 400 };
 
   function expandedSession(session: Obj, expand: string[]): Obj {
     const intentId = session.payment_intent as string | null;
@@ -203,6 +209,52 @@ export async function startStripeMock(): Promise<StripeMock> {
       transfers.push(transfer);
       return { status: 200, body: transfer };
     }
+    if (method === 'POST' && path === '/v1/refunds') {
+      // As Stripe: a charge, or a payment intent (its latest charge); at most what is left of it.
+      const intent = body.payment_intent ? intents.get(String(body.payment_intent)) : undefined;
+      const chargeId = body.charge ? String(body.charge) : (intent?.latest_charge as string | undefined);
+      const charge = chargeId ? charges.get(chargeId) : undefined;
+      if (!charge)
+        return error(
+          400,
+          `No such charge: '${String(body.charge ?? body.payment_intent)}'`,
+          'invalid_request_error',
+          'resource_missing',
+        );
+      const amount = body.amount === undefined ? Number(charge.amount) : Number(body.amount);
+      const refunded = Number(charge.amount_refunded ?? 0);
+      if (!(amount > 0) || refunded + amount > Number(charge.amount))
+        return error(
+          400,
+          `Refund amount (${amount}) is greater than unrefunded amount on charge (${Number(charge.amount) - refunded})`,
+          'invalid_request_error',
+          'amount_too_large',
+        );
+      if (refundFailures.count > 0) {
+        refundFailures.count -= 1;
+        return error(
+          refundFailures.status,
+          'The refund could not be processed.',
+          'invalid_request_error',
+          'charge_disputed',
+        );
+      }
+      charge.amount_refunded = refunded + amount;
+      const refund: Obj = {
+        id: randomId('re'),
+        object: 'refund',
+        amount,
+        charge: chargeId,
+        payment_intent: charge.payment_intent ?? null,
+        currency: charge.currency,
+        reason: body.reason ?? null,
+        metadata: body.metadata ?? {},
+        status: 'succeeded',
+        created: seconds(),
+      };
+      refunds.push(refund);
+      return { status: 200, body: refund };
+    }
     return error(404, `Unrecognized request URL (${method}: ${path}).`);
   }
 
@@ -259,6 +311,7 @@ export async function startStripeMock(): Promise<StripeMock> {
     accounts,
     sessions,
     transfers,
+    refunds,
     markPaid(sessionId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no session ${sessionId}`);
@@ -296,6 +349,9 @@ export async function startStripeMock(): Promise<StripeMock> {
     },
     failTransfers(count, status = 400) {
       transferFailures = { count, status };
+    },
+    failRefunds(count, status = 400) {
+      refundFailures = { count, status };
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -7,6 +7,7 @@ import { useConversations, useUnreadNotifications } from '../../data/queries';
 import { ChatDownloads } from '../../features/chat/chat-downloads';
 import { SyncProblems } from '../../features/sync/sync-problems';
 import { SyncStatusIndicator, SyncStatusOpening } from '../../features/sync/sync-status-indicator';
+import { useSession } from '../session';
 import { LogoutButton } from './logout-button';
 
 /** The unread badge on Notifications (docs/product.md §2); rendered once the database is open. */
@@ -30,6 +31,7 @@ const SyncPanel = lazy(() => import('../../features/sync/sync-panel'));
  * The nav paints before the database opens; the parts that read it appear once it is open.
  */
 export function SignedInLayout({ children }: { children: ReactNode }) {
+  const { operator } = useSession();
   const data = useOptionalData();
   // Stays open across a reset of the device's data (the panel returns once the data is open again).
   const [panelOpen, setPanelOpen] = useState(false);
@@ -43,6 +45,7 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
               {path === PATHS.notifications && data && <UnreadBadge />}
             </NavLink>
           ))}
+          {operator && <NavLink to={PATHS.operatorDisputes}>Disputes</NavLink>}
           <LogoutButton />
         </nav>
         {data ? <SyncStatusIndicator onOpen={() => setPanelOpen(true)} /> : <SyncStatusOpening />}

@@ -60,3 +60,51 @@ export async function acceptOffer(data: DataContextValue, application: Applicati
 export async function declineOffer(data: DataContextValue, applicationId: string): Promise<void> {
   await move(data, applicationId, { type: 'DECLINE' });
 }
+
+// Issue 15 (docs/decisions/031-money-nobody-strands.md): moves that hold no money replicate like
+// the ones above, so they work offline and the server judges them when they arrive.
+
+/** Freelancer: "Submit work" (IN_PROGRESS or DELIVERED → DELIVERED), the note and optional link kept in order. */
+export async function submitWork(
+  data: DataContextValue,
+  applicationId: string,
+  note: string,
+  link: string,
+): Promise<void> {
+  await move(data, applicationId, { type: 'SUBMIT_WORK', note, ...(link.trim() ? { link: link.trim() } : {}) });
+}
+
+/** Buyer: "Request changes" on delivered work (→ IN_PROGRESS), with what needs to change. */
+export async function requestChanges(data: DataContextValue, applicationId: string, note: string): Promise<void> {
+  await move(data, applicationId, { type: 'REQUEST_CHANGES', note });
+}
+
+/** Freelancer: withdraw an application no offer was sent for (→ WITHDRAWN). */
+export async function withdrawApplication(data: DataContextValue, applicationId: string): Promise<void> {
+  await move(data, applicationId, { type: 'WITHDRAW_APPLICATION' });
+}
+
+/** Buyer: withdraw an offer not yet answered (→ PENDING). */
+export async function withdrawOffer(data: DataContextValue, applicationId: string): Promise<void> {
+  await move(data, applicationId, { type: 'WITHDRAW_OFFER' });
+}
+
+/** Either side: cancel an accepted offer before payment, or unpaid zero-budget work (→ CANCELLED). */
+export async function cancelUnpaid(data: DataContextValue, applicationId: string): Promise<void> {
+  await move(data, applicationId, { type: 'CANCEL' });
+}
+
+/** Buyer: ask to cancel paid work in progress (→ CANCELLATION_REQUESTED). */
+export async function askToCancel(data: DataContextValue, applicationId: string, note: string): Promise<void> {
+  await move(data, applicationId, { type: 'REQUEST_CANCELLATION', ...(note.trim() ? { note } : {}) });
+}
+
+/** Freelancer: refuse the buyer's cancellation request (→ IN_PROGRESS). */
+export async function refuseCancellation(data: DataContextValue, applicationId: string): Promise<void> {
+  await move(data, applicationId, { type: 'REFUSE_CANCELLATION' });
+}
+
+/** Either side: open a dispute on paid work with a reason (→ DISPUTED; the automatic release pauses). */
+export async function openDispute(data: DataContextValue, applicationId: string, reason: string): Promise<void> {
+  await move(data, applicationId, { type: 'OPEN_DISPUTE', reason });
+}

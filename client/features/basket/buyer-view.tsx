@@ -1,8 +1,15 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { isAcceptedOffer } from '../../../shared/constants';
 import { isSelectable } from '../../../shared/application-machine';
-import { budgetLabel, BUYER_TABS, buyerTabsOf, offerLabel, shownGigStatus, statusLabel } from '../../../shared/display';
+import {
+  budgetLabel,
+  BUYER_TABS,
+  buyerTabsOf,
+  isBuyerWorkItem,
+  offerLabel,
+  shownGigStatus,
+  statusLabel,
+} from '../../../shared/display';
 import { formatMoney } from '../../../shared/money';
 import type { Application } from '../../../shared/schemas/application';
 import type { Gig } from '../../../shared/schemas/gig';
@@ -15,13 +22,17 @@ import { useOutbox } from '../../ui/hooks';
 import { DeleteGigDialog, deleteGig } from '../gigs';
 import { sendOffers } from '../applications';
 import { BuyerReceipt, MarkComplete, PayForApplication } from '../payments';
+import { AutoRelease, BuyerWorkActions, Submissions, WithdrawOffer, WorkState } from '../work';
 import { Tabs } from '../../ui/tabs';
 import { gigPath, PATHS } from '../../../shared/routes';
 
 const OFFERS_SENT = 'Offers sent successfully! Waiting for applicants to accept.';
 const OFFERS_FAILED = 'Error sending offers. Please try again.';
 
-/** Accepted work on a gig: pay for it, see the receipt, mark it complete. */
+/**
+ * Accepted work on a gig: pay for it, see the receipt, the submissions and where the money stands,
+ * mark it complete or approve it, ask for changes, ask to cancel, dispute (decision 031).
+ */
 function WorkItem({ application: a, userId }: { application: Application; userId: string }) {
   return (
     <li className="work-item">
@@ -30,8 +41,12 @@ function WorkItem({ application: a, userId }: { application: Application; userId
         {a.completedAt ? ` · completed ${new Date(a.completedAt).toLocaleDateString()}` : ''}
       </p>
       {a.status === 'PENDING_PAYMENT' && <PayForApplication application={a} />}
-      {(a.status === 'IN_PROGRESS' || a.status === 'COMPLETED') && <BuyerReceipt application={a} />}
+      {a.status !== 'PENDING_PAYMENT' && <BuyerReceipt application={a} />}
+      <Submissions application={a} />
+      <AutoRelease application={a} />
+      <WorkState application={a} side="buyer" />
       {a.status === 'IN_PROGRESS' && <MarkComplete application={a} userId={userId} />}
+      <BuyerWorkActions application={a} userId={userId} />
     </li>
   );
 }
@@ -132,10 +147,10 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
           {message.text}
         </p>
       )}
-      {applications.some((a) => isAcceptedOffer(a.status)) && (
+      {applications.some((a) => isBuyerWorkItem(a.status)) && (
         <ul className="card-list work" aria-label={`Work on ${gig.title}`}>
           {applications
-            .filter((a) => isAcceptedOffer(a.status))
+            .filter((a) => isBuyerWorkItem(a.status))
             .map((a) => (
               <WorkItem key={a.id} application={a} userId={data.userId} />
             ))}
@@ -177,6 +192,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                         <span>Final budget: {formatMoney(a.finalBudget, a.currency)}</span>
                       )}
                       {isWaiting('applications', a.id) && <span className="field-state">Waiting to sync</span>}
+                      {a.status === 'PENDING_ACCEPTANCE' && !checked && <WithdrawOffer application={a} />}
                       {checked && (
                         <label className="row">
                           Final budget ({a.currency})

@@ -8,9 +8,12 @@ import { useMe, useMyApplications } from '../../data/queries';
 import { useOutbox } from '../../ui/hooks';
 import { acceptOffer, declineOffer } from '../applications';
 import { FreelancerPayout } from '../payments';
+import { AutoRelease, SellerWorkActions, Submissions, WorkState } from '../work';
 import { Tabs } from '../../ui/tabs';
 
 type Tab = (typeof SELLER_TABS)[number];
+/** Where "Your payout" (90% of the final budget) is what the freelancer gets or got. */
+const PAYOUT_SHOWN = new Set(['PENDING_PAYMENT', 'IN_PROGRESS', 'DELIVERED', 'CANCELLATION_REQUESTED', 'COMPLETED']);
 const ACCEPT_FAILED = 'Error accepting offer. Please try again.';
 const DECLINE_FAILED = 'Error declining offer. Please try again.';
 
@@ -65,9 +68,10 @@ function SellerApplication({
           The gig was filled before you got an offer. The buyer can still send you one if they add openings.
         </p>
       )}
-      {(a.status === 'IN_PROGRESS' || a.status === 'COMPLETED' || a.status === 'PENDING_PAYMENT') && (
-        <FreelancerPayout application={a} payoutStatus={payoutStatus} />
-      )}
+      {PAYOUT_SHOWN.has(a.status) && <FreelancerPayout application={a} payoutStatus={payoutStatus} />}
+      <Submissions application={a} />
+      <AutoRelease application={a} />
+      <WorkState application={a} side="seller" />
       {isWaiting('applications', a.id) && <p className="field-state">Waiting to sync</p>}
       {offer && (
         <div className="row">
@@ -94,11 +98,12 @@ function SellerApplication({
           {error}
         </p>
       )}
+      <SellerWorkActions application={a} />
     </li>
   );
 }
 
-/** The basket's seller view (docs/product.md §2): the user's applications under Pending, In Progress, Completed, Declined and Closed. No complete button. */
+/** The basket's seller view (docs/product.md §2): the user's applications under Pending, In Progress, Completed, Declined, Closed and Cancelled. No complete button. */
 export function SellerView() {
   const [tab, setTab] = useState<Tab>('Pending');
   const { data, loading } = useMyApplications();

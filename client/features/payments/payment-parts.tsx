@@ -94,8 +94,19 @@ export function PayForApplication({ application }: { application: Application })
   );
 }
 
-/** Mark as Complete, behind a confirmation; it pays the freelancer (or holds the payout). */
-export function MarkComplete({ application, userId }: { application: Application; userId: string }) {
+/**
+ * Mark as Complete (work in progress) or "Approve and pay" (delivered work, `approve`), behind a
+ * confirmation; it pays the freelancer (or holds the payout).
+ */
+export function MarkComplete({
+  application,
+  userId,
+  approve = false,
+}: {
+  application: Application;
+  userId: string;
+  approve?: boolean;
+}) {
   const online = useOnline();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -114,10 +125,11 @@ export function MarkComplete({ application, userId }: { application: Application
     }
   }
   const payout = payoutSplit(application.finalBudget ?? 0);
+  const label = approve ? 'Approve and pay' : 'Mark as Complete';
   return (
     <div className="row">
       <button type="button" className="button" onClick={() => setConfirming(true)} disabled={busy}>
-        {busy ? 'Completing…' : 'Mark as Complete'}
+        {busy ? (approve ? 'Paying…' : 'Completing…') : label}
       </button>
       {error && (
         <p className="form-error" role="alert">
@@ -126,14 +138,14 @@ export function MarkComplete({ application, userId }: { application: Application
       )}
       {confirming && (
         <ConfirmDialog
-          title="Mark this work as complete?"
+          title={approve ? 'Approve this work and pay?' : 'Mark this work as complete?'}
           message={
             <p>
               {application.applicantName} will be paid {money(payout.freelancer, application.currency)} for “
               {application.gigTitle}”. This cannot be undone.
             </p>
           }
-          confirmLabel="Mark as Complete"
+          confirmLabel={label}
           onConfirm={() => void complete()}
           onCancel={() => setConfirming(false)}
         />
@@ -170,9 +182,11 @@ export function FreelancerPayout({
       ? payoutStatus === 'active'
         ? 'Paid out to your payout account'
         : 'Held until you set up payouts in Settings'
-      : application.status === 'IN_PROGRESS'
-        ? 'Paid by the buyer; released to you when the work is marked complete'
-        : 'Waiting for the buyer’s payment';
+      : application.status === 'PENDING_PAYMENT'
+        ? 'Waiting for the buyer’s payment'
+        : application.status === 'DELIVERED'
+          ? 'Paid by the buyer; released to you when the buyer approves, or automatically'
+          : 'Paid by the buyer; released to you when the work is marked complete';
   return (
     <div className="receipt">
       <p>

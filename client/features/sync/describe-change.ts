@@ -36,7 +36,18 @@ export function describeChange(collection: string, doc: Record<string, unknown> 
         case 'REJECTED':
           return `Declining the offer for ${gig}`;
         case 'COMPLETED':
+        case 'SETTLING':
           return `Completing ${gig}`;
+        case 'DELIVERED':
+          return `Submitting work for ${gig}`;
+        case 'CANCELLATION_REQUESTED':
+          return `Asking to cancel ${gig}`;
+        case 'DISPUTED':
+          return `Opening a dispute on ${gig}`;
+        case 'WITHDRAWN':
+          return `Withdrawing the application to ${gig}`;
+        case 'CANCELLED':
+          return `Cancelling the offer for ${gig}`;
         default:
           return `Application to ${gig}`;
       }

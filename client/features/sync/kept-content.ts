@@ -11,6 +11,7 @@ export function readableContent(p: Pick<SyncProblem, 'content'>): string {
     // An application's rate is in minor units.
     if (typeof content.budget === 'number' && typeof content.currency === 'string')
       lines.push(`rate: ${formatMoney(content.budget, content.currency)}`);
+    lines.push(...workWords(content));
     return lines.join('\n');
   } catch {
     return p.content;
@@ -26,5 +27,40 @@ export function keptDocument(p: Pick<SyncProblem, 'content'>): Record<string, un
       : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** An application's refused move shows the words its user wrote (a change request, a dispute's reason…). */
+export function keptWords(p: Pick<SyncProblem, 'collectionName' | 'content'>): string[] {
+  if (p.collectionName !== 'applications') return [];
+  try {
+    return workWords(JSON.parse(p.content) as Record<string, unknown>).map((line) => `Your ${line}`);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What a user wrote with a move on delivered, questioned or disputed work (decision 031), read by
+ * the move the refused document made (its status), so a refused move keeps the user's words.
+ */
+function workWords(content: Record<string, unknown>): string[] {
+  const last = Array.isArray(content.submissions) ? (content.submissions.at(-1) as Record<string, unknown>) : undefined;
+  const changes = last?.changesRequested as Record<string, unknown> | undefined;
+  const dispute = content.dispute as Record<string, unknown> | undefined;
+  const cancellation = content.cancellation as Record<string, unknown> | undefined;
+  switch (content.status) {
+    case 'IN_PROGRESS':
+      return typeof changes?.note === 'string' ? [`change request: ${changes.note}`] : [];
+    case 'DELIVERED':
+      return typeof last?.note === 'string'
+        ? [`submission: ${last.note}${typeof last.link === 'string' ? ` (${last.link})` : ''}`]
+        : [];
+    case 'DISPUTED':
+      return typeof dispute?.reason === 'string' ? [`dispute reason: ${dispute.reason}`] : [];
+    case 'CANCELLATION_REQUESTED':
+      return typeof cancellation?.note === 'string' ? [`cancellation note: ${cancellation.note}`] : [];
+    default:
+      return [];
   }
 }

@@ -4,7 +4,7 @@ import { PATHS } from '../../../shared/routes';
 import { useData } from '../../data/data-provider';
 import { useSyncProblems } from '../../data/queries';
 import { describeChange } from './describe-change';
-import { keptDocument, readableContent } from './kept-content';
+import { keptDocument, keptWords, readableContent } from './kept-content';
 
 /**
  * Writes the server refused, with its reason and a way to get the content back. Nothing typed
@@ -26,6 +26,11 @@ export function SyncProblems() {
             <p>
               <strong>{describeChange(p.collectionName, keptDocument(p))}</strong> — {p.reason}
             </p>
+            {keptWords(p).map((line) => (
+              <p key={line} className="field-state sync-problem__words">
+                {line}
+              </p>
+            ))}
             <div className="sync-problem__actions">
               {p.collectionName === 'gigs' && (
                 <Link className="button button--small" to={`${PATHS.createGig}?restore=${encodeURIComponent(p.id)}`}>

@@ -27,6 +27,10 @@ describe(`hostile HTTP payloads (${N} per endpoint)`, () => {
     'POST /api/payments/checkout',
     'POST /api/payments/confirm',
     'POST /api/gigs/complete-gig',
+    'POST /api/work/cancel',
+    'POST /api/work/retry',
+    'GET /api/operator/disputes',
+    'POST /api/operator/disputes/resolve',
     'POST /api/payments/simulated/onboarding/:linkId',
     'POST /api/payments/simulated/checkout/:sessionId/pay',
   ];

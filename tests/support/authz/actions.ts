@@ -5,6 +5,7 @@ import { PUSHES_ACTIONS } from './actions/pushes';
 import { PAYMENTS_ACTIONS } from './actions/payments';
 import { APPLYING_ACTIONS } from './actions/applying';
 import { WEB_PUSH_ACTIONS } from './actions/web-push';
+import { WORK_ACTIONS } from './actions/work';
 import type { Action } from './cells';
 
 export type { Action, Outcome } from './cells';
@@ -17,5 +18,6 @@ export const ACTIONS: Action[] = [
   ...CHAT_ACTIONS,
   ...PUSHES_ACTIONS,
   ...PAYMENTS_ACTIONS,
+  ...WORK_ACTIONS,
   ...APPLYING_ACTIONS,
 ];

@@ -1,4 +1,6 @@
 import { applicationIdFor, conversationIdFor } from '../../../shared/ids';
+import type { Application } from '../../../shared/schemas/application';
+import { startSettlement } from '../../../shared/work-machine';
 import { ownUserView } from '../../../sync-server/auth/users';
 import type { CollectionName } from '../../../sync-server/store/store';
 import {
@@ -10,6 +12,7 @@ import {
   PASSWORD,
   randomId,
   signUpWithProfile,
+  uniqueEmail,
   write,
   type Person,
   type SignedUpUser,
@@ -23,10 +26,15 @@ import { chatMessage, openChat, type ChatClient } from '../yjs-client';
  * The people of the authorization matrix (issue 9). Roles are contextual (docs/product.md §6): they are
  * named after what they are to "the gig", a gig the buyer posted and two freelancers applied to.
  */
-export const ROLES = ['visitor', 'stranger', 'buyer', 'applicant', 'otherApplicant'] as const;
+export const ROLES = ['visitor', 'stranger', 'buyer', 'applicant', 'otherApplicant', 'operator'] as const;
 export type Role = (typeof ROLES)[number];
 export type Member = Exclude<Role, 'visitor'>;
-export const MEMBERS: readonly Member[] = ['stranger', 'buyer', 'applicant', 'otherApplicant'];
+export const MEMBERS: readonly Member[] = ['stranger', 'buyer', 'applicant', 'otherApplicant', 'operator'];
+/**
+ * The operator (decision 031) is an account OPERATOR_EMAILS lists: to the gig a stranger, with the
+ * operator area besides. The matrix's server is started with this email as its only operator.
+ */
+export const OPERATOR_EMAIL = 'authz-operator@example.com';
 
 export type Doc = Record<string, unknown>;
 
@@ -85,7 +93,8 @@ async function ok(what: string, p: Promise<{ refusal?: string; master?: Doc }>):
 /** Signs up the four members, posts the gig, applies twice, opens a conversation and connects payouts. */
 export async function buildWorld(
   server: TestServer,
-  options: { conversation?: boolean; payouts?: boolean } = {},
+  /** `operatorEmail`: the operator's account (the matrix's world uses OPERATOR_EMAIL; other worlds a fresh one). */
+  options: { conversation?: boolean; payouts?: boolean; operatorEmail?: string } = {},
 ): Promise<World> {
   const clients = Object.fromEntries(ROLES.map((r) => [r, new TestClient(server.url)])) as Record<Role, TestClient>;
   const names: Record<Member, string> = {
@@ -93,8 +102,16 @@ export async function buildWorld(
     buyer: 'Bea Buyer',
     applicant: 'Ada Applicant',
     otherApplicant: 'Otto Other',
+    operator: 'Opal Operator',
   };
-  const signed = await Promise.all(MEMBERS.map((m) => signUpWithProfile(clients[m], { name: names[m] })));
+  const signed = await Promise.all(
+    MEMBERS.map((m) =>
+      signUpWithProfile(clients[m], {
+        name: names[m],
+        ...(m === 'operator' ? { email: options.operatorEmail ?? uniqueEmail('operator') } : {}),
+      }),
+    ),
+  );
   const users = Object.fromEntries(MEMBERS.map((m, i) => [m, signed[i]!])) as Record<Member, SignedUpUser>;
   const w: World = {
     server,
@@ -138,7 +155,12 @@ export type AppState =
   | 'IN_PROGRESS'
   | 'IN_PROGRESS_UNPAID'
   | 'REJECTED'
-  | 'COMPLETED';
+  | 'COMPLETED'
+  // Issue 15 (decision 031).
+  | 'DELIVERED'
+  | 'CANCELLATION_REQUESTED'
+  | 'DISPUTED'
+  | 'SETTLEMENT_FAILED';
 
 export type Fixture = { gigId: string; appId: string; otherAppId?: string; sessionId?: string };
 
@@ -174,6 +196,59 @@ export async function freshGig(w: World, state: AppState | 'none' = 'PENDING'): 
   const paid = await clients.buyer.post(`/api/payments/simulated/checkout/${f.sessionId}/pay`, {});
   if (paid.status !== 200) throw new Error(`fixture: pay ${paid.status} ${JSON.stringify(paid.body)}`);
   if (state === 'IN_PROGRESS') return f;
+  const inProgress = mustStore(w, 'applications', f.appId);
+  if (state === 'CANCELLATION_REQUESTED') {
+    await ok(
+      'cancellation request',
+      write(
+        clients.buyer,
+        'applications',
+        { ...inProgress, status: 'CANCELLATION_REQUESTED', cancellation: { requestedAt: 1 } },
+        inProgress,
+      ),
+    );
+    return f;
+  }
+  if (state === 'SETTLEMENT_FAILED') {
+    // A refund the provider refused (the simulated provider never refuses one): written as the server would.
+    const app = w.server.ctx.store.get('applications', f.appId)!;
+    const failed = startSettlement(app as Application, 'refund', 'freelancer', 0, Date.now());
+    await w.server.ctx.store.commit([
+      {
+        collection: 'applications',
+        doc: {
+          ...app,
+          ...failed,
+          status: 'SETTLEMENT_FAILED',
+          settlement: { ...failed.settlement!, failure: 'Refused by the provider' },
+          updatedAt: app.updatedAt + 1,
+        },
+      },
+    ]);
+    return f;
+  }
+  if (state === 'DELIVERED' || state === 'DISPUTED') {
+    const delivered = await ok(
+      'delivery',
+      write(
+        clients.applicant,
+        'applications',
+        { ...inProgress, status: 'DELIVERED', submissions: [{ note: 'Done', submittedAt: 1 }] },
+        inProgress,
+      ),
+    );
+    if (state === 'DELIVERED') return f;
+    await ok(
+      'dispute',
+      write(
+        clients.buyer,
+        'applications',
+        { ...delivered, status: 'DISPUTED', dispute: { by: 'buyer', reason: 'Not as agreed', openedAt: 1 } },
+        delivered,
+      ),
+    );
+    return f;
+  }
   const done = await clients.buyer.post('/api/gigs/complete-gig', {
     gigId,
     applicationId: f.appId,

@@ -46,6 +46,17 @@ export const AT_OR_AFTER: Record<ApplicationStatus, readonly ApplicationStatus[]
   // A declined or closed application can get a new offer.
   REJECTED: ['REJECTED', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED'],
   CLOSED: ['CLOSED', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'COMPLETED', 'REJECTED'],
+  // Delivery, cancellation and disputes (decision 031): this suite's writers make none of these
+  // moves; each is listed with where its money can still go.
+  DELIVERED: ['DELIVERED', 'IN_PROGRESS', 'DISPUTED', 'SETTLING', 'COMPLETED'],
+  CANCELLATION_REQUESTED: ['CANCELLATION_REQUESTED', 'IN_PROGRESS', 'DISPUTED', 'SETTLING', 'REFUNDED'],
+  DISPUTED: ['DISPUTED', 'SETTLING', 'COMPLETED', 'REFUNDED', 'SPLIT'],
+  SETTLING: ['SETTLING', 'SETTLEMENT_FAILED', 'COMPLETED', 'REFUNDED', 'SPLIT'],
+  SETTLEMENT_FAILED: ['SETTLEMENT_FAILED', 'SETTLING', 'COMPLETED', 'REFUNDED', 'SPLIT'],
+  REFUNDED: ['REFUNDED'],
+  SPLIT: ['SPLIT'],
+  WITHDRAWN: ['WITHDRAWN'],
+  CANCELLED: ['CANCELLED', 'SETTLING', 'REFUNDED'],
 };
 
 /** Records a status only if it is further along than the one already acknowledged. */

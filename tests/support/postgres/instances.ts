@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { ServerOptions } from '../../../sync-server/server';
 import { startTestServer, type TestServer } from '../in-process-server';
 import { TestClient } from '../http-client';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -25,6 +26,8 @@ export async function startInstances(
   n: number,
   env: Record<string, string> = {},
   db?: TestDatabase,
+  /** The instances' clock (a test that moves time), shared by all of them. */
+  options: ServerOptions = {},
 ): Promise<Instances> {
   const database = db ?? (await createTestDatabase());
   const servers: TestServer[] = [];
@@ -35,6 +38,7 @@ export async function startInstances(
         await startTestServer(
           { DATABASE_URL: database.url, PUBLIC_ORIGIN: SHARED_ORIGIN, LOG_LEVEL: 'silent', ...env },
           dir,
+          options,
         ),
       );
     }

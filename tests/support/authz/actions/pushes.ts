@@ -250,6 +250,7 @@ export const PUSHES_ACTIONS: Action[] = [
         buyer: 'stranger',
         applicant: 'otherApplicant',
         otherApplicant: 'applicant',
+        operator: 'buyer',
       };
       const a = idOf(w, selfOf(r));
       const b = idOf(w, partner[selfOf(r)]);
