@@ -12,7 +12,7 @@ export { PUSH_LIMITS };
 
 /** The groups of notification types the settings screen offers, each a checkbox. */
 export const PUSH_GROUPS = [
-  { id: 'applications', label: 'Applications to my gigs', types: ['new_application', 'application_status'] },
+  { id: 'applications', label: 'Applications to my gigs', types: ['new_application', 'application_status', 'APPLICATION_WITHDRAWN'] },
   {
     id: 'offers',
     label: 'Offers and work',
@@ -24,9 +24,27 @@ export const PUSH_GROUPS = [
       'gig_in_progress',
       'GIG_COMPLETED',
       'gig_completed',
+      'OFFER_WITHDRAWN',
+      'WORK_DELIVERED',
+      'CHANGES_REQUESTED',
+      'CANCELLATION_REQUESTED',
+      'CANCELLATION_REFUSED',
+      'WORK_CANCELLED',
     ],
   },
-  { id: 'payments', label: 'Payments', types: ['payment_needed', 'PAYMENT_CONFIRMED'] },
+  {
+    id: 'payments',
+    label: 'Payments and disputes',
+    types: [
+      'payment_needed',
+      'PAYMENT_CONFIRMED',
+      'PAYMENT_RELEASED',
+      'REFUND_ISSUED',
+      'PAYMENT_PROBLEM',
+      'DISPUTE_OPENED',
+      'DISPUTE_RESOLVED',
+    ],
+  },
   { id: 'messages', label: 'Messages', types: ['new_message', 'message', 'new_conversation'] },
 ] as const satisfies readonly { id: string; label: string; types: readonly NotificationType[] }[];
 
