@@ -82,8 +82,11 @@ describe('docs/product.md §3 and §9 constants', () => {
     expect(BREAKPOINTS).toEqual({ videoMobilePx: 768, waitlistNavPx: 770 });
   });
 
-  it('every notification type of docs/product.md §9', () => {
-    expect(NOTIFICATION_TYPES).toHaveLength(14);
+  it('every notification type of docs/product.md §9, and the four of reviews', () => {
+    expect(NOTIFICATION_TYPES).toHaveLength(18);
+    expect(NOTIFICATION_TYPES).toEqual(
+      expect.arrayContaining(['REVIEW_REQUESTED', 'REVIEW_REMINDER', 'REVIEW_RECEIVED', 'REVIEW_PUBLISHED']),
+    );
     expect(NOTIFICATION_TYPES).toContain('application_status');
     expect(NOTIFICATION_TYPES).toContain('PAYMENT_CONFIRMED');
   });

@@ -4,7 +4,7 @@ import type { Conversation } from './schemas/conversation';
 import type { Gig } from './schemas/gig';
 import type { Notification } from './schemas/notification';
 import { currencySymbol, formatMoney } from './money';
-import { exchangePath, gigPath, PATHS } from './routes';
+import { exchangePath, gigPath, PATHS, reviewPath } from './routes';
 import { parseBudgetText } from './validation/budget-text';
 
 /** Small display rules the screens share (docs/product.md §2 "Screen behaviour"). */
@@ -80,6 +80,7 @@ export const NOTIFICATION_ICON_NAMES = [
   'completed',
   'declined',
   'status',
+  'review',
   'default',
 ] as const;
 export type NotificationIconName = (typeof NOTIFICATION_ICON_NAMES)[number];
@@ -99,6 +100,10 @@ const ICONS: Record<string, NotificationIconName> = {
   GIG_COMPLETED: 'completed',
   OFFER_REJECTED: 'declined',
   application_status: 'status',
+  REVIEW_REQUESTED: 'review',
+  REVIEW_REMINDER: 'review',
+  REVIEW_RECEIVED: 'review',
+  REVIEW_PUBLISHED: 'review',
 };
 export const DEFAULT_NOTIFICATION_ICON: NotificationIconName = 'default';
 
@@ -115,10 +120,18 @@ export function isMessageNotification(type: string): boolean {
 /**
  * Where a notification click goes (docs/product.md §10): application types → /applications;
  * offer, payment and work-status types → /basket, opened on the side the notification is about; message and conversation types → the chat with
- * the sender; application_status → /gig/{gigId}; anything else → /notifications.
+ * the sender; application_status → /gig/{gigId}; review types → the work's review in /basket;
+ * anything else → /notifications.
  */
-export function notificationTarget(n: Pick<Notification, 'type' | 'senderId' | 'gigId'>): string {
+export function notificationTarget(
+  n: Pick<Notification, 'type' | 'senderId' | 'gigId'> & Partial<Pick<Notification, 'applicationId'>>,
+): string {
   switch (n.type) {
+    case 'REVIEW_REQUESTED':
+    case 'REVIEW_REMINDER':
+    case 'REVIEW_RECEIVED':
+    case 'REVIEW_PUBLISHED':
+      return n.applicationId ? reviewPath(n.applicationId) : PATHS.notifications;
     case 'new_application':
       return PATHS.applications;
     case 'new_offer':

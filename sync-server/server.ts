@@ -7,6 +7,9 @@ import type { Config } from './config';
 import { createContext, type AppContext } from './context';
 import { INDEXES } from './indexes';
 import { settleStoredGigs } from './policies/hiring';
+import { settleReputations } from './reviews/settle';
+import { reviewTimerJobs } from './reviews/timers';
+import { opensReviews } from '../shared/reviews';
 import { ChangeStreamHub } from './replication/stream';
 import { openJournalStore } from './store/journal-store';
 import { PgStore } from './store/postgres/pg-store';
@@ -27,8 +30,8 @@ export type RunningServer = {
 };
 
 /** What the server does when stored dates pass; each module adds its jobs here. */
-function timerJobs(_ctx: AppContext): TimerJob[] {
-  return [];
+function timerJobs(ctx: AppContext): TimerJob[] {
+  return [...reviewTimerJobs(ctx.store)];
 }
 
 /** Rate windows older than this are forgotten (the longest window, a write quota's, is a day). */
@@ -70,6 +73,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const now = options.now ?? Date.now;
   const { store, counters, stop } = await openStore(config);
   await settleStoredGigs(store, now());
+  await settleReputations(store, now());
   const ctx = createContext(config, store, now, counters);
   const timers = new Scheduler(store, timerJobs(ctx), {
     intervalMs: config.timerIntervalMs,
@@ -82,6 +86,17 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const unrevoke = store.onDurable((changes) => {
     for (const { collection, doc } of changes)
       if (collection === 'sessions' && doc._deleted) ctx.events.emit('session-revoked', doc.id);
+  });
+  // Completed work opens its review window: look for what that made due at once (the request to
+  // review arrives with the completion, whichever way the work was completed), not at the next look.
+  const unpoke = store.onDurable((changes) => {
+    if (
+      changes.some(
+        (c) =>
+          c.collection === 'applications' && opensReviews({ status: c.doc.status, completedAt: c.doc.completedAt }),
+      )
+    )
+      void timers.runDue();
   });
   const hub = new ChangeStreamHub(ctx);
   const server = http.createServer(createApp(ctx, hub));
@@ -97,6 +112,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await chat.close();
     await timers.stop();
     unrevoke();
+    unpoke();
     stop();
     await store.close();
     throw err;
@@ -112,6 +128,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     chat,
     streams: hub,
     async close() {
+      unpoke();
       await timers.stop();
       hub.close();
       await chat.close();

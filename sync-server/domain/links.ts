@@ -41,3 +41,8 @@ export function gigRefOf(store: DecisionReader, gigId: string): GigRef | undefin
   const gig = store.get('gigs', gigId);
   return gig && !gig._deleted ? { id: gig.id, createdBy: gig.createdBy, title: gig.title } : undefined;
 }
+
+/** Whether the user has a gig on the board (not deleted): their reputation is then everyone's to see. */
+export function hasLiveGig(store: DecisionReader, userId: string): boolean {
+  return store.byIndex('gigs', 'createdBy', userId).some((g) => !g._deleted);
+}

@@ -9,6 +9,8 @@ import { firstError } from '../../shared/validation/types';
 import type { DocWrite } from '../store/store';
 import { applicationsOf, hiringWrites } from './hiring';
 import { stamp } from '../domain/documents';
+import { hasLiveGig } from '../domain/links';
+import { reputationWrites } from '../reviews/reputation';
 import { refuse, type Policy, type PolicyResult } from './types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -68,7 +70,11 @@ export const gigPolicy: Policy<'gigs'> = ({ read, actor, current, incoming, dele
       updatedAt: now,
       _deleted: false,
     };
-    return { ok: true, writes: [{ collection: 'gigs', doc: gig }] };
+    const writes: DocWrite[] = [{ collection: 'gigs', doc: gig }];
+    // A first gig on the board makes its creator's reputation everyone's to see (the board's order
+    // by buyer rating): written again, it reaches every reader (decision 032).
+    if (!hasLiveGig(read, actor.id)) writes.push(...reputationWrites(read, [actor.id], now, { restamp: true }));
+    return { ok: true, writes };
   }
 
   if (current._deleted) return refuse('Gig not found.');

@@ -1,9 +1,10 @@
 import { isAcceptedOffer } from '../../shared/constants';
 import { isDocumentId } from '../../shared/ids';
+import { isPublished } from '../../shared/reviews';
 import type { SyncDocument } from '../../shared/sync/protocol';
 import { ownUserView, publicProfileView } from '../auth/users';
 import type { CollectionName, DecisionReader, StoredDoc } from '../store/store';
-import { linkedByApplication } from '../domain/links';
+import { hasLiveGig, linkedByApplication } from '../domain/links';
 
 export { isReplicated, REPLICATED, type ReplicatedCollection } from '../../shared/sync/protocol';
 
@@ -53,6 +54,19 @@ export function viewKindFor(
       return doc.userId === userId ? 'shared' : undefined;
     case 'conversations':
       return Array.isArray(doc.participants) && doc.participants.includes(userId) ? 'shared' : undefined;
+    case 'reviews':
+      // The blind rule (shared/reviews.ts): an unpublished review reaches its author only. Once
+      // published it reaches its subject too; everyone else reads it on the subject's profile page.
+      if (doc.authorId === userId) return 'shared';
+      return doc.subjectId === userId && isPublished({ publishedAt: doc.publishedAt as number | null })
+        ? 'shared'
+        : undefined;
+    case 'reputations':
+      // Whoever may need it offline: the member, the people an application links them with (the
+      // basket's applicants), and everyone while the member has a gig on the board (its order by
+      // buyer rating). Who may see it changes when one of these starts: see reviews/reputation.ts.
+      if (doc.id === userId || hasLiveGig(store, doc.id)) return 'shared';
+      return linkedByApplication(store, userId, doc.id) ? 'shared' : undefined;
     default:
       return undefined;
   }

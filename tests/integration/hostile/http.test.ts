@@ -22,6 +22,7 @@ describe(`hostile HTTP payloads (${N} per endpoint)`, () => {
     'POST /api/payments/checkout',
     'POST /api/payments/confirm',
     'POST /api/gigs/complete-gig',
+    'GET /api/profiles/:username',
     'POST /api/payments/simulated/onboarding/:linkId',
     'POST /api/payments/simulated/checkout/:sessionId/pay',
   ];

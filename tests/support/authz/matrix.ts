@@ -97,6 +97,18 @@ export const MATRIX: readonly Cell[] = [
   ["GET /api/sync/applications/pull",                                                  "buyer",          ALLOW],
   ["GET /api/sync/applications/pull",                                                  "applicant",      ALLOW],
   ["GET /api/sync/applications/pull",                                                  "otherApplicant", ALLOW],
+  // GET /api/sync/reviews/pull
+  ["GET /api/sync/reviews/pull",                                                       "visitor",        deny(401)],
+  ["GET /api/sync/reviews/pull",                                                       "stranger",       ALLOW],
+  ["GET /api/sync/reviews/pull",                                                       "buyer",          ALLOW],
+  ["GET /api/sync/reviews/pull",                                                       "applicant",      ALLOW],
+  ["GET /api/sync/reviews/pull",                                                       "otherApplicant", ALLOW],
+  // GET /api/sync/reputations/pull
+  ["GET /api/sync/reputations/pull",                                                   "visitor",        deny(401)],
+  ["GET /api/sync/reputations/pull",                                                   "stranger",       ALLOW],
+  ["GET /api/sync/reputations/pull",                                                   "buyer",          ALLOW],
+  ["GET /api/sync/reputations/pull",                                                   "applicant",      ALLOW],
+  ["GET /api/sync/reputations/pull",                                                   "otherApplicant", ALLOW],
   // GET /api/sync/notifications/pull
   ["GET /api/sync/notifications/pull",                                                 "visitor",        deny(401)],
   ["GET /api/sync/notifications/pull",                                                 "stranger",       ALLOW],
