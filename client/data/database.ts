@@ -2,13 +2,24 @@ import { addRxPlugin, createRxDatabase, type RxCollection, type RxCollectionCrea
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { createConflictHandler, type LostWrite, type PushedStates } from './conflict-handler';
-import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
+import {
+  gigSortKey,
+  MIGRATIONS,
+  profilePageRxSchema,
+  REPLICATED_COLLECTIONS,
+  syncProblemRxSchema,
+  type DocTypes,
+  type ProfilePageCache,
+  type ReplicatedName,
+  type SyncProblem,
+} from './collections';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
 addRxPlugin(RxDBMigrationSchemaPlugin);
 
 export type AppCollections = { [K in keyof DocTypes]: RxCollection<DocTypes[K]> } & {
   syncproblems: RxCollection<SyncProblem>;
+  profilepages: RxCollection<ProfilePageCache>;
 };
 export type AppDatabase = RxDatabase<AppCollections>;
 
@@ -61,13 +72,19 @@ export async function createAppDatabase(
     conflictHandler: createConflictHandler<DocTypes[K]>(name, refused, pushed, keepLost),
     migrationStrategies: MIGRATIONS[name],
   });
-  const collections: Record<ReplicatedName, RxCollectionCreator> & { syncproblems: RxCollectionCreator<SyncProblem> } = {
+  const collections: Record<ReplicatedName, RxCollectionCreator> & {
+    syncproblems: RxCollectionCreator<SyncProblem>;
+    profilepages: RxCollectionCreator<ProfilePageCache>;
+  } = {
     users: replicated('users'),
     gigs: replicated('gigs'),
     applications: replicated('applications'),
     notifications: replicated('notifications'),
     conversations: replicated('conversations'),
+    reviews: replicated('reviews'),
+    reputations: replicated('reputations'),
     syncproblems: { schema: syncProblemRxSchema },
+    profilepages: { schema: profilePageRxSchema },
   };
   await db.addCollections(collections);
   // Gigs written on this device get their local sort key (pulled ones get it in replication).

@@ -2,8 +2,10 @@ import type { Application } from '../../shared/schemas/application';
 import type { Conversation } from '../../shared/schemas/conversation';
 import type { Gig } from '../../shared/schemas/gig';
 import type { Notification } from '../../shared/schemas/notification';
+import type { Reputation } from '../../shared/schemas/reputation';
+import type { Review } from '../../shared/schemas/review';
 import type { User } from '../../shared/schemas/user';
-import type { SyncProblem } from './collections';
+import type { ProfilePageCache, SyncProblem } from './collections';
 import { useData } from './data-provider';
 import type { Query } from './local-data';
 import { useLive, type Live } from './use-live-query';
@@ -111,4 +113,48 @@ export function useConversations(): Live<Conversation[]> {
 export function useSyncProblems(): Live<SyncProblem[]> {
   const { local } = useData();
   return useLive(() => local.observeAll('syncproblems', { sort: [{ createdAt: 'desc' }] }), [local]);
+}
+
+// --- Reviews and reputations (docs/decisions/032-reviews-and-profiles.md) ---------------------
+
+/** The reviews of one piece of work this device holds: the user's own, and the other side's once published. */
+export function useReviewsOf(applicationId: string): Live<Review[]> {
+  const { local } = useData();
+  return useLive(() => local.observeAll('reviews', { selector: { applicationId } }), [local, applicationId]);
+}
+
+/** Published reviews about a member that this device holds (those the signed-in user wrote or received). */
+export function useReviewsAbout(userId: string): Live<Review[]> {
+  const { local } = useData();
+  return useLive(
+    () => local.observeAll('reviews', { selector: { subjectId: userId, publishedAt: { $gt: 0 } } }),
+    [local, userId],
+  );
+}
+
+/** Whether the other side of this work has reviewed the signed-in user (REVIEW_RECEIVED), content unseen. */
+export function useReviewWaiting(applicationId: string): Live<Notification[]> {
+  const { local, userId } = useData();
+  return useLive(
+    () => local.observeAll('notifications', { selector: { userId, applicationId, type: 'REVIEW_RECEIVED' } }),
+    [local, userId, applicationId],
+  );
+}
+
+/** A member's reputation, when this device holds it (their own, people linked to them, gig creators). */
+export function useReputation(userId: string): Live<Reputation | null> {
+  const { local } = useData();
+  return useLive(() => local.observe('reputations', userId), [local, userId]);
+}
+
+/** Every reputation this device holds (the board joins gigs with their creators'). */
+export function useReputations(): Live<Reputation[]> {
+  const { local } = useData();
+  return useLive(() => local.observeAll('reputations'), [local]);
+}
+
+/** The profile pages read under a username's key (one, or a few if the name changed hands), if this device has seen it. */
+export function useProfilePageCache(key: string): Live<ProfilePageCache[]> {
+  const { local } = useData();
+  return useLive(() => local.observeAll('profilepages', { selector: { key } }), [local, key]);
 }

@@ -17,6 +17,7 @@ export const screens: Record<ScreenName<'signed-in'>, ReturnType<typeof screen>>
   gig: screen(() => import('../../features/gigs/gig-page')),
   exchange: screen(() => import('../../features/chat/exchange-page')),
   paymentSuccess: screen(() => import('../../features/payments/payment-success-page')),
+  publicProfile: screen(() => import('../../features/reviews/public-profile-page')),
 };
 
 /** Fetches the chunk of the screen at `pathname`; resolves either way (the screen reports a failure when it renders). */

@@ -15,23 +15,28 @@ import { useOutbox } from '../../ui/hooks';
 import { DeleteGigDialog, deleteGig } from '../gigs';
 import { sendOffers } from '../applications';
 import { BuyerReceipt, MarkComplete, PayForApplication } from '../payments';
+import { ProfileLink, ReputationLine, ReviewPanel } from '../reviews';
 import { Tabs } from '../../ui/tabs';
 import { gigPath, PATHS } from '../../../shared/routes';
 
 const OFFERS_SENT = 'Offers sent successfully! Waiting for applicants to accept.';
 const OFFERS_FAILED = 'Error sending offers. Please try again.';
 
-/** Accepted work on a gig: pay for it, see the receipt, mark it complete. */
-function WorkItem({ application: a, userId }: { application: Application; userId: string }) {
+/** Accepted work on a gig: pay for it, see the receipt, mark it complete, review the freelancer. */
+function WorkItem({ application: a, userId, focus }: { application: Application; userId: string; focus: boolean }) {
   return (
     <li className="work-item">
       <p>
-        <strong>{a.applicantName}</strong> · <span className="status">{statusLabel(a.status)}</span>
+        <strong>
+          <ProfileLink userId={a.applicantId} name={a.applicantName} />
+        </strong>{' '}
+        · <span className="status">{statusLabel(a.status)}</span>
         {a.completedAt ? ` · completed ${new Date(a.completedAt).toLocaleDateString()}` : ''}
       </p>
       {a.status === 'PENDING_PAYMENT' && <PayForApplication application={a} />}
       {(a.status === 'IN_PROGRESS' || a.status === 'COMPLETED') && <BuyerReceipt application={a} />}
       {a.status === 'IN_PROGRESS' && <MarkComplete application={a} userId={userId} />}
+      <ReviewPanel application={a} focus={focus} />
     </li>
   );
 }
@@ -39,7 +44,7 @@ function WorkItem({ application: a, userId }: { application: Application; userId
 type Tab = (typeof BUYER_TABS)[number];
 
 /** One of the buyer's gigs with its applicants, the offer form and delete. */
-function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[] }) {
+function BuyerGig({ gig, applications, focus }: { gig: Gig; applications: Application[]; focus?: string }) {
   const data = useData();
   const isWaiting = useOutbox(data.outbox);
   const [open, setOpen] = useState(false);
@@ -137,7 +142,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
           {applications
             .filter((a) => isAcceptedOffer(a.status))
             .map((a) => (
-              <WorkItem key={a.id} application={a} userId={data.userId} />
+              <WorkItem key={a.id} application={a} userId={data.userId} focus={a.id === focus} />
             ))}
         </ul>
       )}
@@ -172,6 +177,10 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                           <strong>{a.applicantName}</strong> offered {offerLabel(a.budget, a.currency)}
                         </span>
                       </label>
+                      <span className="applicant__reputation">
+                        <ReputationLine userId={a.applicantId} side="freelancer" /> ·{' '}
+                        <ProfileLink userId={a.applicantId} name={`${a.applicantName}’s profile`} />
+                      </span>
                       <span className="status">{statusLabel(a.status)}</span>
                       {a.finalBudget !== null && !checked && (
                         <span>Final budget: {formatMoney(a.finalBudget, a.currency)}</span>
@@ -219,8 +228,11 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
   );
 }
 
-/** The basket's buyer view (docs/product.md §2): the user's gigs under All Gigs, In Progress and Completed. */
-export function BuyerView() {
+/**
+ * The basket's buyer view (docs/product.md §2): the user's gigs under All Gigs, In Progress and
+ * Completed. `focus` names work whose reviews to bring into view (a review notification).
+ */
+export function BuyerView({ focus }: { focus?: string }) {
   const [tab, setTab] = useState<Tab>('All Gigs');
   const gigsQuery = useMyGigs();
   const appsQuery = useApplicationsToMe();
@@ -253,7 +265,7 @@ export function BuyerView() {
       ) : (
         <ul className="card-list">
           {shown.map((g) => (
-            <BuyerGig key={g.id} gig={g} applications={byGig.get(g.id) ?? []} />
+            <BuyerGig key={g.id} gig={g} applications={byGig.get(g.id) ?? []} focus={focus} />
           ))}
         </ul>
       )}

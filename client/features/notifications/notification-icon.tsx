@@ -9,6 +9,7 @@ import {
   MessageCircle,
   MessagesSquare,
   Pin,
+  Star,
   Undo2,
   type LucideIcon,
 } from 'lucide-react';
@@ -26,6 +27,7 @@ const ICONS: Record<NotificationIconName, LucideIcon> = {
   completed: Flag,
   declined: Undo2,
   status: Pin,
+  review: Star,
   default: Bell,
 };
 
