@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COUNTRY_CODES, LIMITS, NICHE_IDS } from './constants';
+import { isId } from './ids';
 import { REVIEW_ROLES, REVIEW_RULES } from './reviews';
 import { idSchema, timestampSchema } from './schemas/common';
 import { reputationSchema } from './schemas/reputation';
@@ -78,9 +79,9 @@ export function reviewCursor(review: { publishedAt: number; id: string }): strin
 
 export function parseReviewCursor(cursor: unknown): { publishedAt: number; id: string } | undefined {
   if (typeof cursor !== 'string') return undefined;
-  const match = /^(\d{1,16})_([A-Za-z0-9-]{6,64})$/.exec(cursor);
-  if (!match) return undefined;
-  return { publishedAt: Number(match[1]), id: match[2]! };
+  const match = /^(\d{1,16})_(.+)$/.exec(cursor);
+  if (!match || !isId(match[2])) return undefined;
+  return { publishedAt: Number(match[1]), id: match[2] };
 }
 
 /** Newest first: by publication, then by id, so a page boundary never splits or repeats. */

@@ -71,14 +71,17 @@ export class Scheduler {
   runDue(): Promise<number> {
     if (this.queued) return this.queued;
     const previous = this.running;
-    const run: Promise<number> = (previous ? previous.catch(() => 0) : Promise.resolve(0))
-      .then(() => {
-        if (this.queued === run) this.queued = undefined;
-        return this.look();
-      })
-      .finally(() => {
-        if (this.running === run) this.running = undefined;
-      });
+    const look = previous
+      ? previous
+          .catch(() => 0)
+          .then(() => {
+            if (this.queued === run) this.queued = undefined;
+            return this.look();
+          })
+      : this.look();
+    const run: Promise<number> = look.finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
     this.running = run;
     if (previous) this.queued = run;
     return run;
