@@ -64,6 +64,8 @@ export const profilePageSchema = z.object({
     bio: z.string().max(LIMITS.bioMax).optional(),
     portfolioLink: z.string().max(LIMITS.urlMax).optional(),
     memberSince: timestampSchema.optional(),
+    /** The profile's version: a newer copy on the device (a linked member's) is shown instead. */
+    updatedAt: timestampSchema,
   }),
   reputation: reputationSchema,
   reviews: z.array(profileReviewSchema).max(PROFILE_REVIEWS_PAGE),

@@ -50,6 +50,16 @@ export const asFreelancer = (
 /** A review as the reputation counts it. */
 export type CountedReview = { authorRole: ReviewRole; rating: number; publishedAt: number | null };
 
+/** A reputation nothing was counted for yet. */
+export const NO_REPUTATION: Reputation = {
+  freelancerReviews: 0,
+  freelancerRatingSum: 0,
+  buyerReviews: 0,
+  buyerRatingSum: 0,
+  completedAsFreelancer: 0,
+  completedAsBuyer: 0,
+};
+
 /**
  * The reputation fields of a member: `asApplicant` and `asCreator` are their applications on each
  * side, `about` the reviews of them. Only work that opens reviews counts as completed (one per
@@ -57,13 +67,10 @@ export type CountedReview = { authorRole: ReviewRole; rating: number; publishedA
  * freelancer; reviews by freelancers rate them as a buyer.
  */
 export function reputationFields(input: {
-  id: string;
-  username: string;
-  name: string;
   asApplicant: readonly Pick<Application, 'status' | 'completedAt' | 'gigId'>[];
   asCreator: readonly Pick<Application, 'status' | 'completedAt' | 'gigId'>[];
   about: readonly CountedReview[];
-}): Omit<Reputation, 'updatedAt'> {
+}): Reputation {
   const gigs = (apps: readonly Pick<Application, 'status' | 'completedAt' | 'gigId'>[]) =>
     new Set(apps.filter(opensReviews).map((a) => a.gigId)).size;
   const tally = (role: ReviewRole): RatingTally => {
@@ -73,9 +80,6 @@ export function reputationFields(input: {
   const byBuyers = tally('buyer');
   const byFreelancers = tally('freelancer');
   return {
-    id: input.id,
-    username: input.username,
-    name: input.name,
     freelancerReviews: byBuyers.count,
     freelancerRatingSum: byBuyers.sum,
     buyerReviews: byFreelancers.count,
@@ -86,11 +90,8 @@ export function reputationFields(input: {
 }
 
 /** Whether two reputations say the same (the server writes one only when it changed). */
-export function sameReputation(a: Omit<Reputation, 'updatedAt'>, b: Omit<Reputation, 'updatedAt'>): boolean {
+export function sameReputation(a: Reputation, b: Reputation): boolean {
   return (
-    a.id === b.id &&
-    a.username === b.username &&
-    a.name === b.name &&
     a.freelancerReviews === b.freelancerReviews &&
     a.freelancerRatingSum === b.freelancerRatingSum &&
     a.buyerReviews === b.buyerReviews &&

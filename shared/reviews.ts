@@ -49,7 +49,6 @@ export const REVIEW_MESSAGES = {
   onlyAuthorEdits: 'Only the author of a review can change it.',
   onlyReply: 'Only a reply can be added to a review about you.',
   alreadyReplied: 'You have already replied to this review.',
-  serverOnly: 'Reputations are computed by the server.',
 } as const;
 
 /** What says whether work is finished: its status and completion date (any stored document's fields). */

@@ -3,14 +3,12 @@ import { applicationRxSchema } from '../../shared/schemas/application';
 import { conversationRxSchema } from '../../shared/schemas/conversation';
 import { gigRxSchema } from '../../shared/schemas/gig';
 import { notificationRxSchema } from '../../shared/schemas/notification';
-import { reputationRxSchema } from '../../shared/schemas/reputation';
 import { reviewRxSchema } from '../../shared/schemas/review';
 import { userRxSchema } from '../../shared/schemas/user';
 import type { Application } from '../../shared/schemas/application';
 import type { Conversation } from '../../shared/schemas/conversation';
 import type { Gig } from '../../shared/schemas/gig';
 import type { Notification } from '../../shared/schemas/notification';
-import type { Reputation } from '../../shared/schemas/reputation';
 import type { Review } from '../../shared/schemas/review';
 import type { User } from '../../shared/schemas/user';
 import { REPLICATED, type ReplicatedCollection, type SyncDocumentOf } from '../../shared/sync/protocol';
@@ -47,7 +45,6 @@ const TO_LOCAL: { [K in ReplicatedName]: (doc: SyncDocumentOf<K>) => WithDeleted
   notifications: (doc) => doc,
   conversations: (doc) => doc,
   reviews: (doc) => doc,
-  reputations: (doc) => doc,
 };
 
 /** Adds the local-only fields to a document as it arrives from the server. */
@@ -64,7 +61,6 @@ export const REPLICATED_COLLECTIONS = {
   notifications: notificationRxSchema,
   conversations: conversationRxSchema,
   reviews: reviewRxSchema,
-  reputations: reputationRxSchema,
 } as const satisfies Record<ReplicatedName, unknown>;
 
 export type ReplicatedName = ReplicatedCollection;
@@ -74,17 +70,16 @@ const unchanged = (doc: unknown) => doc;
 /**
  * Each schema version's step for the documents a device already holds. Gigs version 1 added the
  * optional openings and filledAt (absent reads as one opening, not filled; the server sends both
- * on its next change), applications version 1 the CLOSED status, notifications version 1 any
- * type (decision 032): old documents stay valid as they are.
+ * on its next change), applications version 1 the CLOSED status, users version 1 the reputation
+ * and notifications version 1 any type (decision 032): old documents stay valid as they are.
  */
 export const MIGRATIONS: Record<ReplicatedName, Record<number, (doc: unknown) => unknown>> = {
-  users: {},
+  users: { 1: unchanged },
   gigs: { 1: unchanged },
   applications: { 1: unchanged },
   notifications: { 1: unchanged },
   conversations: {},
   reviews: {},
-  reputations: {},
 };
 export const REPLICATED_NAMES: readonly ReplicatedName[] = REPLICATED;
 
@@ -95,7 +90,6 @@ export type DocTypes = {
   notifications: Notification;
   conversations: Conversation;
   reviews: Review;
-  reputations: Reputation;
 };
 
 /**
@@ -128,30 +122,3 @@ export const syncProblemRxSchema: RxJsonSchema<SyncProblem> = {
   indexes: ['createdAt'],
 };
 
-/**
- * A public profile page as this device last read it from the server (`GET /api/profiles/:username`),
- * kept so the page opens offline once seen (decision 032). Local only, never replicated. The id is
- * the member's id (a server-made id); the username's key is a field a query compares, never a key.
- */
-export type ProfilePageCache = {
-  id: string;
-  /** `usernameKey` of the username it was read under. */
-  key: string;
-  /** The server's answer (shared/profiles.ts ProfilePage), JSON-encoded. */
-  page: string;
-  savedAt: number;
-};
-
-export const profilePageRxSchema: RxJsonSchema<ProfilePageCache> = {
-  version: 0,
-  primaryKey: 'id',
-  type: 'object',
-  properties: {
-    id: { type: 'string', maxLength: 64 },
-    key: { type: 'string', maxLength: 128 },
-    page: { type: 'string' },
-    savedAt: { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000, multipleOf: 1 },
-  },
-  required: ['id', 'key', 'page', 'savedAt'],
-  indexes: ['key'],
-};

@@ -5,11 +5,9 @@ import { createConflictHandler, type LostWrite, type PushedStates } from './conf
 import {
   gigSortKey,
   MIGRATIONS,
-  profilePageRxSchema,
   REPLICATED_COLLECTIONS,
   syncProblemRxSchema,
   type DocTypes,
-  type ProfilePageCache,
   type ReplicatedName,
   type SyncProblem,
 } from './collections';
@@ -19,7 +17,6 @@ addRxPlugin(RxDBMigrationSchemaPlugin);
 
 export type AppCollections = { [K in keyof DocTypes]: RxCollection<DocTypes[K]> } & {
   syncproblems: RxCollection<SyncProblem>;
-  profilepages: RxCollection<ProfilePageCache>;
 };
 export type AppDatabase = RxDatabase<AppCollections>;
 
@@ -74,7 +71,6 @@ export async function createAppDatabase(
   });
   const collections: Record<ReplicatedName, RxCollectionCreator> & {
     syncproblems: RxCollectionCreator<SyncProblem>;
-    profilepages: RxCollectionCreator<ProfilePageCache>;
   } = {
     users: replicated('users'),
     gigs: replicated('gigs'),
@@ -82,9 +78,7 @@ export async function createAppDatabase(
     notifications: replicated('notifications'),
     conversations: replicated('conversations'),
     reviews: replicated('reviews'),
-    reputations: replicated('reputations'),
     syncproblems: { schema: syncProblemRxSchema },
-    profilepages: { schema: profilePageRxSchema },
   };
   await db.addCollections(collections);
   // Gigs written on this device get their local sort key (pulled ones get it in replication).

@@ -1,11 +1,11 @@
 import type { MangoQuery, RxCollection, RxDocument } from 'rxdb';
 import { map, type Observable } from 'rxjs';
-import { REPLICATED_NAMES, type DocTypes, type ProfilePageCache, type ReplicatedName, type SyncProblem } from './collections';
+import { REPLICATED_NAMES, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 import type { AppDatabase } from './database';
 import type { Outbox } from './outbox';
 
-/** Every collection on this device: the replicated ones, the local sync problems and the profile pages seen. */
-export type LocalDocTypes = DocTypes & { syncproblems: SyncProblem; profilepages: ProfilePageCache };
+/** Every collection on this device: the replicated ones and the local sync problems. */
+export type LocalDocTypes = DocTypes & { syncproblems: SyncProblem };
 export type LocalName = keyof LocalDocTypes;
 /** A document as screens see it: a plain value, never an RxDocument. */
 export type Doc<K extends LocalName> = LocalDocTypes[K];
@@ -62,13 +62,6 @@ export class LocalData {
     const collection: RxCollection<Doc<K>> = this.collections[name];
     this.track(name, doc.id);
     await collection.insert(doc);
-  }
-
-  /** Writes a document whole, whether or not it exists (the local profile pages seen). */
-  async upsert<K extends LocalName>(name: K, doc: Doc<K>): Promise<void> {
-    const collection: RxCollection<Doc<K>> = this.collections[name];
-    this.track(name, doc.id);
-    await collection.upsert(doc);
   }
 
   /** Changes some fields of a document; false when there is no such document. */

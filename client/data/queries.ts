@@ -2,10 +2,9 @@ import type { Application } from '../../shared/schemas/application';
 import type { Conversation } from '../../shared/schemas/conversation';
 import type { Gig } from '../../shared/schemas/gig';
 import type { Notification } from '../../shared/schemas/notification';
-import type { Reputation } from '../../shared/schemas/reputation';
 import type { Review } from '../../shared/schemas/review';
 import type { User } from '../../shared/schemas/user';
-import type { ProfilePageCache, SyncProblem } from './collections';
+import type { SyncProblem } from './collections';
 import { useData } from './data-provider';
 import type { Query } from './local-data';
 import { useLive, type Live } from './use-live-query';
@@ -141,20 +140,11 @@ export function useReviewWaiting(applicationId: string): Live<Notification[]> {
   );
 }
 
-/** A member's reputation, when this device holds it (their own, people linked to them, gig creators). */
-export function useReputation(userId: string): Live<Reputation | null> {
+/**
+ * Every other member whose public profile this device holds (people linked by an application, gig
+ * creators): the board joins gigs with their creators' reputation as buyers.
+ */
+export function usePublicProfiles(): Live<User[]> {
   const { local } = useData();
-  return useLive(() => local.observe('reputations', userId), [local, userId]);
-}
-
-/** Every reputation this device holds (the board joins gigs with their creators'). */
-export function useReputations(): Live<Reputation[]> {
-  const { local } = useData();
-  return useLive(() => local.observeAll('reputations'), [local]);
-}
-
-/** The profile pages read under a username's key (one, or a few if the name changed hands), if this device has seen it. */
-export function useProfilePageCache(key: string): Live<ProfilePageCache[]> {
-  const { local } = useData();
-  return useLive(() => local.observeAll('profilepages', { selector: { key } }), [local, key]);
+  return useLive(() => local.observeAll('users'), [local]);
 }

@@ -13,7 +13,6 @@ import { applicationsOf, hiringWrites } from './hiring';
 import { stamp } from '../domain/documents';
 import { gigRefOf } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
-import { reputationWrites } from '../reviews/reputation';
 import { refuse, type Policy, type PolicyInput, type PolicyResult } from './types';
 
 const MAX_BUDGET_MINOR = 1_000_000_000_00;
@@ -102,8 +101,6 @@ function create({ read, actor, incoming, now }: PolicyInput<'applications'>): Po
       // other on their next pull or stream event, though neither profile changed.
       { collection: 'users', doc: actor },
       { collection: 'users', doc: creator },
-      // Their reputations likewise (the basket shows each applicant's rating, decision 032).
-      ...reputationWrites(read, [actor.id, creator.id], now, { restamp: true }),
     ],
   };
 }

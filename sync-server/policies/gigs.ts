@@ -10,7 +10,6 @@ import type { DocWrite } from '../store/store';
 import { applicationsOf, hiringWrites } from './hiring';
 import { stamp } from '../domain/documents';
 import { hasLiveGig } from '../domain/links';
-import { reputationWrites } from '../reviews/reputation';
 import { refuse, type Policy, type PolicyResult } from './types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -71,9 +70,9 @@ export const gigPolicy: Policy<'gigs'> = ({ read, actor, current, incoming, dele
       _deleted: false,
     };
     const writes: DocWrite[] = [{ collection: 'gigs', doc: gig }];
-    // A first gig on the board makes its creator's reputation everyone's to see (the board's order
-    // by buyer rating): written again, it reaches every reader (decision 032).
-    if (!hasLiveGig(read, actor.id)) writes.push(...reputationWrites(read, [actor.id], now, { restamp: true }));
+    // A first gig on the board makes its creator's public profile (their reputation as a buyer)
+    // everyone's to see: written again, it reaches every reader's next pull or stream (decision 032).
+    if (!hasLiveGig(read, actor.id)) writes.push({ collection: 'users', doc: actor });
     return { ok: true, writes };
   }
 

@@ -96,7 +96,7 @@ function create({ read, actor, incoming, now }: PolicyInput<'reviews'>): PolicyR
       [reviewPublished({ work, to: subject, other: author }), reviewPublished({ work, to: author, other: subject })],
       now,
     ),
-    ...reputationWrites(read, [subject.id, author.id], now, { pending: [review, published] }),
+    ...reputationWrites(read, [subject.id, author.id], now, [review, published]),
   );
   return { ok: true, writes };
 }
@@ -144,6 +144,3 @@ function reply({ incoming, now }: PolicyInput<'reviews'>, current: Stored<'revie
     ],
   };
 }
-
-/** Reputations are the server's: nobody writes them. */
-export const reputationPolicy: Policy<'reputations'> = () => refuse(REVIEW_MESSAGES.serverOnly);

@@ -4,7 +4,6 @@ import { validateProfile } from '../../shared/validation/profile';
 import { firstError } from '../../shared/validation/types';
 import type { DocWrite } from '../store/store';
 import { stamp, str } from '../domain/documents';
-import { reputationWrites } from '../reviews/reputation';
 import { usernameWrites } from '../reviews/usernames';
 import { refuse, type Policy } from './types';
 
@@ -46,10 +45,6 @@ export const userPolicy: Policy<'users'> = ({ read, actor, current, incoming, de
   if (claims === 'taken') return refuse(PROFILE_MESSAGES.usernameTaken);
   next.updatedAt = stamp(now, current);
   const writes: DocWrite[] = [{ collection: 'users', doc: next as DocWrite['doc'] }, ...claims];
-  // The reputation carries the name and username the board and the links show.
-  const user = { ...current, ...next } as typeof current;
-  if (user.name !== current.name || user.username !== current.username || !read.get('reputations', actor.id))
-    writes.push(...reputationWrites(read, [actor.id], now, { user }));
   if (values.portfolioLink && values.portfolioLink !== current.portfolioLink) {
     writes.push({
       collection: 'portfolios',

@@ -4,7 +4,6 @@ import { applicationSchema } from '../../shared/schemas/application';
 import { conversationSchema } from '../../shared/schemas/conversation';
 import { gigSchema } from '../../shared/schemas/gig';
 import { notificationSchema } from '../../shared/schemas/notification';
-import { reputationSchema } from '../../shared/schemas/reputation';
 import { reviewSchema } from '../../shared/schemas/review';
 import { userText } from '../../shared/schemas/common';
 import { REVIEW_RULES } from '../../shared/reviews';
@@ -26,7 +25,7 @@ import { applicationPolicy } from '../policies/applications';
 import { conversationPolicy } from '../policies/conversations';
 import { gigPolicy } from '../policies/gigs';
 import { notificationPolicy } from '../policies/notifications';
-import { reputationPolicy, reviewPolicy } from '../policies/reviews';
+import { reviewPolicy } from '../policies/reviews';
 import type { Incoming, Policy, PolicyInput, PolicyResult } from '../policies/types';
 import { userPolicy } from '../policies/users';
 import { viewFor, type ReplicatedCollection } from './visibility';
@@ -74,7 +73,6 @@ const JUDGES: { [K in ReplicatedCollection]: Judge<K> } = {
       .strict(),
     reviewPolicy,
   ),
-  reputations: judge(reputationSchema.partial().strict(), reputationPolicy),
 };
 
 /** RxDB's own bookkeeping fields, never stored. */

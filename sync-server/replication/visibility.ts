@@ -40,7 +40,11 @@ export function viewKindFor(
   switch (collection) {
     case 'users':
       if (doc.id === userId) return 'own';
-      return linkedByApplication(store, userId, doc.id) ? 'public' : undefined;
+      // Another member's public profile (with their reputation): for the people an application
+      // links them with, and for everyone while they have a gig on the board (its order by buyer
+      // rating and its "Posted by" link, decision 032). Who may see it changes when either starts:
+      // the application policy and the gig policy write the profile again then.
+      return hasLiveGig(store, doc.id) || linkedByApplication(store, userId, doc.id) ? 'public' : undefined;
     case 'gigs':
       return 'shared';
     case 'applications':
@@ -61,12 +65,6 @@ export function viewKindFor(
       return doc.subjectId === userId && isPublished({ publishedAt: doc.publishedAt as number | null })
         ? 'shared'
         : undefined;
-    case 'reputations':
-      // Whoever may need it offline: the member, the people an application links them with (the
-      // basket's applicants), and everyone while the member has a gig on the board (its order by
-      // buyer rating). Who may see it changes when one of these starts: see reviews/reputation.ts.
-      if (doc.id === userId || hasLiveGig(store, doc.id)) return 'shared';
-      return linkedByApplication(store, userId, doc.id) ? 'shared' : undefined;
     default:
       return undefined;
   }

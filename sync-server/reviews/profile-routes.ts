@@ -46,7 +46,6 @@ export function profileRoutes(ctx: AppContext): Router {
       .sort(newestFirst);
     const from = cursor ? published.filter((r) => newestFirst(cursor, r) < 0) : published;
     const page = from.slice(0, PROFILE_REVIEWS_PAGE);
-    const stored = ctx.store.get('reputations', member.id);
     const answer: ProfilePage = {
       profile: {
         id: member.id,
@@ -58,8 +57,9 @@ export function profileRoutes(ctx: AppContext): Router {
         bio: member.bio,
         portfolioLink: member.portfolioLink,
         memberSince: member.createdAt,
+        updatedAt: member.updatedAt,
       },
-      reputation: { ...reputation, updatedAt: stored?.updatedAt ?? 0 },
+      reputation,
       reviews: page.map((r) => reviewView(ctx, r)),
       nextBefore: from.length > page.length ? reviewCursor(page[page.length - 1]!) : null,
     };

@@ -9,16 +9,16 @@ const BATCH = 200;
 /**
  * At start-up, what a store written before reviews and unique usernames lacks (decision 032):
  * each username claimed by the oldest account using it (a later account sharing it keeps it, but
- * the address `/u/{username}` stays the older one's), and a reputation for each completed profile.
- * In batches of decisions, so instances starting together settle each member once; a store that
- * has it all writes nothing. Answers how many documents were written.
+ * the address `/u/{username}` stays the older one's), and the reputation of each completed profile
+ * (its completed gigs). In batches of decisions, so instances starting together settle each member
+ * once; a store that has it all writes nothing. Answers how many documents were written.
  */
 export async function settleReputations(store: Store, now: number): Promise<number> {
   const users = [...store.all('users')]
     .filter((u) => !u._deleted)
     .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0) || (a.id < b.id ? -1 : 1));
   const unsettled = users.filter(
-    (u) => (u.username && !holderOf(store, u.username)) || (isProfileComplete(u) && !store.get('reputations', u.id)),
+    (u) => (u.username && !holderOf(store, u.username)) || (isProfileComplete(u) && !u.reputation),
   );
   let written = 0;
   for (let i = 0; i < unsettled.length; i += BATCH) {
@@ -34,8 +34,7 @@ export async function settleReputations(store: Store, now: number): Promise<numb
           claimed.add(claim);
           writes.push({ collection: 'usernames', doc: { id: claim, userId: user.id, _deleted: false } });
         }
-        if (isProfileComplete(user) && !read.get('reputations', user.id))
-          writes.push(...reputationWrites(read, [user.id], now));
+        if (isProfileComplete(user) && !user.reputation) writes.push(...reputationWrites(read, [user.id], now));
       }
       return { writes, value: writes.length };
     });

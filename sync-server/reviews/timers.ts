@@ -141,7 +141,7 @@ function publicationJob(store: Store): TimerJob {
             read,
             published.map((r) => r.subjectId),
             now,
-            { pending: published },
+            published,
           ),
         );
         return { writes, value: published.length };

@@ -2,7 +2,6 @@ import type { Application } from '../../shared/schemas/application';
 import type { Conversation } from '../../shared/schemas/conversation';
 import type { Gig } from '../../shared/schemas/gig';
 import type { Notification } from '../../shared/schemas/notification';
-import type { Reputation } from '../../shared/schemas/reputation';
 import type { Review } from '../../shared/schemas/review';
 import type { Portfolio, User } from '../../shared/schemas/user';
 import type { Credentials, LedgerRecord, Session, WaitlistEntry } from '../domain/records';
@@ -22,7 +21,6 @@ export type DocumentTypes = {
   notifications: Notification;
   conversations: Conversation;
   reviews: Review;
-  reputations: Reputation;
   /** Who holds each username (sync-server/reviews/usernames.ts): the id is `username:` and its key. */
   usernames: { id: string; userId: string };
   credentials: Credentials;

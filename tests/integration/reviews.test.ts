@@ -183,10 +183,10 @@ describe('the blind rule in the read filter', () => {
       freelancerRatingSum: 5,
       completedAsFreelancer: 1,
     });
-    // Both reputations reached both sides, and both were told.
-    const reputations = await docsOf(work.seller, 'reputations');
-    expect(reputations.find((r) => r.id === work.seller.user.id)).toMatchObject({ freelancerReviews: 1 });
-    expect(reputations.find((r) => r.id === work.buyer.user.id)).toMatchObject({ buyerReviews: 1 });
+    // Both reputations reached both sides, on the two profiles, and both were told.
+    const profiles = await docsOf(work.seller, 'users');
+    expect(profiles.find((u) => u.id === work.seller.user.id)?.reputation).toMatchObject({ freelancerReviews: 1 });
+    expect(profiles.find((u) => u.id === work.buyer.user.id)?.reputation).toMatchObject({ buyerReviews: 1 });
     expect(await notesOf(work.seller, 'REVIEW_PUBLISHED')).toHaveLength(1);
     expect(await notesOf(work.buyer, 'REVIEW_PUBLISHED')).toHaveLength(1);
   });
@@ -259,16 +259,18 @@ describe('refused reviews', () => {
     expect(await reviewsSeenBy(stranger)).toEqual([]);
   });
 
-  it('reputations are the server’s to write', async () => {
-    const someone = await person(server.url);
-    const own = (await docsOf(someone, 'reputations')).find((r) => r.id === someone.user.id)!;
-    const { refusal } = await write(
-      someone.http,
-      'reputations',
-      { ...own, buyerReviews: 99, buyerRatingSum: 495 },
-      own,
-    );
-    expect(refusal).toBe(REVIEW_MESSAGES.serverOnly);
+  it('a reputation is the server’s to write: a profile pushed with another is stored with the server’s', async () => {
+    const work = await completedWork();
+    await server.timers.runDue();
+    const own = (await docsOf(work.buyer, 'users')).find((u) => u.id === work.buyer.user.id)!;
+    expect(own.reputation).toMatchObject({ buyerReviews: 0, completedAsBuyer: 1 });
+    const forged = { ...(own.reputation as object), buyerReviews: 99, buyerRatingSum: 495 };
+    const { refusal, master } = await write(work.buyer.http, 'users', { ...own, reputation: forged, bio: 'Hi' }, own);
+    expect(refusal).toBeUndefined();
+    expect(master).toMatchObject({
+      bio: 'Hi',
+      reputation: { buyerReviews: 0, buyerRatingSum: 0, completedAsBuyer: 1 },
+    });
   });
 });
 
@@ -430,10 +432,10 @@ describe('usernames name one member', () => {
   });
 });
 
-describe('who sees a reputation', () => {
+describe('who sees a public profile, with its reputation', () => {
   it('its member, the people an application links them with, and everyone once they have a gig on the board', async () => {
     const [bea, sol, stan] = await Promise.all([person(server.url), person(server.url), person(server.url)]);
-    const ids = async (p: Person) => (await docsOf(p, 'reputations')).map((r) => r.id);
+    const ids = async (p: Person) => (await docsOf(p, 'users')).map((r) => r.id);
     expect(await ids(bea)).toContain(bea.user.id);
     expect(await ids(stan)).not.toContain(bea.user.id);
     const gig = (await write(bea.http, 'gigs', gigDoc())).master!;

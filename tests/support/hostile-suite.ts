@@ -197,8 +197,6 @@ export async function buildWorld(on: TestServer) {
     reviewedWork,
     ownReview: await attackerState('reviews', ownReview.id as string),
     aboutMe: await attackerState('reviews', aboutMe.master!.id as string),
-    ownReputation: await attackerState('reputations', attacker.user.id),
-    victimReputation: await attackerState('reputations', vb.user.id),
   };
 }
 
@@ -525,20 +523,6 @@ export function rowContexts(): Record<ReplicatedCollection, RowContext> {
         update('change the rating of a review about oneself', w.aboutMe, { ...w.aboutMe, rating: 5 }),
         update('reply twice', w.aboutMe, { ...w.aboutMe, reply: 'Second thoughts.' }),
         update('publish a review early', w.ownReview, { ...w.ownReview, publishedAt: 1 }),
-      ],
-    },
-    reputations: {
-      // Nothing about a reputation may be written: every row is refused, the well-formed one too.
-      valid: () => ({ ...w.ownReputation, buyerReviews: 100, buyerRatingSum: 500 }),
-      assumed: () => w.ownReputation,
-      forbidden: [
-        update('raise the own rating', w.ownReputation, { ...w.ownReputation, buyerRatingSum: 99 }),
-        update("lower a victim's rating", w.victimReputation, {
-          ...w.victimReputation,
-          buyerReviews: 9,
-          buyerRatingSum: 9,
-        }),
-        create('a reputation for someone', { id: `fake-${now()}1`, username: 'fake', name: 'Fake', updatedAt: now() }),
       ],
     },
   };

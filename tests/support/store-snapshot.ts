@@ -30,7 +30,6 @@ const COLLECTIONS: CollectionName[] = [
   'notifications',
   'conversations',
   'reviews',
-  'reputations',
   'usernames',
   'credentials',
   'sessions',

@@ -21,7 +21,7 @@ import {
 } from '../../../shared/reputation';
 import type { Gig } from '../../../shared/schemas/gig';
 import { useData } from '../../data/data-provider';
-import { useMyApplications, useReputations } from '../../data/queries';
+import { useMyApplications, usePublicProfiles } from '../../data/queries';
 import { useOutbox } from '../../ui/hooks';
 import { Modal } from '../../ui/modal';
 import { CreateGigPanel } from '../create-gig';
@@ -49,13 +49,13 @@ export default function LandingPage() {
   const [openGigId, setOpenGigId] = useState<string | null>(null);
   const board = useGigBoard(local);
   const mineQuery = useMyApplications();
-  // Each creator's rating as a buyer, from the reputations this device holds (every gig creator's).
-  const reputations = useReputations();
+  // Each creator's rating as a buyer, from the public profiles this device holds (every gig creator's).
+  const profiles = usePublicProfiles();
   const buyerRatings = useMemo(() => {
     const byId = new Map<string, RatingTally>();
-    for (const r of reputations.data ?? []) byId.set(r.id, asBuyer(r));
+    for (const u of profiles.data ?? []) if (u.reputation) byId.set(u.id, asBuyer(u.reputation));
     return byId;
-  }, [reputations.data]);
+  }, [profiles.data]);
 
   const gigs = board.gigs;
   const appliedIds = useMemo(() => new Set((mineQuery.data ?? []).map((a) => a.gigId)), [mineQuery.data]);

@@ -14,7 +14,8 @@ import {
 import { asBuyer, asFreelancer, completedLabel } from '../../../shared/reputation';
 import { PATHS } from '../../../shared/routes';
 import { useData } from '../../data/data-provider';
-import { useProfilePageCache, useReputation, useReviewsAbout } from '../../data/queries';
+import { loadProfilePage, saveProfilePage } from '../../data/profile-pages';
+import { useReviewsAbout, useUser } from '../../data/queries';
 import { api, ApiError, isOffline } from '../../lib/api';
 import { useOnline } from '../../ui/hooks';
 import { RatingSummary } from './reputation-line';
@@ -47,10 +48,10 @@ export default function PublicProfilePage() {
   const { username = '' } = useParams();
   const expectedId = (useLocation().state as { userId?: unknown } | null)?.userId;
   const data = useData();
-  const { local, userId } = data;
+  const { userId } = data;
   const online = useOnline();
   const key = usernameKey(username);
-  const cache = useProfilePageCache(key);
+  const [cached, setCached] = useState<{ key: string; savedAt: number; page: ProfilePage } | undefined>();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [older, setOlder] = useState<{ reviews: ProfileReview[]; nextBefore: string | null } | null>(null);
@@ -64,13 +65,14 @@ export default function PublicProfilePage() {
       setLoad({ state: 'not-found' });
       return;
     }
+    void loadProfilePage(userId, key)
+      .then((saved) => live && saved && setCached({ key, ...saved }))
+      .catch(() => undefined);
     fetchPage(username)
       .then(async (page) => {
         if (!live) return;
         setLoad({ state: 'done', page });
-        await local
-          .upsert('profilepages', { id: page.profile.id, key, page: JSON.stringify(page), savedAt: Date.now() })
-          .catch(() => undefined);
+        await saveProfilePage(userId, key, page).catch(() => undefined);
       })
       .catch((err: unknown) => {
         if (!live) return;
@@ -85,23 +87,15 @@ export default function PublicProfilePage() {
     return () => {
       live = false;
     };
-  }, [username, key, local, online, attempt]);
+  }, [username, key, userId, online, attempt]);
 
-  const cached = useMemo(() => {
-    const newest = [...(cache.data ?? [])].sort((a, b) => b.savedAt - a.savedAt)[0];
-    if (!newest) return undefined;
-    try {
-      const parsed = profilePageSchema.safeParse(JSON.parse(newest.page));
-      return parsed.success ? { page: parsed.data, savedAt: newest.savedAt } : undefined;
-    } catch {
-      return undefined;
-    }
-  }, [cache.data]);
-
-  const page = load.state === 'done' ? load.page : load.state === 'not-found' ? undefined : cached?.page;
+  const saved = cached?.key === key ? cached : undefined;
+  const page = load.state === 'done' ? load.page : load.state === 'not-found' ? undefined : saved?.page;
   const memberId = page?.profile.id ?? '';
   const liveReviews = useReviewsAbout(memberId);
-  const liveReputation = useReputation(memberId);
+  // The member's public profile as this device replicates it (a linked member, a gig creator),
+  // newer than the page read: its reputation is shown, so a review just published counts at once.
+  const liveProfile = useUser(memberId).data;
 
   const reviews = useMemo(() => {
     if (!page) return [];
@@ -154,9 +148,7 @@ export default function PublicProfilePage() {
 
   const { profile } = page;
   const reputation =
-    liveReputation.data && liveReputation.data.updatedAt >= page.reputation.updatedAt
-      ? liveReputation.data
-      : page.reputation;
+    liveProfile?.reputation && liveProfile.updatedAt >= profile.updatedAt ? liveProfile.reputation : page.reputation;
   const isMe = profile.id === userId;
   const niche = profile.creativeNiche ? nicheById(profile.creativeNiche)?.name : undefined;
   const nextBefore = older ? older.nextBefore : page.nextBefore;
@@ -186,10 +178,10 @@ export default function PublicProfilePage() {
           This username now belongs to another member.
         </p>
       )}
-      {load.state !== 'done' && cached && (
+      {load.state !== 'done' && saved && (
         <p className="notice" role="status">
           {load.state === 'loading' ? 'Updating… ' : 'Offline: '}
-          showing this profile as it was on {new Date(cached.savedAt).toLocaleString()}.
+          showing this profile as it was on {new Date(saved.savedAt).toLocaleString()}.
         </p>
       )}
       <dl className="details">

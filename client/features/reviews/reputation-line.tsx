@@ -6,7 +6,7 @@ import {
   ratingSummary,
   type RatingTally,
 } from '../../../shared/reputation';
-import { useReputation } from '../../data/queries';
+import { useUser } from '../../data/queries';
 
 /** "★ 4.5 (3 reviews)", read out as "Rated 4.5 out of 5 from 3 reviews"; "No reviews yet" without any. */
 export function RatingSummary({ tally }: { tally: RatingTally }) {
@@ -29,7 +29,7 @@ export function RatingSummary({ tally }: { tally: RatingTally }) {
  * creator (as a buyer).
  */
 export function ReputationLine({ userId, side }: { userId: string; side: 'buyer' | 'freelancer' }) {
-  const { data } = useReputation(userId);
+  const data = useUser(userId).data?.reputation;
   const tally = side === 'buyer' ? asBuyer(data) : asFreelancer(data);
   const completed = data ? (side === 'buyer' ? data.completedAsBuyer : data.completedAsFreelancer) : 0;
   return (

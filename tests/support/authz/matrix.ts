@@ -103,12 +103,6 @@ export const MATRIX: readonly Cell[] = [
   ["GET /api/sync/reviews/pull",                                                       "buyer",          ALLOW],
   ["GET /api/sync/reviews/pull",                                                       "applicant",      ALLOW],
   ["GET /api/sync/reviews/pull",                                                       "otherApplicant", ALLOW],
-  // GET /api/sync/reputations/pull
-  ["GET /api/sync/reputations/pull",                                                   "visitor",        deny(401)],
-  ["GET /api/sync/reputations/pull",                                                   "stranger",       ALLOW],
-  ["GET /api/sync/reputations/pull",                                                   "buyer",          ALLOW],
-  ["GET /api/sync/reputations/pull",                                                   "applicant",      ALLOW],
-  ["GET /api/sync/reputations/pull",                                                   "otherApplicant", ALLOW],
   // GET /api/sync/notifications/pull
   ["GET /api/sync/notifications/pull",                                                 "visitor",        deny(401)],
   ["GET /api/sync/notifications/pull",                                                 "stranger",       ALLOW],
@@ -171,7 +165,8 @@ export const MATRIX: readonly Cell[] = [
   ["pull users: own record with email and payout id",                                  "otherApplicant", ALLOW],
   // pull users: the buyer's profile
   ["pull users: the buyer's profile",                                                  "visitor",        deny(401)],
-  ["pull users: the buyer's profile",                                                  "stranger",       DENY],
+  // The buyer has a gig on the board: their public profile is everyone's to see (decision 032).
+  ["pull users: the buyer's profile",                                                  "stranger",       ALLOW],
   ["pull users: the buyer's profile",                                                  "buyer",          ALLOW],
   ["pull users: the buyer's profile",                                                  "applicant",      ALLOW],
   ["pull users: the buyer's profile",                                                  "otherApplicant", ALLOW],
