@@ -2,7 +2,16 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInContext } from '../support/browser';
-import { applicationDoc, gigDoc, signUp, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
+import {
+  applicationDoc,
+  applyTo,
+  gigDoc,
+  offerAndAccept,
+  signUp,
+  signUpWithProfile,
+  write,
+  type SignedUpUser,
+} from '../support/fixtures';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 
@@ -24,6 +33,10 @@ let buyer: { http: TestClient; user: SignedUpUser };
 let applicant: { http: TestClient; user: SignedUpUser };
 let newcomer: { http: TestClient; user: SignedUpUser };
 let gigId: string;
+/** Completed work of the buyer with a freelancer who has not reviewed it yet (issue 16). */
+let reviewer: { http: TestClient; user: SignedUpUser };
+let reviewed: { http: TestClient; user: SignedUpUser };
+let reviewedWorkId: string;
 /** Totals for the README: screens × viewports checked and violations found. */
 const totals = { pages: 0, violations: 0 };
 
@@ -46,6 +59,18 @@ beforeAll(async () => {
   expect(
     (await write(applicant.http, 'applications', applicationDoc(gigId, applicant.user.id))).refusal,
   ).toBeUndefined();
+  // A buyer of their own, so the buyer's screens above keep their one application.
+  [reviewer, reviewed] = await Promise.all([make('Rae Reviewer'), make('Rex Buyer')]);
+  const done = (await write(reviewed.http, 'gigs', gigDoc({ title: 'Reviewed zine' }))).master!;
+  const work = await offerAndAccept(reviewed.http, reviewer.http, await applyTo(reviewer, String(done.id)), 0);
+  reviewedWorkId = String(work.id);
+  const completed = await reviewed.http.post('/api/gigs/complete-gig', {
+    gigId: done.id,
+    applicationId: work.id,
+    userId: reviewed.user.id,
+    userType: 'buyer',
+  });
+  expect(completed.status).toBe(200);
 });
 afterAll(async () => {
   console.log(`axe: ${totals.pages} screen checks, ${totals.violations} serious or critical violations`);
@@ -163,6 +188,24 @@ for (const viewport of VIEWPORTS) {
       if (viewport.name === 'phone') await page.getByRole('button', { name: /^Filters/ }).click();
       await page.getByRole('group', { name: 'Niches' }).waitFor();
       await audit(page, 'board with its filters showing');
+      await context.close();
+    });
+
+    it('the review form with its errors, and a public profile (issue 16)', async () => {
+      const { context, page } = await signedIn(reviewer.http, viewport);
+      await page.goto(`${server.url}/basket?review=${encodeURIComponent(reviewedWorkId)}`);
+      const panel = page.getByRole('region', { name: 'Review Rex Buyer' });
+      await panel.getByRole('radio', { name: '3 stars' }).waitFor({ state: 'attached', timeout: 20_000 });
+      await audit(page, 'review form');
+      await panel.getByRole('button', { name: 'Post review' }).click();
+      await panel.getByText('Please choose a rating from 1 to 5 stars').waitFor();
+      await audit(page, 'review form with errors');
+      await page.goto(`${server.url}/u/${encodeURIComponent(String(reviewed.user.username))}`);
+      await page.getByRole('heading', { name: 'Reputation' }).waitFor({ timeout: 20_000 });
+      await audit(page, 'public profile');
+      await page.goto(`${server.url}/u/nobody-has-this-name`);
+      await heading('Profile not found')(page);
+      await audit(page, 'public profile not found');
       await context.close();
     });
 

@@ -78,7 +78,8 @@ describe('reviews, in the browser', () => {
     const benProfile = await ben.context.newPage();
     await adaProfile.goto(`${server.url}/u/${String(ada.user.username)}`);
     await benProfile.goto(`${server.url}/u/${String(ben.user.username)}`);
-    for (const page of [adaProfile, benProfile]) await page.getByText('No reviews yet', { exact: true }).waitFor();
+    for (const page of [adaProfile, benProfile])
+      await page.getByRole('region', { name: 'Reviews', exact: true }).getByText('No reviews yet').waitFor();
     await adaProfile.getByRole('heading', { name: 'Ada Buyer', level: 1 }).waitFor();
 
     // Ada is told a review waits for her, without what it says; she writes hers.
