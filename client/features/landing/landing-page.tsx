@@ -63,12 +63,27 @@ export default function LandingPage() {
   // new applications to it anyway; this keeps it out of everyone else's way).
   const onBoard = useMemo(() => gigs.filter((g) => onBoardFor(g, userId, appliedIds)), [gigs, userId, appliedIds]);
   const countries = useMemo(() => countriesInGigs(onBoard), [onBoard]);
+  // The board by buyer rating, sorted once the user first asks for it and again only when the gigs
+  // or the ratings change: switching the order back and forth, or filtering, sorts nothing
+  // (filters keep the order they are given).
+  const [rankByRating, setRankByRating] = useState(false);
+  const onBoardByRating = useMemo(
+    () => (rankByRating ? byBuyerRating(onBoard, (id) => buyerRatings.get(id)) : onBoard),
+    [rankByRating, onBoard, buyerRatings],
+  );
+  const chooseSort = (next: BoardSort) => {
+    if (next === 'best-rated') setRankByRating(true);
+    setSort(next);
+  };
   const shown = useMemo(() => {
     const ratingOf = (creatorId: string) => buyerRatings.get(creatorId);
-    let list = filterGigs(tab === 'applied' ? gigs.filter((g) => appliedIds.has(g.id)) : onBoard, filters);
+    const byRating = sort === 'best-rated';
+    const base = tab === 'applied' ? gigs.filter((g) => appliedIds.has(g.id)) : byRating ? onBoardByRating : onBoard;
+    let list = filterGigs(base, filters);
     if (minRating !== null) list = list.filter((g) => meetsMinRating(ratingOf(g.createdBy), minRating));
-    return sort === 'best-rated' ? byBuyerRating(list, ratingOf) : list;
-  }, [gigs, onBoard, tab, appliedIds, filters, minRating, sort, buyerRatings]);
+    // (The Applied To tab is short: sorted as it is shown.)
+    return byRating && tab === 'applied' ? byBuyerRating(list, ratingOf) : list;
+  }, [gigs, onBoard, onBoardByRating, tab, appliedIds, filters, minRating, sort, buyerRatings]);
   const openGig: Gig | undefined = openGigId ? gigs.find((g) => g.id === openGigId) : undefined;
   const createOpen = params.get('openModal') === 'true';
   const closeCreate = () => {
@@ -86,7 +101,7 @@ export default function LandingPage() {
         onFilters={setFilters}
         countries={countries}
         sort={sort}
-        onSort={setSort}
+        onSort={chooseSort}
         minRating={minRating}
         onMinRating={setMinRating}
       />
