@@ -5,6 +5,7 @@ import type { ChangesEvent } from '../../shared/sync/protocol';
 import { applyTo, gigDoc, offerAndAccept, person, pullAll, randomId, write, type Person } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
+import { settleReputations } from '../../sync-server/reviews/settle';
 import { openStream } from '../support/sse';
 
 /**
@@ -444,5 +445,42 @@ describe('who sees a public profile, with its reputation', () => {
     await applyTo(sol, String(gig.id));
     expect(await ids(bea)).toContain(sol.user.id);
     expect(await ids(stan)).not.toContain(sol.user.id);
+  });
+});
+
+describe('a store from before reviews', () => {
+  it('start-up gives each username to the oldest account using it and each completed profile its reputation, once', async () => {
+    const name = `old${randomId().slice(0, 8)}`;
+    const profile = (id: string, createdAt: number) => ({
+      collection: 'users' as const,
+      doc: {
+        id,
+        name: `Member ${id}`,
+        username: createdAt === 1 ? name : name.toUpperCase(),
+        location: 'CA',
+        creativeNiche: 'media',
+        subcategory: 'Editing',
+        portfolioLink: 'https://example.com/p',
+        createdAt,
+        updatedAt: createdAt,
+        _deleted: false,
+      },
+    });
+    const [older, newer] = [`older${randomId().slice(0, 8)}`, `newer${randomId().slice(0, 8)}`];
+    await server.ctx.store.commit([profile(newer, 2), profile(older, 1)]);
+    expect(await settleReputations(server.ctx.store, clock)).toBeGreaterThanOrEqual(3);
+    expect(server.ctx.store.get('usernames', `username:${name}`)).toMatchObject({ userId: older });
+    for (const id of [older, newer])
+      expect(server.ctx.store.get('users', id)?.reputation).toEqual({
+        freelancerReviews: 0,
+        freelancerRatingSum: 0,
+        buyerReviews: 0,
+        buyerRatingSum: 0,
+        completedAsFreelancer: 0,
+        completedAsBuyer: 0,
+      });
+    expect(await settleReputations(server.ctx.store, clock)).toBe(0);
+    const reader = await person(server.url);
+    expect((await profileOf(reader, name.toUpperCase())).body.profile).toMatchObject({ id: older });
   });
 });

@@ -6,7 +6,6 @@ import {
   memberSinceLabel,
   newestFirst,
   PROFILE_MESSAGES,
-  profilePageSchema,
   usernameKey,
   type ProfilePage,
   type ProfileReview,
@@ -16,7 +15,8 @@ import { PATHS } from '../../../shared/routes';
 import { useData } from '../../data/data-provider';
 import { loadProfilePage, saveProfilePage } from '../../data/profile-pages';
 import { useReviewsAbout, useUser } from '../../data/queries';
-import { api, ApiError, isOffline } from '../../lib/api';
+import { ApiError, isOffline } from '../../lib/api';
+import { fetchProfilePage as fetchPage } from '../../lib/profiles-api';
 import { useOnline } from '../../ui/hooks';
 import { RatingSummary } from './reputation-line';
 import { ReviewCard, type ShownReview } from './review-card';
@@ -27,15 +27,6 @@ type Load =
   | { state: 'done'; page: ProfilePage }
   | { state: 'not-found' }
   | { state: 'failed'; offline: boolean; message: string };
-
-const profileUrl = (username: string, before?: string) =>
-  `/api/profiles/${encodeURIComponent(username)}${before ? `?before=${encodeURIComponent(before)}` : ''}`;
-
-async function fetchPage(username: string, before?: string): Promise<ProfilePage> {
-  const parsed = profilePageSchema.safeParse(await api<unknown>('GET', profileUrl(username, before)));
-  if (!parsed.success) throw new Error(PROFILE_MESSAGES.loadFailed);
-  return parsed.data;
-}
 
 /**
  * `/u/{username}` (docs/product.md §2.20): a member's public profile for any signed-in user: who
