@@ -121,4 +121,3 @@ export const syncProblemRxSchema: RxJsonSchema<SyncProblem> = {
   required: ['id', 'collectionName', 'docId', 'reason', 'content', 'createdAt'],
   indexes: ['createdAt'],
 };
-

@@ -2,15 +2,7 @@ import { addRxPlugin, createRxDatabase, type RxCollection, type RxCollectionCrea
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { createConflictHandler, type LostWrite, type PushedStates } from './conflict-handler';
-import {
-  gigSortKey,
-  MIGRATIONS,
-  REPLICATED_COLLECTIONS,
-  syncProblemRxSchema,
-  type DocTypes,
-  type ReplicatedName,
-  type SyncProblem,
-} from './collections';
+import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
 addRxPlugin(RxDBMigrationSchemaPlugin);
@@ -69,9 +61,7 @@ export async function createAppDatabase(
     conflictHandler: createConflictHandler<DocTypes[K]>(name, refused, pushed, keepLost),
     migrationStrategies: MIGRATIONS[name],
   });
-  const collections: Record<ReplicatedName, RxCollectionCreator> & {
-    syncproblems: RxCollectionCreator<SyncProblem>;
-  } = {
+  const collections: Record<ReplicatedName, RxCollectionCreator> & { syncproblems: RxCollectionCreator<SyncProblem> } = {
     users: replicated('users'),
     gigs: replicated('gigs'),
     applications: replicated('applications'),

@@ -4,7 +4,7 @@ import { isPublished } from '../../shared/reviews';
 import type { SyncDocument } from '../../shared/sync/protocol';
 import { ownUserView, publicProfileView } from '../auth/users';
 import type { CollectionName, DecisionReader, StoredDoc } from '../store/store';
-import { hasLiveGig, linkedByApplication } from '../domain/links';
+import { hasPostedGig, linkedByApplication } from '../domain/links';
 
 export { isReplicated, REPLICATED, type ReplicatedCollection } from '../../shared/sync/protocol';
 
@@ -41,10 +41,10 @@ export function viewKindFor(
     case 'users':
       if (doc.id === userId) return 'own';
       // Another member's public profile (with their reputation): for the people an application
-      // links them with, and for everyone while they have a gig on the board (its order by buyer
-      // rating and its "Posted by" link, decision 032). Who may see it changes when either starts:
-      // the application policy and the gig policy write the profile again then.
-      return hasLiveGig(store, doc.id) || linkedByApplication(store, userId, doc.id) ? 'public' : undefined;
+      // links them with, and for everyone once they have posted a gig (the board's order by buyer
+      // rating and its "Posted by" link, decision 032). Who may see it only grows, and when it does
+      // the application policy and the gig policy write the profile again.
+      return hasPostedGig(store, doc.id) || linkedByApplication(store, userId, doc.id) ? 'public' : undefined;
     case 'gigs':
       return 'shared';
     case 'applications':

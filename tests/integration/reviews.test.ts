@@ -430,6 +430,11 @@ describe('usernames name one member', () => {
     });
     const freed = await write(other.http, 'users', { ...own, username: ada.user.username }, own);
     expect(freed.refusal).toBeUndefined();
+    // Any characters name a member: the address escapes them, the server reads them back.
+    const odd = await person(server.url, { username: `Zoë / Studio ?#% ${randomId().slice(0, 4)}` });
+    const page = await profileOf(other, odd.user.username);
+    expect(page.status).toBe(200);
+    expect(page.body.profile).toMatchObject({ id: odd.user.id, username: odd.user.username });
   });
 });
 
