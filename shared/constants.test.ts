@@ -84,11 +84,14 @@ describe('docs/product.md §3 and §9 constants', () => {
     expect(BREAKPOINTS).toEqual({ videoMobilePx: 768, waitlistNavPx: 770 });
   });
 
-  it('every notification type of docs/product.md §9, then those of delivery, cancellation and disputes (issue 15)', () => {
-    expect(NOTIFICATION_TYPES).toHaveLength(14 + 12);
+  it('every notification type of docs/product.md §9, those of delivery, cancellation and disputes (issue 15), and the four of reviews', () => {
+    expect(NOTIFICATION_TYPES).toHaveLength(14 + 12 + 4);
+    expect(NOTIFICATION_TYPES).toEqual(
+      expect.arrayContaining(['REVIEW_REQUESTED', 'REVIEW_REMINDER', 'REVIEW_RECEIVED', 'REVIEW_PUBLISHED']),
+    );
     expect(NOTIFICATION_TYPES).toContain('application_status');
     expect(NOTIFICATION_TYPES).toContain('PAYMENT_CONFIRMED');
-    expect(NOTIFICATION_TYPES.slice(14)).toEqual([
+    expect(NOTIFICATION_TYPES.slice(14, 26)).toEqual([
       'WORK_DELIVERED',
       'CHANGES_REQUESTED',
       'PAYMENT_RELEASED',

@@ -175,6 +175,12 @@ export const NOTIFICATION_TYPES = [
   'DISPUTE_OPENED',
   'DISPUTE_RESOLVED',
   'PAYMENT_PROBLEM',
+  // Reviews (shared/reviews.ts): at completion, 3 days before the window closes, when the other
+  // side has written theirs, and when a review of you is published.
+  'REVIEW_REQUESTED',
+  'REVIEW_REMINDER',
+  'REVIEW_RECEIVED',
+  'REVIEW_PUBLISHED',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 

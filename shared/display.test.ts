@@ -111,8 +111,14 @@ describe('notifications', () => {
     ['new_conversation', '/exchange/user-b'],
     ['application_status', '/gig/gig-1'],
     ['mystery', '/notifications'],
+    ['REVIEW_REQUESTED', '/basket?review=gig-1.user-b'],
+    ['REVIEW_REMINDER', '/basket?review=gig-1.user-b'],
+    ['REVIEW_RECEIVED', '/basket?review=gig-1.user-b'],
+    ['REVIEW_PUBLISHED', '/basket?review=gig-1.user-b'],
   ])('clicking %s navigates to %s', (type, target) => {
-    expect(notificationTarget({ type: type as never, senderId: 'user-b', gigId: 'gig-1' })).toBe(target);
+    expect(
+      notificationTarget({ type: type as never, senderId: 'user-b', gigId: 'gig-1', applicationId: 'gig-1.user-b' }),
+    ).toBe(target);
   });
 });
 

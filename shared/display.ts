@@ -5,7 +5,7 @@ import type { Gig } from './schemas/gig';
 import type { Notification } from './schemas/notification';
 import { currencySymbol, formatMoney } from './money';
 import { applicationIdParts } from './ids';
-import { exchangePath, gigPath, PATHS } from './routes';
+import { exchangePath, gigPath, PATHS, reviewPath } from './routes';
 import { parseBudgetText } from './validation/budget-text';
 
 /** Small display rules the screens share (docs/product.md §2 "Screen behaviour"). */
@@ -100,6 +100,7 @@ export const NOTIFICATION_ICON_NAMES = [
   'dispute',
   'resolved',
   'problem',
+  'review',
   'default',
 ] as const;
 export type NotificationIconName = (typeof NOTIFICATION_ICON_NAMES)[number];
@@ -131,6 +132,10 @@ const ICONS: Record<string, NotificationIconName> = {
   DISPUTE_OPENED: 'dispute',
   DISPUTE_RESOLVED: 'resolved',
   PAYMENT_PROBLEM: 'problem',
+  REVIEW_REQUESTED: 'review',
+  REVIEW_REMINDER: 'review',
+  REVIEW_RECEIVED: 'review',
+  REVIEW_PUBLISHED: 'review',
 };
 export const DEFAULT_NOTIFICATION_ICON: NotificationIconName = 'default';
 
@@ -147,7 +152,8 @@ export function isMessageNotification(type: string): boolean {
 /**
  * Where a notification click goes (docs/product.md §10): application types → /applications;
  * offer, payment and work-status types → /basket, opened on the side the notification is about; message and conversation types → the chat with
- * the sender; application_status → /gig/{gigId}; anything else → /notifications.
+ * the sender; application_status → /gig/{gigId}; review types → the work's review in /basket;
+ * anything else → /notifications.
  */
 export function notificationTarget(
   n: Pick<Notification, 'type' | 'senderId' | 'gigId'> & Partial<Pick<Notification, 'userId' | 'applicationId'>>,
@@ -167,6 +173,11 @@ export function notificationTarget(
     case 'DISPUTE_RESOLVED':
     case 'PAYMENT_PROBLEM':
       return `${PATHS.basket}?view=${recipientSide(n)}`;
+    case 'REVIEW_REQUESTED':
+    case 'REVIEW_REMINDER':
+    case 'REVIEW_RECEIVED':
+    case 'REVIEW_PUBLISHED':
+      return n.applicationId ? reviewPath(n.applicationId) : PATHS.notifications;
     case 'new_application':
       return PATHS.applications;
     case 'new_offer':

@@ -12,7 +12,11 @@ export { PUSH_LIMITS };
 
 /** The groups of notification types the settings screen offers, each a checkbox. */
 export const PUSH_GROUPS = [
-  { id: 'applications', label: 'Applications to my gigs', types: ['new_application', 'application_status', 'APPLICATION_WITHDRAWN'] },
+  {
+    id: 'applications',
+    label: 'Applications to my gigs',
+    types: ['new_application', 'application_status', 'APPLICATION_WITHDRAWN'],
+  },
   {
     id: 'offers',
     label: 'Offers and work',
@@ -44,6 +48,11 @@ export const PUSH_GROUPS = [
       'DISPUTE_OPENED',
       'DISPUTE_RESOLVED',
     ],
+  },
+  {
+    id: 'reviews',
+    label: 'Reviews',
+    types: ['REVIEW_REQUESTED', 'REVIEW_REMINDER', 'REVIEW_RECEIVED', 'REVIEW_PUBLISHED'],
   },
   { id: 'messages', label: 'Messages', types: ['new_message', 'message', 'new_conversation'] },
 ] as const satisfies readonly { id: string; label: string; types: readonly NotificationType[] }[];

@@ -32,6 +32,8 @@ export const ROUTES = [
   { path: '/gig/:gigId', screen: 'gig', area: 'signed-in' },
   /** Operators only (OPERATOR_EMAILS, decision 031): to anyone else the page finds nothing there. */
   { path: '/operator/disputes', screen: 'operatorDisputes', area: 'signed-in' },
+  /** A member's public profile (docs/decisions/032-reviews-and-profiles.md). */
+  { path: '/u/:username', screen: 'publicProfile', area: 'signed-in' },
 ] as const satisfies readonly { path: string; screen: string; area: RouteArea; nav?: string }[];
 
 export type Route = (typeof ROUTES)[number];
@@ -82,6 +84,10 @@ export const PATHS = {
 
 export const exchangePath = (userId: string) => `/exchange/${encodeURIComponent(userId)}`;
 export const gigPath = (gigId: string) => `/gig/${encodeURIComponent(gigId)}`;
+/** A username is any text (docs/product.md §5.3): every character that means something in a path is escaped. */
+export const profilePath = (username: string) => `/u/${encodeURIComponent(username)}`;
+/** The review panel of one piece of work, in My Gigs on the side the signed-in user was on. */
+export const reviewPath = (applicationId: string) => `${PATHS.basket}?review=${encodeURIComponent(applicationId)}`;
 
 /** Paths a signed-out user may open: the public routes of the table. */
 export const PUBLIC_PATHS: readonly string[] = routesOf('public').map((r) => r.path);

@@ -9,6 +9,7 @@ import { errorHandler, notFound } from './http/errors';
 import { refuseForbiddenKeys } from './http/forbidden-keys';
 import { knownHostOnly, originPolicy, sameOriginJsonOnly, securityHeaders } from './http/security';
 import { replicationRoutes } from './replication/routes';
+import { profileRoutes } from './reviews/profile-routes';
 import type { ChangeStreamHub } from './replication/stream';
 import { waitlistRoutes } from './waitlist/routes';
 import { StoreUnavailableError } from './store/store';
@@ -80,6 +81,7 @@ export function createApp(
   api.use('/push', push.routes);
   api.use('/waitlist', waitlistRoutes(ctx));
   api.use('/sync', replicationRoutes(ctx, hub));
+  api.use('/profiles', profileRoutes(ctx));
   api.use(paymentRoutes(payments));
   api.use(workRoutes(payments));
   api.use(operatorRoutes(payments));

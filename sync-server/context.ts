@@ -17,6 +17,8 @@ export type AppContext = {
     loginPerIp: RateLimiter;
     signupPerIp: RateLimiter;
     waitlistPerIp: RateLimiter;
+    /** Public profile pages a user may read (reviews/profile-routes.ts). */
+    profiles: RateLimiter;
     /** Per-user write quotas on pushes. */
     writes: WriteQuotas;
   };
@@ -46,6 +48,7 @@ export function createContext(
       loginPerIp: new RateLimiter('login-ip', 50, 15 * minute, on, now, counters),
       signupPerIp: new RateLimiter('signup-ip', 20, 60 * minute, on, now, counters),
       waitlistPerIp: new RateLimiter('waitlist-ip', 20, 60 * minute, on, now, counters),
+      profiles: new RateLimiter('profiles', 120, minute, on, now, counters),
       writes: createWriteQuotas(on, now, counters),
     },
     events: new EventEmitter().setMaxListeners(0),

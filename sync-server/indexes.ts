@@ -1,7 +1,13 @@
+import { reviewWindowOf } from '../shared/reviews';
 import type { IndexDefinitions, StoredDoc } from './store/store';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const WORK_STATES = new Set(['DELIVERED', 'DISPUTED', 'SETTLING', 'SETTLEMENT_FAILED']);
+
+/** A time's UTC calendar day, YYYY-MM-DD. */
+export function utcDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
 
 /** The secondary indexes the policies, read filters and auth need. */
 export const INDEXES: IndexDefinitions = {
@@ -16,6 +22,18 @@ export const INDEXES: IndexDefinitions = {
     // Work the server looks after (decision 031): delivered work waiting for its automatic release,
     // money being settled, open disputes and refused payments (the operators' page).
     workState: (d) => (typeof d.status === 'string' && WORK_STATES.has(d.status) ? d.status : undefined),
+    // Completed work by the UTC day its review window closes: the review timers look only at the
+    // days of open windows (sync-server/reviews/timers.ts), not at every application ever made.
+    reviewWindowCloses: (d) => {
+      const window = reviewWindowOf({ status: d.status, completedAt: d.completedAt });
+      return window ? utcDay(window.closesAt) : undefined;
+    },
+  },
+  reviews: {
+    applicationId: (d) => str(d.applicationId),
+    subjectId: (d) => str(d.subjectId),
+    // Reviews waiting for the other side or for their window to close (bounded by open windows).
+    unpublished: (d) => (d.publishedAt === null && !d._deleted ? 'waiting' : undefined),
   },
   notifications: { userId: (d) => str(d.userId) },
   conversations: { participant: (d) => (Array.isArray(d.participants) ? (d.participants as string[]) : undefined) },

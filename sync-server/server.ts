@@ -8,6 +8,9 @@ import { createContext, type AppContext } from './context';
 import { INDEXES } from './indexes';
 import { settleStoredGigs } from './policies/hiring';
 import { startPush } from './push/push';
+import { settleReputations } from './reviews/settle';
+import { reviewTimerJobs } from './reviews/timers';
+import { opensReviews } from '../shared/reviews';
 import { ChangeStreamHub } from './replication/stream';
 import { openJournalStore } from './store/journal-store';
 import { PgStore } from './store/postgres/pg-store';
@@ -30,8 +33,8 @@ export type RunningServer = {
 };
 
 /** What the server does when stored dates pass; each module adds its jobs here. */
-function timerJobs(_ctx: AppContext, payments: Payments): TimerJob[] {
-  return [autoReleaseJob(payments), settlementRecoveryJob(payments)];
+function timerJobs(ctx: AppContext, payments: Payments): TimerJob[] {
+  return [autoReleaseJob(payments), settlementRecoveryJob(payments), ...reviewTimerJobs(ctx.store)];
 }
 
 /** Rate windows older than this are forgotten (the longest window, a write quota's, is a day). */
@@ -73,6 +76,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const now = options.now ?? Date.now;
   const { store, counters, stop } = await openStore(config);
   await settleStoredGigs(store, now());
+  await settleReputations(store, now());
   const ctx = createContext(config, store, now, counters);
   const payments = createPayments(ctx);
   const timers = new Scheduler(store, timerJobs(ctx, payments), {
@@ -86,6 +90,17 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const unrevoke = store.onDurable((changes) => {
     for (const { collection, doc } of changes)
       if (collection === 'sessions' && doc._deleted) ctx.events.emit('session-revoked', doc.id);
+  });
+  // Completed work opens its review window: look for what that made due at once (the request to
+  // review arrives with the completion, whichever way the work was completed), not at the next look.
+  const unpoke = store.onDurable((changes) => {
+    if (
+      changes.some(
+        (c) =>
+          c.collection === 'applications' && opensReviews({ status: c.doc.status, completedAt: c.doc.completedAt }),
+      )
+    )
+      void timers.runDue();
   });
   const hub = new ChangeStreamHub(ctx);
   const push = await startPush(ctx);
@@ -103,6 +118,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await chat.close();
     await timers.stop();
     unrevoke();
+    unpoke();
     stop();
     await store.close();
     throw err;
@@ -118,6 +134,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     chat,
     streams: hub,
     async close() {
+      unpoke();
       await timers.stop();
       hub.close();
       await push.close();

@@ -3,11 +3,13 @@ import { applicationRxSchema } from '../../shared/schemas/application';
 import { conversationRxSchema } from '../../shared/schemas/conversation';
 import { gigRxSchema } from '../../shared/schemas/gig';
 import { notificationRxSchema } from '../../shared/schemas/notification';
+import { reviewRxSchema } from '../../shared/schemas/review';
 import { userRxSchema } from '../../shared/schemas/user';
 import type { Application } from '../../shared/schemas/application';
 import type { Conversation } from '../../shared/schemas/conversation';
 import type { Gig } from '../../shared/schemas/gig';
 import type { Notification } from '../../shared/schemas/notification';
+import type { Review } from '../../shared/schemas/review';
 import type { User } from '../../shared/schemas/user';
 import { REPLICATED, type ReplicatedCollection, type SyncDocumentOf } from '../../shared/sync/protocol';
 
@@ -42,6 +44,7 @@ const TO_LOCAL: { [K in ReplicatedName]: (doc: SyncDocumentOf<K>) => WithDeleted
   applications: (doc) => doc,
   notifications: (doc) => doc,
   conversations: (doc) => doc,
+  reviews: (doc) => doc,
 };
 
 /** Adds the local-only fields to a document as it arrives from the server. */
@@ -57,6 +60,7 @@ export const REPLICATED_COLLECTIONS = {
   applications: applicationRxSchema,
   notifications: notificationRxSchema,
   conversations: conversationRxSchema,
+  reviews: reviewRxSchema,
 } as const satisfies Record<ReplicatedName, unknown>;
 
 export type ReplicatedName = ReplicatedCollection;
@@ -67,14 +71,16 @@ const unchanged = (doc: unknown) => doc;
  * Each schema version's step for the documents a device already holds. Gigs version 1 added the
  * optional openings and filledAt (absent reads as one opening, not filled; the server sends both
  * on its next change), applications version 1 the CLOSED status and version 2 delivery, cancellation,
- * disputes and settlement (optional fields, new statuses): old documents stay valid as they are.
+ * disputes and settlement (optional fields, new statuses, decision 031), users version 1 the
+ * reputation and notifications version 1 any type (decision 032): old documents stay valid as they are.
  */
 export const MIGRATIONS: Record<ReplicatedName, Record<number, (doc: unknown) => unknown>> = {
-  users: {},
+  users: { 1: unchanged },
   gigs: { 1: unchanged },
   applications: { 1: unchanged, 2: unchanged },
-  notifications: {},
+  notifications: { 1: unchanged },
   conversations: {},
+  reviews: {},
 };
 export const REPLICATED_NAMES: readonly ReplicatedName[] = REPLICATED;
 
@@ -84,6 +90,7 @@ export type DocTypes = {
   applications: Application;
   notifications: Notification;
   conversations: Conversation;
+  reviews: Review;
 };
 
 /**

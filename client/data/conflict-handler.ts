@@ -11,6 +11,9 @@ import type { ReplicatedName } from './collections';
 const MERGEABLE: Partial<Record<ReplicatedName, readonly string[]>> = {
   users: ['name', 'username', 'location', 'creativeNiche', 'subcategory', 'portfolioLink', 'bio'],
   gigs: ['title', 'description', 'category', 'locationType', 'country', 'city', 'budget', 'isPassionDriven', 'skills', 'projectDeadline', 'projectDate'],
+  // A review changed here while the server published it goes out again: the server refuses it
+  // with its reason ('Published reviews cannot be edited.'), which the device keeps (decision 032).
+  reviews: ['rating', 'text', 'reply'],
 };
 
 const IGNORED = new Set(['_meta', '_rev', '_attachments']);

@@ -61,6 +61,7 @@ export async function createAppDatabase(
     applications: replicated('applications'),
     notifications: replicated('notifications'),
     conversations: replicated('conversations'),
+    reviews: replicated('reviews'),
     syncproblems: { schema: syncProblemRxSchema },
   };
   await db.addCollections(collections);

@@ -1,6 +1,6 @@
 import type { MangoQuery, RxCollection, RxDocument } from 'rxdb';
 import { map, type Observable } from 'rxjs';
-import type { DocTypes, ReplicatedName, SyncProblem } from './collections';
+import { REPLICATED_NAMES, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 import type { AppDatabase } from './database';
 import type { Outbox } from './outbox';
 
@@ -11,7 +11,7 @@ export type LocalName = keyof LocalDocTypes;
 export type Doc<K extends LocalName> = LocalDocTypes[K];
 export type Query<K extends LocalName> = MangoQuery<LocalDocTypes[K]>;
 
-const REPLICATED: ReadonlySet<string> = new Set<ReplicatedName>(['users', 'gigs', 'applications', 'notifications', 'conversations']);
+const REPLICATED: ReadonlySet<string> = new Set<ReplicatedName>(REPLICATED_NAMES);
 
 /**
  * A document's plain value. RxDB types it deeply readonly, which the compiler cannot relate to the

@@ -2,6 +2,7 @@ import type { Application } from '../../shared/schemas/application';
 import type { Conversation } from '../../shared/schemas/conversation';
 import type { Gig } from '../../shared/schemas/gig';
 import type { Notification } from '../../shared/schemas/notification';
+import type { Review } from '../../shared/schemas/review';
 import type { User } from '../../shared/schemas/user';
 import { useEffect, useState } from 'react';
 import { REPLICATED_NAMES, type ReplicatedName, type SyncProblem } from './collections';
@@ -177,4 +178,39 @@ export function useLocalCounts(refresh: unknown): Partial<Record<LocalName, numb
     };
   }, [local, refresh]);
   return counts;
+}
+
+// --- Reviews and reputations (docs/decisions/032-reviews-and-profiles.md) ---------------------
+
+/** The reviews of one piece of work this device holds: the user's own, and the other side's once published. */
+export function useReviewsOf(applicationId: string): Live<Review[]> {
+  const { local } = useData();
+  return useLive(() => local.observeAll('reviews', { selector: { applicationId } }), [local, applicationId]);
+}
+
+/** Published reviews about a member that this device holds (those the signed-in user wrote or received). */
+export function useReviewsAbout(userId: string): Live<Review[]> {
+  const { local } = useData();
+  return useLive(
+    () => local.observeAll('reviews', { selector: { subjectId: userId, publishedAt: { $gt: 0 } } }),
+    [local, userId],
+  );
+}
+
+/** Whether the other side of this work has reviewed the signed-in user (REVIEW_RECEIVED), content unseen. */
+export function useReviewWaiting(applicationId: string): Live<Notification[]> {
+  const { local, userId } = useData();
+  return useLive(
+    () => local.observeAll('notifications', { selector: { userId, applicationId, type: 'REVIEW_RECEIVED' } }),
+    [local, userId, applicationId],
+  );
+}
+
+/**
+ * Every other member whose public profile this device holds (people linked by an application, gig
+ * creators): the board joins gigs with their creators' reputation as buyers.
+ */
+export function usePublicProfiles(): Live<User[]> {
+  const { local } = useData();
+  return useLive(() => local.observeAll('users'), [local]);
 }

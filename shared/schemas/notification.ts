@@ -27,9 +27,16 @@ export const notificationSchema = z.object({
 });
 export type Notification = z.infer<typeof notificationSchema>;
 
-export const notificationRxSchema = toRxSchema(notificationSchema, {
+const rx = toRxSchema(notificationSchema, {
+  // Version 1: the type is any short text on the device (the server decides which types exist,
+  // and a type added later needs no new version: an unknown type gets the default icon).
+  version: 1,
   indexes: ['createdAt'],
 });
+export const notificationRxSchema = {
+  ...rx,
+  properties: { ...rx.properties, type: { type: 'string', maxLength: 64 } },
+};
 
 /** Reads either marker (`read` flag or `status: 'unread'`) and either time field (`createdAt` or `timestamp`). */
 export function normalizeNotification(raw: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COUNTRY_CODES, LIMITS, NICHE_IDS } from '../constants';
 import { idSchema, timestampSchema, toRxSchema, userText } from './common';
+import { reputationSchema } from './reputation';
 
 /** The public profile: what any user linked by an application may see of another (no email, no payout ids). */
 export const publicProfileSchema = z.object({
@@ -12,6 +13,8 @@ export const publicProfileSchema = z.object({
   subcategory: userText(64).optional(),
   portfolioLink: userText(LIMITS.urlMax).optional(),
   bio: userText(LIMITS.bioMax).optional(),
+  /** Written by the server only (decision 032); a device's copy of it is ignored on push. */
+  reputation: reputationSchema.optional(),
   updatedAt: timestampSchema,
 });
 export type PublicProfile = z.infer<typeof publicProfileSchema>;
@@ -29,8 +32,11 @@ export const userSchema = publicProfileSchema.extend({
 });
 export type User = z.infer<typeof userSchema>;
 
-/** One collection on the client holds the own record in full and others' public profiles. */
-export const userRxSchema = toRxSchema(userSchema);
+/**
+ * One collection on the client holds the own record in full and others' public profiles.
+ * Version 1 added the reputation (optional: version 0 documents migrate unchanged).
+ */
+export const userRxSchema = toRxSchema(userSchema, { version: 1 });
 
 /** portfolios/{uid} (docs/product.md §3 Portfolio). */
 export const portfolioSchema = z.object({

@@ -4,6 +4,7 @@ import type { Application } from '../schemas/application';
 import type { Conversation } from '../schemas/conversation';
 import type { Gig } from '../schemas/gig';
 import type { Notification } from '../schemas/notification';
+import type { Review } from '../schemas/review';
 import type { User } from '../schemas/user';
 
 /**
@@ -29,7 +30,7 @@ import type { User } from '../schemas/user';
 export const SYNC_PROTOCOL_VERSION = 1;
 
 /** The collections that replicate; the rest of the data stays on the server. */
-export const REPLICATED = ['users', 'gigs', 'applications', 'notifications', 'conversations'] as const;
+export const REPLICATED = ['users', 'gigs', 'applications', 'notifications', 'conversations', 'reviews'] as const;
 export type ReplicatedCollection = (typeof REPLICATED)[number];
 
 export function isReplicated(name: string): name is ReplicatedCollection {
@@ -43,6 +44,7 @@ export type SyncEntities = {
   applications: Application;
   notifications: Notification;
   conversations: Conversation;
+  reviews: Review;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ const PUBLIC_FIELDS = [
   'subcategory',
   'portfolioLink',
   'bio',
+  'reputation',
   'updatedAt',
 ] as const;
 

@@ -41,3 +41,13 @@ export function gigRefOf(store: DecisionReader, gigId: string): GigRef | undefin
   const gig = store.get('gigs', gigId);
   return gig && !gig._deleted ? { id: gig.id, createdBy: gig.createdBy, title: gig.title } : undefined;
 }
+
+/**
+ * Whether the user has ever posted a gig (a deleted one's tombstone counts): their public profile
+ * is then everyone's to see. Ever, not now: a device keeps what it was shown (a profile that left
+ * its reader's view would stay on the device, out of step with the server), so who may see a
+ * profile only grows, as with the links applications make.
+ */
+export function hasPostedGig(store: DecisionReader, userId: string): boolean {
+  return store.byIndex('gigs', 'createdBy', userId).length > 0;
+}

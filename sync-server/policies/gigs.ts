@@ -9,6 +9,7 @@ import { firstError } from '../../shared/validation/types';
 import type { DocWrite } from '../store/store';
 import { applicationsOf, hiringWrites } from './hiring';
 import { stamp } from '../domain/documents';
+import { hasPostedGig } from '../domain/links';
 import { refuse, type Policy, type PolicyResult } from './types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -68,7 +69,11 @@ export const gigPolicy: Policy<'gigs'> = ({ read, actor, current, incoming, dele
       updatedAt: now,
       _deleted: false,
     };
-    return { ok: true, writes: [{ collection: 'gigs', doc: gig }] };
+    const writes: DocWrite[] = [{ collection: 'gigs', doc: gig }];
+    // A first gig on the board makes its creator's public profile (their reputation as a buyer)
+    // everyone's to see: written again, it reaches every reader's next pull or stream (decision 032).
+    if (!hasPostedGig(read, actor.id)) writes.push({ collection: 'users', doc: actor });
+    return { ok: true, writes };
   }
 
   if (current._deleted) return refuse('Gig not found.');

@@ -1,8 +1,10 @@
+import { PROFILE_MESSAGES } from '../../shared/profiles';
 import { validatePortfolioSetup } from '../../shared/validation/portfolio';
 import { validateProfile } from '../../shared/validation/profile';
 import { firstError } from '../../shared/validation/types';
 import type { DocWrite } from '../store/store';
 import { stamp, str } from '../domain/documents';
+import { usernameWrites } from '../reviews/usernames';
 import { refuse, type Policy } from './types';
 
 const SETUP_FIELDS = ['username', 'location', 'creativeNiche', 'subcategory', 'portfolioLink'] as const;
@@ -12,7 +14,7 @@ const EDITABLE = ['name', 'username', 'location', 'creativeNiche', 'subcategory'
  * A user edits only their own profile fields. Email, payout ids, terms and dates are the server's:
  * whatever the client sent for them is ignored.
  */
-export const userPolicy: Policy<'users'> = ({ actor, current, incoming, deleting, now }) => {
+export const userPolicy: Policy<'users'> = ({ read, actor, current, incoming, deleting, now }) => {
   if (deleting) return refuse('Accounts cannot be deleted from the app.');
   if (!current || current.id !== actor.id) return refuse('You can only edit your own profile.');
   const next: Record<string, unknown> = { ...current };
@@ -38,8 +40,11 @@ export const userPolicy: Policy<'users'> = ({ actor, current, incoming, deleting
       ? undefined
       : 'Name is required';
   if (message) return refuse(message);
+  // One member per username: it names their public profile, /u/{username} (decision 032).
+  const claims = usernameWrites(read, actor.id, current.username, values.username || undefined);
+  if (claims === 'taken') return refuse(PROFILE_MESSAGES.usernameTaken);
   next.updatedAt = stamp(now, current);
-  const writes: DocWrite[] = [{ collection: 'users', doc: next as DocWrite['doc'] }];
+  const writes: DocWrite[] = [{ collection: 'users', doc: next as DocWrite['doc'] }, ...claims];
   if (values.portfolioLink && values.portfolioLink !== current.portfolioLink) {
     writes.push({
       collection: 'portfolios',

@@ -1,9 +1,12 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { isDocumentId } from '../../shared/ids';
 import { applicationSchema } from '../../shared/schemas/application';
 import { conversationSchema } from '../../shared/schemas/conversation';
 import { gigSchema } from '../../shared/schemas/gig';
 import { notificationSchema } from '../../shared/schemas/notification';
+import { reviewSchema } from '../../shared/schemas/review';
+import { userText } from '../../shared/schemas/common';
+import { REVIEW_RULES } from '../../shared/reviews';
 import { userSchema } from '../../shared/schemas/user';
 import {
   invalidFieldReason,
@@ -23,6 +26,7 @@ import { applicationPolicy } from '../policies/applications';
 import { conversationPolicy } from '../policies/conversations';
 import { gigPolicy } from '../policies/gigs';
 import { notificationPolicy } from '../policies/notifications';
+import { reviewPolicy } from '../policies/reviews';
 import type { Incoming, Policy, PolicyInput, PolicyResult } from '../policies/types';
 import { userPolicy } from '../policies/users';
 import { viewFor, type ReplicatedCollection } from './visibility';
@@ -58,6 +62,18 @@ const JUDGES: { [K in ReplicatedCollection]: Judge<K> } = {
   applications: judge(applicationSchema.partial().strict(), applicationPolicy),
   notifications: judge(notificationSchema.partial().strict(), notificationPolicy),
   conversations: judge(conversationSchema.partial().strict(), conversationPolicy),
+  // The rating and the texts are the policy's to judge, with the product's messages (shared/reviews.ts).
+  reviews: judge(
+    reviewSchema
+      .extend({
+        rating: z.number(),
+        text: userText(4 * REVIEW_RULES.textMax),
+        reply: userText(4 * REVIEW_RULES.replyMax).nullable(),
+      })
+      .partial()
+      .strict(),
+    reviewPolicy,
+  ),
 };
 
 /** RxDB's own bookkeeping fields, never stored. */

@@ -151,7 +151,10 @@ describe('the change stream hub', () => {
     expect(usersFor(ben)).toEqual([expect.objectContaining({ id: 'ada-01', bio: 'Painter' })]);
     expect(usersFor(ben)![0]).not.toHaveProperty('email');
     expect(usersFor(ben)![0]).not.toHaveProperty('stripeAccountId');
-    expect(usersFor(strangers[0]!)).toBeUndefined();
+    // Ada has gigs on the board: her public profile is everyone's (decision 032), Ben's is not.
+    expect(usersFor(strangers[0]!)).toEqual([expect.objectContaining({ id: 'ada-01', bio: 'Painter' })]);
+    expect(usersFor(strangers[0]!)![0]).not.toHaveProperty('email');
+    expect(usersFor(strangers[0]!)![0]).not.toHaveProperty('stripeAccountId');
   });
 
   it('drops a stream whose reader left more than the bound unsent, and only that one', async () => {

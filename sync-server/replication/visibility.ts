@@ -1,9 +1,10 @@
 import { isAcceptedOffer } from '../../shared/constants';
 import { isDocumentId } from '../../shared/ids';
+import { isPublished } from '../../shared/reviews';
 import type { SyncDocument } from '../../shared/sync/protocol';
 import { ownUserView, publicProfileView } from '../auth/users';
 import type { CollectionName, DecisionReader, StoredDoc } from '../store/store';
-import { linkedByApplication } from '../domain/links';
+import { hasPostedGig, linkedByApplication } from '../domain/links';
 
 export { isReplicated, REPLICATED, type ReplicatedCollection } from '../../shared/sync/protocol';
 
@@ -39,7 +40,11 @@ export function viewKindFor(
   switch (collection) {
     case 'users':
       if (doc.id === userId) return 'own';
-      return linkedByApplication(store, userId, doc.id) ? 'public' : undefined;
+      // Another member's public profile (with their reputation): for the people an application
+      // links them with, and for everyone once they have posted a gig (the board's order by buyer
+      // rating and its "Posted by" link, decision 032). Who may see it only grows, and when it does
+      // the application policy and the gig policy write the profile again.
+      return hasPostedGig(store, doc.id) || linkedByApplication(store, userId, doc.id) ? 'public' : undefined;
     case 'gigs':
       return 'shared';
     case 'applications':
@@ -53,6 +58,13 @@ export function viewKindFor(
       return doc.userId === userId ? 'shared' : undefined;
     case 'conversations':
       return Array.isArray(doc.participants) && doc.participants.includes(userId) ? 'shared' : undefined;
+    case 'reviews':
+      // The blind rule (shared/reviews.ts): an unpublished review reaches its author only. Once
+      // published it reaches its subject too; everyone else reads it on the subject's profile page.
+      if (doc.authorId === userId) return 'shared';
+      return doc.subjectId === userId && isPublished({ publishedAt: doc.publishedAt as number | null })
+        ? 'shared'
+        : undefined;
     default:
       return undefined;
   }

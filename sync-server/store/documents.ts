@@ -2,6 +2,7 @@ import type { Application } from '../../shared/schemas/application';
 import type { Conversation } from '../../shared/schemas/conversation';
 import type { Gig } from '../../shared/schemas/gig';
 import type { Notification } from '../../shared/schemas/notification';
+import type { Review } from '../../shared/schemas/review';
 import type { Portfolio, User } from '../../shared/schemas/user';
 import type { Credentials, LedgerRecord, Session, WaitlistEntry } from '../domain/records';
 import type { PushSendRecord, PushSubscriptionRecord } from '../push/records';
@@ -20,6 +21,9 @@ export type DocumentTypes = {
   applications: Application;
   notifications: Notification;
   conversations: Conversation;
+  reviews: Review;
+  /** Who holds each username (sync-server/reviews/usernames.ts): the id is `username:` and its key. */
+  usernames: { id: string; userId: string };
   credentials: Credentials;
   sessions: Session;
   waitlist: WaitlistEntry;

@@ -109,4 +109,26 @@ describe('timers', () => {
     expect(await scheduler.runDue()).toBe(1);
     expect(fired).toEqual(['y']);
   });
+
+  it('give a call made during a look the next look, after it, with the clock as it is then', async () => {
+    const s = await openStore();
+    let now = 1_000;
+    await s.commit([gig('early', 1_000), gig('late', 5_000)]);
+    const fired: string[] = [];
+    const scheduler = new Scheduler(s, [markJob(s, fired)], {
+      intervalMs: 60_000,
+      now: () => now,
+      log: () => {},
+      instance: 'one',
+    });
+    const first = scheduler.runDue();
+    // The clock moves while the first look is under way: a look that started before it would miss `late`.
+    now = 5_000;
+    const second = scheduler.runDue();
+    const third = scheduler.runDue();
+    expect(second).toBe(third);
+    expect(await first).toBe(1);
+    expect(await second).toBe(1);
+    expect(fired).toEqual(['early', 'late']);
+  });
 });

@@ -37,7 +37,10 @@ const DEFAULT_CLAIM_MS = 60_000;
 
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
+  /** The last look started or queued. */
   private running: Promise<number> | undefined;
+  /** A look queued behind the one under way, not started yet. */
+  private queued: Promise<number> | undefined;
   private readonly firing = new Set<string>();
   private stopped = false;
 
@@ -61,11 +64,27 @@ export class Scheduler {
 
   /**
    * Looks once now and fires what is due (tests call it with the clock they control). Resolves
-   * with how many keys this instance fired.
+   * with how many keys this instance fired. A call while a look is under way gets the next look,
+   * after it (the caller may have moved the clock, or written what made something due); calls
+   * made while that one waits share it.
    */
   runDue(): Promise<number> {
-    this.running ??= this.look().finally(() => (this.running = undefined));
-    return this.running;
+    if (this.queued) return this.queued;
+    const previous = this.running;
+    const look = previous
+      ? previous
+          .catch(() => 0)
+          .then(() => {
+            if (this.queued === run) this.queued = undefined;
+            return this.look();
+          })
+      : this.look();
+    const run: Promise<number> = look.finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+    this.running = run;
+    if (previous) this.queued = run;
+    return run;
   }
 
   private schedule(): void {

@@ -2,7 +2,16 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInContext } from '../support/browser';
-import { applicationDoc, gigDoc, signUp, signUpWithProfile, write, type SignedUpUser } from '../support/fixtures';
+import {
+  applicationDoc,
+  applyTo,
+  gigDoc,
+  offerAndAccept,
+  signUp,
+  signUpWithProfile,
+  write,
+  type SignedUpUser,
+} from '../support/fixtures';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 import { openDispute, paidWork, submitWork, type Work } from '../support/work';
@@ -30,6 +39,10 @@ let inProgress: Work;
 let delivered: Work;
 let operator: { http: TestClient; user: SignedUpUser };
 const OPERATOR_EMAIL = 'axe-operator@example.com';
+/** Completed work of the buyer with a freelancer who has not reviewed it yet (issue 16). */
+let reviewer: { http: TestClient; user: SignedUpUser };
+let reviewed: { http: TestClient; user: SignedUpUser };
+let reviewedWorkId: string;
 /** Totals for the README: screens × viewports checked and violations found. */
 const totals = { pages: 0, violations: 0 };
 
@@ -60,6 +73,18 @@ beforeAll(async () => {
   await openDispute(server, disputed.buyer.http, disputed.applicationId, 'The files are missing');
   const http = new TestClient(server.url);
   operator = { http, user: await signUpWithProfile(http, { name: 'Opal Operator', email: OPERATOR_EMAIL }) };
+  // A buyer of their own, so the buyer's screens above keep their one application.
+  [reviewer, reviewed] = await Promise.all([make('Rae Reviewer'), make('Rex Buyer')]);
+  const done = (await write(reviewed.http, 'gigs', gigDoc({ title: 'Reviewed zine' }))).master!;
+  const work = await offerAndAccept(reviewed.http, reviewer.http, await applyTo(reviewer, String(done.id)), 0);
+  reviewedWorkId = String(work.id);
+  const completed = await reviewed.http.post('/api/gigs/complete-gig', {
+    gigId: done.id,
+    applicationId: work.id,
+    userId: reviewed.user.id,
+    userType: 'buyer',
+  });
+  expect(completed.status).toBe(200);
 });
 afterAll(async () => {
   console.log(`axe: ${totals.pages} screen checks, ${totals.violations} serious or critical violations`);
@@ -225,6 +250,24 @@ for (const viewport of VIEWPORTS) {
       await op.page.getByLabel('Split', { exact: true }).check();
       await audit(op.page, '/operator/disputes with a split being chosen');
       await op.context.close();
+    });
+
+    it('the review form with its errors, and a public profile (issue 16)', async () => {
+      const { context, page } = await signedIn(reviewer.http, viewport);
+      await page.goto(`${server.url}/basket?review=${encodeURIComponent(reviewedWorkId)}`);
+      const panel = page.getByRole('region', { name: 'Review Rex Buyer' });
+      await panel.getByRole('radio', { name: '3 stars' }).waitFor({ state: 'attached', timeout: 20_000 });
+      await audit(page, 'review form');
+      await panel.getByRole('button', { name: 'Post review' }).click();
+      await panel.getByText('Please choose a rating from 1 to 5 stars').waitFor();
+      await audit(page, 'review form with errors');
+      await page.goto(`${server.url}/u/${encodeURIComponent(String(reviewed.user.username))}`);
+      await page.getByRole('heading', { name: 'Reputation' }).waitFor({ timeout: 20_000 });
+      await audit(page, 'public profile');
+      await page.goto(`${server.url}/u/nobody-has-this-name`);
+      await heading('Profile not found')(page);
+      await audit(page, 'public profile not found');
+      await context.close();
     });
 
     it("the applicant's and the newcomer's screens", async () => {

@@ -238,7 +238,12 @@ describe('read filters', () => {
     );
     expect((await pullAll(stranger, 'notifications')).documents.every((n) => n.userId !== buyerUser.id)).toBe(true);
     const users = (await pullAll(stranger, 'users')).documents;
-    expect(users.map((u) => u.id)).not.toContain(buyerUser.id);
+    // A member's public profile reaches users an application links them with; a member who posted
+    // a gig has theirs on everyone's device (decision 032), without email or payout fields.
+    expect(users.map((u) => u.id)).not.toContain(sellerUser.id);
+    const buyerProfile = users.find((u) => u.id === buyerUser.id)!;
+    for (const field of ['email', 'stripeAccountId', 'payoutStatus', 'termsAccepted', 'createdAt'])
+      expect(buyerProfile).not.toHaveProperty(field);
     const everything = JSON.stringify([
       ...(await pullAll(stranger, 'users')).documents,
       ...(await pullAll(stranger, 'gigs')).documents,

@@ -10,6 +10,7 @@ import {
   offerAndAccept,
   person,
   pullAll,
+  randomId,
   uniqueEmail,
   write,
   PASSWORD,
@@ -115,6 +116,39 @@ export async function buildWorld(on: TestServer) {
   chat.destroy();
   await waitFor('the conversation record', () => on.ctx.store.get('conversations', room)?.lastSenderId === s1.user.id);
 
+  // Completed work (zero offers: nothing to pay): one both sides reviewed, the review of the
+  // attacker replied to; one nobody reviewed yet, which the attacker may review.
+  const finish = async (seller: Person, title: string) => {
+    const gig = (await write(attacker.http, 'gigs', gigDoc({ title }))).master!;
+    const app = await offerAndAccept(attacker.http, seller.http, await applyTo(seller, gig.id as string), 0);
+    const done = await attacker.http.post('/api/gigs/complete-gig', {
+      gigId: gig.id,
+      applicationId: app.id,
+      userId: attacker.user.id,
+      userType: 'buyer',
+    });
+    if (done.status !== 200) throw new Error(JSON.stringify(done.body));
+    return app.id as string;
+  };
+  const s4 = await person(on.url, { name: 'Sid Four' });
+  const s5 = await person(on.url, { name: 'Sid Five' });
+  const reviewedWork = await finish(s4, 'Zine cover');
+  const unreviewedWork = await finish(s5, 'Zine back cover');
+  const reviewText = 'Clear brief, kind notes, paid on the day.';
+  const ownReview = (
+    await write(attacker.http, 'reviews', { id: randomId(), applicationId: reviewedWork, rating: 5, text: reviewText })
+  ).master!;
+  const theirs = await write(s4.http, 'reviews', {
+    id: randomId(),
+    applicationId: reviewedWork,
+    rating: 4,
+    text: reviewText,
+  });
+  const aboutMe = await write(attacker.http, 'reviews', { ...theirs.master, reply: 'Thank you!' }, theirs.master);
+  if (aboutMe.refusal) throw new Error(aboutMe.refusal);
+  // The requests to review the completed work are written by a timer: settled before the suite.
+  await on.timers.runDue();
+
   // Sessions that were logged out.
   const revokedCookies: string[] = [];
   for (let i = 0; i < 3; i++) {
@@ -160,6 +194,10 @@ export async function buildWorld(on: TestServer) {
     victimNotification,
     revokedCookies,
     storedSessionIds: [...on.ctx.store.all('sessions')].map((s) => s.id),
+    unreviewedWork,
+    reviewedWork,
+    ownReview: await attackerState('reviews', ownReview.id as string),
+    aboutMe: await attackerState('reviews', aboutMe.master!.id as string),
   };
 }
 
@@ -484,6 +522,35 @@ export function rowContexts(): Record<ReplicatedCollection, RowContext> {
         update('delete a conversation', ownConversation, { ...ownConversation, _deleted: true }),
       ],
     },
+    reviews: {
+      valid: () => ({
+        id: `review-${now()}1`,
+        applicationId: w.unreviewedWork,
+        rating: 5,
+        text: 'Generous with time and feedback; would work together again.',
+      }),
+      assumed: () => null,
+      forbidden: [
+        create('review the same work again', { ...w.ownReview, id: `again-${now()}1`, _deleted: false }),
+        create("review a victim's work", {
+          id: `victim-${now()}1`,
+          applicationId: av.id,
+          rating: 1,
+          text: 'Never worked with them, but here goes.',
+        }),
+        create('review work before it is completed', {
+          id: `early-${now()}1`,
+          applicationId: a1.id,
+          rating: 5,
+          text: 'Not started yet, but surely wonderful.',
+        }),
+        update('edit the own published review', w.ownReview, { ...w.ownReview, rating: 1 }),
+        update('delete the own review', w.ownReview, { ...w.ownReview, _deleted: true }),
+        update('change the rating of a review about oneself', w.aboutMe, { ...w.aboutMe, rating: 5 }),
+        update('reply twice', w.aboutMe, { ...w.aboutMe, reply: 'Second thoughts.' }),
+        update('publish a review early', w.ownReview, { ...w.ownReview, publishedAt: 1 }),
+      ],
+    },
   };
 }
 
@@ -764,6 +831,25 @@ export function specs(): EndpointSpec[] {
         label: "a victim's work, split",
         body: { applicationId: r.pick([av.id, mine.id, idLike(r)]), outcome: 'split', freelancerAmount: 1 },
       }),
+    },
+    {
+      name: 'GET /api/profiles/:username',
+      method: 'GET',
+      path: `/api/profiles/${encodeURIComponent(String(vb.user.username))}`,
+      auth: true,
+      badPath: (r) =>
+        `/api/profiles/${r.pick([encodePart(hostileString(r).slice(0, 100)) || 'x', '__proto__', 'constructor', 'toString', '%E0%A4%A', 'x'.repeat(r.int(65, 3000))])}`,
+      badQuery: (r) =>
+        r.pick([
+          'before=x',
+          'before=1_',
+          'before=_abcdef1',
+          `before=${'9'.repeat(30)}_abcdef1`,
+          `before=${encodePart(hostileString(r).slice(0, 60)) || 'x'}`,
+          'before=1&before=2',
+          'foo=1',
+          'before[x]=1',
+        ]),
     },
     {
       name: 'POST /api/payments/simulated/onboarding/:linkId',

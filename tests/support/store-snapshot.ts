@@ -30,6 +30,8 @@ const COLLECTIONS: CollectionName[] = [
   'applications',
   'notifications',
   'conversations',
+  'reviews',
+  'usernames',
   'credentials',
   'sessions',
   'waitlist',

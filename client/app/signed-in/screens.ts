@@ -18,6 +18,7 @@ export const screens: Record<ScreenName<'signed-in'>, ReturnType<typeof screen>>
   exchange: screen(() => import('../../features/chat/exchange-page')),
   paymentSuccess: screen(() => import('../../features/payments/payment-success-page')),
   operatorDisputes: screen(() => import('../../features/operator/operator-disputes-page')),
+  publicProfile: screen(() => import('../../features/reviews/public-profile-page')),
 };
 
 /** Fetches the chunk of the screen at `pathname`; resolves either way (the screen reports a failure when it renders). */

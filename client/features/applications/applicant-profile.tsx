@@ -2,6 +2,7 @@ import { countryByCode, nicheById } from '../../../shared/constants';
 import type { Application } from '../../../shared/schemas/application';
 import { useUser } from '../../data/queries';
 import { Modal } from '../../ui/modal';
+import { ProfileLink, ReputationLine } from '../reviews';
 
 /** The applicant modal: the applicant's public profile and portfolio link (from the local database). */
 export function ApplicantProfileModal({ application, onClose }: { application: Application; onClose: () => void }) {
@@ -40,6 +41,18 @@ export function ApplicantProfileModal({ application, onClose }: { application: A
               <dd>{profile.bio}</dd>
             </>
           )}
+          <dt>As a freelancer</dt>
+          <dd>
+            <ReputationLine userId={application.applicantId} side="freelancer" />
+          </dd>
+          <dt>Public profile</dt>
+          <dd>
+            <ProfileLink
+              userId={application.applicantId}
+              name={`See ${profile?.name ?? application.applicantName}’s reviews`}
+              username={profile?.username}
+            />
+          </dd>
           <dt>Portfolio</dt>
           <dd>
             {link ? (

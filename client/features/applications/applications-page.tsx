@@ -7,6 +7,7 @@ import { useApplicationsToMe } from '../../data/queries';
 import { useNow } from '../../ui/hooks';
 import { NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
 import { startConversation } from '../chat';
+import { ProfileLink, ReputationLine } from '../reviews';
 import { ApplicantProfileModal } from './applicant-profile';
 
 /**
@@ -51,9 +52,12 @@ export default function ApplicationsPage() {
           {applications.map((a) => (
             <li key={a.id} className="card application-card">
               <h2>
-                {a.applicantName}
+                <ProfileLink userId={a.applicantId} name={a.applicantName} />
                 {isNewApplication(a.appliedAt, now) && <span className="badge badge--new">New</span>}
               </h2>
+              <p>
+                <ReputationLine userId={a.applicantId} side="freelancer" />
+              </p>
               <p>
                 Applied to <strong>{a.gigTitle}</strong>
                 {a.gigDeleted ? ' (gig deleted)' : ''} · {new Date(a.appliedAt).toLocaleString()}

@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { defaultBasketView } from '../../../shared/display';
 import { useSyncStatus } from '../../data/data-provider';
-import { useBasketRoles } from '../../data/queries';
+import { useApplication, useBasketRoles } from '../../data/queries';
+import { useData } from '../../data/data-provider';
 import { useOnline } from '../../ui/hooks';
 import { BuyerView } from './buyer-view';
 import { SellerView } from './seller-view';
@@ -12,10 +13,16 @@ import { Tabs } from '../../ui/tabs';
  * `/basket` ("My Gigs"): the buyer view (gigs the user posted) and the seller view (work the user
  * applied for), switched by `?view=buyer|seller` so notifications can open the right side.
  * Without one it opens on the side that has something, and writes that choice into the URL.
+ * `?review={applicationId}` (a review notification) opens the side the user was on in that work,
+ * with its reviews in view.
  */
 export default function BasketPage() {
   const [params, setParams] = useSearchParams();
-  const requested = params.get('view');
+  const { userId } = useData();
+  const reviewOf = useApplication(params.get('review') ?? '');
+  const work = reviewOf.data ?? undefined;
+  const reviewSide = work ? (work.creatorId === userId ? 'buyer' : 'seller') : undefined;
+  const requested = reviewSide ?? params.get('view');
   const roles = useBasketRoles();
   const sync = useSyncStatus();
   const online = useOnline();
@@ -26,8 +33,8 @@ export default function BasketPage() {
     requested === 'seller' || requested === 'buyer' ? requested : known ? defaultBasketView(postedN, appliedN) : null;
   const choose = (v: 'buyer' | 'seller') => setParams({ view: v }, { replace: true });
   useEffect(() => {
-    if (view && requested !== view) setParams({ view }, { replace: true });
-  }, [view, requested, setParams]);
+    if (view && !reviewSide && params.get('view') !== view) setParams({ view }, { replace: true });
+  }, [view, reviewSide, params, setParams]);
   return (
     <main className="page">
       <h1>My Gigs</h1>
@@ -41,7 +48,13 @@ export default function BasketPage() {
         onSelect={choose}
         disabled={!view}
       />
-      {view === null ? <p role="status">Loading your gigs…</p> : view === 'buyer' ? <BuyerView /> : <SellerView />}
+      {view === null || (params.get('review') && reviewOf.loading) ? (
+        <p role="status">Loading your gigs…</p>
+      ) : view === 'buyer' ? (
+        <BuyerView focus={work?.id} />
+      ) : (
+        <SellerView key={work?.id} focus={work} />
+      )}
     </main>
   );
 }

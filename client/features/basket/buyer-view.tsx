@@ -23,6 +23,7 @@ import { DeleteGigDialog, deleteGig } from '../gigs';
 import { sendOffers } from '../applications';
 import { BuyerReceipt, MarkComplete, PayForApplication } from '../payments';
 import { AutoRelease, BuyerWorkActions, Submissions, WithdrawOffer, WorkState } from '../work';
+import { ProfileLink, ReputationLine, ReviewPanel } from '../reviews';
 import { Tabs } from '../../ui/tabs';
 import { gigPath, PATHS } from '../../../shared/routes';
 
@@ -31,13 +32,17 @@ const OFFERS_FAILED = 'Error sending offers. Please try again.';
 
 /**
  * Accepted work on a gig: pay for it, see the receipt, the submissions and where the money stands,
- * mark it complete or approve it, ask for changes, ask to cancel, dispute (decision 031).
+ * mark it complete or approve it, ask for changes, ask to cancel, dispute (decision 031); once it
+ * is finished, review the freelancer (decision 032).
  */
-function WorkItem({ application: a, userId }: { application: Application; userId: string }) {
+function WorkItem({ application: a, userId, focus }: { application: Application; userId: string; focus: boolean }) {
   return (
     <li className="work-item">
       <p>
-        <strong>{a.applicantName}</strong> · <span className="status">{statusLabel(a.status)}</span>
+        <strong>
+          <ProfileLink userId={a.applicantId} name={a.applicantName} />
+        </strong>{' '}
+        · <span className="status">{statusLabel(a.status)}</span>
         {a.completedAt ? ` · completed ${new Date(a.completedAt).toLocaleDateString()}` : ''}
       </p>
       {a.status === 'PENDING_PAYMENT' && <PayForApplication application={a} />}
@@ -47,6 +52,7 @@ function WorkItem({ application: a, userId }: { application: Application; userId
       <WorkState application={a} side="buyer" />
       {a.status === 'IN_PROGRESS' && <MarkComplete application={a} userId={userId} />}
       <BuyerWorkActions application={a} userId={userId} />
+      <ReviewPanel application={a} focus={focus} />
     </li>
   );
 }
@@ -54,7 +60,7 @@ function WorkItem({ application: a, userId }: { application: Application; userId
 type Tab = (typeof BUYER_TABS)[number];
 
 /** One of the buyer's gigs with its applicants, the offer form and delete. */
-function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[] }) {
+function BuyerGig({ gig, applications, focus }: { gig: Gig; applications: Application[]; focus?: string }) {
   const data = useData();
   const isWaiting = useOutbox(data.outbox);
   const [open, setOpen] = useState(false);
@@ -152,7 +158,7 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
           {applications
             .filter((a) => isBuyerWorkItem(a.status))
             .map((a) => (
-              <WorkItem key={a.id} application={a} userId={data.userId} />
+              <WorkItem key={a.id} application={a} userId={data.userId} focus={a.id === focus} />
             ))}
         </ul>
       )}
@@ -187,6 +193,10 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
                           <strong>{a.applicantName}</strong> offered {offerLabel(a.budget, a.currency)}
                         </span>
                       </label>
+                      <span className="applicant__reputation">
+                        <ReputationLine userId={a.applicantId} side="freelancer" /> ·{' '}
+                        <ProfileLink userId={a.applicantId} name={`${a.applicantName}’s profile`} />
+                      </span>
                       <span className="status">{statusLabel(a.status)}</span>
                       {a.finalBudget !== null && !checked && (
                         <span>Final budget: {formatMoney(a.finalBudget, a.currency)}</span>
@@ -235,8 +245,11 @@ function BuyerGig({ gig, applications }: { gig: Gig; applications: Application[]
   );
 }
 
-/** The basket's buyer view (docs/product.md §2): the user's gigs under All Gigs, In Progress and Completed. */
-export function BuyerView() {
+/**
+ * The basket's buyer view (docs/product.md §2): the user's gigs under All Gigs, In Progress and
+ * Completed. `focus` names work whose reviews to bring into view (a review notification).
+ */
+export function BuyerView({ focus }: { focus?: string }) {
   const [tab, setTab] = useState<Tab>('All Gigs');
   const gigsQuery = useMyGigs();
   const appsQuery = useApplicationsToMe();
@@ -269,7 +282,7 @@ export function BuyerView() {
       ) : (
         <ul className="card-list">
           {shown.map((g) => (
-            <BuyerGig key={g.id} gig={g} applications={byGig.get(g.id) ?? []} />
+            <BuyerGig key={g.id} gig={g} applications={byGig.get(g.id) ?? []} focus={focus} />
           ))}
         </ul>
       )}

@@ -9,6 +9,7 @@ import { useOutbox } from '../../ui/hooks';
 import { acceptOffer, declineOffer } from '../applications';
 import { FreelancerPayout } from '../payments';
 import { AutoRelease, SellerWorkActions, Submissions, WorkState } from '../work';
+import { ProfileLink, ReviewPanel } from '../reviews';
 import { Tabs } from '../../ui/tabs';
 
 type Tab = (typeof SELLER_TABS)[number];
@@ -20,9 +21,11 @@ const DECLINE_FAILED = 'Error declining offer. Please try again.';
 function SellerApplication({
   application: a,
   payoutStatus,
+  focus,
 }: {
   application: Application;
   payoutStatus: User['payoutStatus'];
+  focus: boolean;
 }) {
   const data = useData();
   const isWaiting = useOutbox(data.outbox);
@@ -49,7 +52,8 @@ function SellerApplication({
         <span className="status">{offer ? 'Offer received' : statusLabel(a.status)}</span>
       </div>
       <p>
-        {a.gigCategory} · posted by {a.creatorName} · your rate {offerLabel(a.budget, a.currency)}
+        {a.gigCategory} · posted by <ProfileLink userId={a.creatorId} name={a.creatorName} /> · your rate{' '}
+        {offerLabel(a.budget, a.currency)}
         {a.gigDeleted ? ' · gig deleted' : ''}
       </p>
       {a.finalBudget !== null && (
@@ -72,6 +76,7 @@ function SellerApplication({
       <Submissions application={a} />
       <AutoRelease application={a} />
       <WorkState application={a} side="seller" />
+      <ReviewPanel application={a} focus={focus} />
       {isWaiting('applications', a.id) && <p className="field-state">Waiting to sync</p>}
       {offer && (
         <div className="row">
@@ -103,9 +108,13 @@ function SellerApplication({
   );
 }
 
-/** The basket's seller view (docs/product.md §2): the user's applications under Pending, In Progress, Completed, Declined, Closed and Cancelled. No complete button. */
-export function SellerView() {
-  const [tab, setTab] = useState<Tab>('Pending');
+/**
+ * The basket's seller view (docs/product.md §2): the user's applications under Pending, In
+ * Progress, Completed, Declined, Closed and Cancelled. No complete button. `focus` names work whose
+ * reviews to bring into view (a review notification): it opens on that work's tab.
+ */
+export function SellerView({ focus }: { focus?: Application }) {
+  const [tab, setTab] = useState<Tab>(focus ? sellerTabOf(focus) : 'Pending');
   const { data, loading } = useMyApplications();
   const payoutStatus = useMe().data?.payoutStatus;
   const apps = useMemo(() => [...(data ?? [])].sort((x, y) => y.updatedAt - x.updatedAt), [data]);
@@ -120,7 +129,7 @@ export function SellerView() {
       ) : (
         <ul className="card-list">
           {shown.map((a) => (
-            <SellerApplication key={a.id} application={a} payoutStatus={payoutStatus} />
+            <SellerApplication key={a.id} application={a} payoutStatus={payoutStatus} focus={a.id === focus?.id} />
           ))}
         </ul>
       )}

@@ -10,6 +10,7 @@ import { linkedGigs, subjectChanges, writingAbout } from './chat-gigs';
 import { RoomConnection, type RoomState } from './room-connection';
 import { LinkedGigsList, SubjectMarker } from './linked-gigs-list';
 import { PATHS } from '../../../shared/routes';
+import { ProfileLink } from '../reviews';
 
 /**
  * The background download of recent conversations runs from this screen's chunk, which holds Yjs
@@ -151,7 +152,7 @@ export default function ExchangePage() {
   return (
     <main className="page narrow chat">
       <div className="chat__head">
-        <h1>{otherProfile?.name ?? 'Conversation'}</h1>
+        <h1>{otherProfile ? <ProfileLink userId={otherId} name={otherProfile.name} /> : 'Conversation'}</h1>
         <p className="field-state" aria-live="polite" data-testid="presence">
           {presence?.typing ? `${otherProfile?.name ?? 'They'} is typing…` : presence?.online ? 'Online' : 'Offline'}
         </p>

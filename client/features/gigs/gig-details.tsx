@@ -17,6 +17,7 @@ import { useOutbox } from '../../ui/hooks';
 import { applyToGig } from '../applications';
 import { NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
 import { startConversation } from '../chat';
+import { ProfileLink, ReputationLine } from '../reviews';
 import { GigForm } from './gig-form';
 import { OpeningsControl } from './openings-control';
 import { deleteGig, editGig } from './gig-writes';
@@ -176,7 +177,11 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
         <dt>Skills</dt>
         <dd>{gig.skills}</dd>
         <dt>Posted by</dt>
-        <dd>{gig.creatorName}</dd>
+        <dd>
+          <ProfileLink userId={gig.createdBy} name={gig.creatorName} />
+          <br />
+          <ReputationLine userId={gig.createdBy} side="buyer" />
+        </dd>
       </dl>
       {isWaiting('gigs', gig.id) && <p className="gig-card__pending">Waiting to sync</p>}
       {filled && (

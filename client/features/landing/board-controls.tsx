@@ -2,6 +2,7 @@ import { useState, type Dispatch, type SetStateAction } from 'react';
 import { Link } from 'react-router-dom';
 import { NICHES } from '../../../shared/constants';
 import { NO_FILTERS, type GigFilters } from '../../../shared/display';
+import { BOARD_SORTS, MIN_RATINGS, minRatingLabel, type BoardSort, type MinRating } from '../../../shared/reputation';
 import { Tabs } from '../../ui/tabs';
 import { PATHS } from '../../../shared/routes';
 
@@ -21,13 +22,31 @@ type Props = {
   filters: GigFilters;
   onFilters: Dispatch<SetStateAction<GigFilters>>;
   countries: { code: string; name: string }[];
+  /** The board's order: newest first, or best rated buyers first (decision 032). */
+  sort: BoardSort;
+  onSort: (sort: BoardSort) => void;
+  /** Only gigs whose buyer is rated at least this (null: any). */
+  minRating: MinRating;
+  onMinRating: (min: MinRating) => void;
   /** While the database opens: drawn in place, not yet usable. */
   disabled?: boolean;
 };
 
 /** The board's heading, tabs, search and filters (docs/product.md §2 "Landing board"). */
-export function BoardControls({ tab, onTab, filters, onFilters, countries, disabled = false }: Props) {
-  const active = filters.niches.length + filters.locationTypes.length + filters.countries.length;
+export function BoardControls({
+  tab,
+  onTab,
+  filters,
+  onFilters,
+  countries,
+  sort,
+  onSort,
+  minRating,
+  onMinRating,
+  disabled = false,
+}: Props) {
+  const active =
+    filters.niches.length + filters.locationTypes.length + filters.countries.length + (minRating === null ? 0 : 1);
   const filtered = active > 0 || filters.search.trim() !== '';
   // On a phone the filters sit behind a disclosure so the first gigs show on the first screen; the
   // button, shown only there (app.css), counts the active ones.
@@ -54,6 +73,17 @@ export function BoardControls({ tab, onTab, filters, onFilters, countries, disab
         onChange={(e) => onFilters((f) => ({ ...f, search: e.target.value }))}
         disabled={disabled}
       />
+
+      <label className="board-sort">
+        Sort by{' '}
+        <select value={sort} onChange={(e) => onSort(e.target.value as BoardSort)} disabled={disabled}>
+          {BOARD_SORTS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
 
       <button
         type="button"
@@ -121,10 +151,30 @@ export function BoardControls({ tab, onTab, filters, onFilters, countries, disab
             ))}
           </fieldset>
         )}
+        <fieldset>
+          <legend>Buyer rating</legend>
+          <label>
+            <span className="visually-hidden">Minimum buyer rating</span>
+            <select
+              value={minRating === null ? '' : String(minRating)}
+              onChange={(e) => onMinRating(e.target.value === '' ? null : (Number(e.target.value) as MinRating))}
+              disabled={disabled}
+            >
+              {MIN_RATINGS.map((min) => (
+                <option key={String(min)} value={min === null ? '' : String(min)}>
+                  {minRatingLabel(min)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </fieldset>
         <button
           type="button"
           className="button button--quiet button--small"
-          onClick={() => onFilters(NO_FILTERS)}
+          onClick={() => {
+            onFilters(NO_FILTERS);
+            onMinRating(null);
+          }}
           disabled={disabled || !filtered}
         >
           Reset Filters
@@ -147,6 +197,10 @@ export function BoardSkeleton() {
         filters={NO_FILTERS}
         onFilters={() => undefined}
         countries={[]}
+        sort="newest"
+        onSort={() => undefined}
+        minRating={null}
+        onMinRating={() => undefined}
         disabled
       />
       <p role="status">Loading gigs…</p>

@@ -10,9 +10,18 @@ import {
   type GigFilters,
 } from '../../../shared/display';
 import { HIRING_MESSAGES, onBoardFor } from '../../../shared/hiring';
+import {
+  asBuyer,
+  averageRating,
+  byBuyerRating,
+  meetsMinRating,
+  type BoardSort,
+  type MinRating,
+  type RatingTally,
+} from '../../../shared/reputation';
 import type { Gig } from '../../../shared/schemas/gig';
 import { useData } from '../../data/data-provider';
-import { useMyApplications } from '../../data/queries';
+import { useMyApplications, usePublicProfiles } from '../../data/queries';
 import { useOutbox } from '../../ui/hooks';
 import { Modal } from '../../ui/modal';
 import { CreateGigPanel } from '../create-gig';
@@ -35,9 +44,18 @@ export default function LandingPage() {
   const [params, setParams] = useSearchParams();
   const [tab, setTab] = useState<BoardTab>('all');
   const [filters, setFilters] = useState<GigFilters>(NO_FILTERS);
+  const [sort, setSort] = useState<BoardSort>('newest');
+  const [minRating, setMinRating] = useState<MinRating>(null);
   const [openGigId, setOpenGigId] = useState<string | null>(null);
   const board = useGigBoard(local);
   const mineQuery = useMyApplications();
+  // Each creator's rating as a buyer, from the public profiles this device holds (every gig creator's).
+  const profiles = usePublicProfiles();
+  const buyerRatings = useMemo(() => {
+    const byId = new Map<string, RatingTally>();
+    for (const u of profiles.data ?? []) if (u.reputation) byId.set(u.id, asBuyer(u.reputation));
+    return byId;
+  }, [profiles.data]);
 
   const gigs = board.gigs;
   const appliedIds = useMemo(() => new Set((mineQuery.data ?? []).map((a) => a.gigId)), [mineQuery.data]);
@@ -45,10 +63,27 @@ export default function LandingPage() {
   // new applications to it anyway; this keeps it out of everyone else's way).
   const onBoard = useMemo(() => gigs.filter((g) => onBoardFor(g, userId, appliedIds)), [gigs, userId, appliedIds]);
   const countries = useMemo(() => countriesInGigs(onBoard), [onBoard]);
-  const shown = useMemo(
-    () => filterGigs(tab === 'applied' ? gigs.filter((g) => appliedIds.has(g.id)) : onBoard, filters),
-    [gigs, onBoard, tab, appliedIds, filters],
+  // The board by buyer rating, sorted once the user first asks for it and again only when the gigs
+  // or the ratings change: switching the order back and forth, or filtering, sorts nothing
+  // (filters keep the order they are given).
+  const [rankByRating, setRankByRating] = useState(false);
+  const onBoardByRating = useMemo(
+    () => (rankByRating ? byBuyerRating(onBoard, (id) => buyerRatings.get(id)) : onBoard),
+    [rankByRating, onBoard, buyerRatings],
   );
+  const chooseSort = (next: BoardSort) => {
+    if (next === 'best-rated') setRankByRating(true);
+    setSort(next);
+  };
+  const shown = useMemo(() => {
+    const ratingOf = (creatorId: string) => buyerRatings.get(creatorId);
+    const byRating = sort === 'best-rated';
+    const base = tab === 'applied' ? gigs.filter((g) => appliedIds.has(g.id)) : byRating ? onBoardByRating : onBoard;
+    let list = filterGigs(base, filters);
+    if (minRating !== null) list = list.filter((g) => meetsMinRating(ratingOf(g.createdBy), minRating));
+    // (The Applied To tab is short: sorted as it is shown.)
+    return byRating && tab === 'applied' ? byBuyerRating(list, ratingOf) : list;
+  }, [gigs, onBoard, onBoardByRating, tab, appliedIds, filters, minRating, sort, buyerRatings]);
   const openGig: Gig | undefined = openGigId ? gigs.find((g) => g.id === openGigId) : undefined;
   const createOpen = params.get('openModal') === 'true';
   const closeCreate = () => {
@@ -59,7 +94,17 @@ export default function LandingPage() {
 
   return (
     <main className="page">
-      <BoardControls tab={tab} onTab={setTab} filters={filters} onFilters={setFilters} countries={countries} />
+      <BoardControls
+        tab={tab}
+        onTab={setTab}
+        filters={filters}
+        onFilters={setFilters}
+        countries={countries}
+        sort={sort}
+        onSort={chooseSort}
+        minRating={minRating}
+        onMinRating={setMinRating}
+      />
 
       {board.loading ? (
         <p role="status">Loading gigs…</p>
@@ -99,7 +144,10 @@ export default function LandingPage() {
                       {gig.title}
                     </button>
                   </h2>
-                  <p className="gig-card__budget">{budgetLabel(gig)}</p>
+                  <p className="gig-card__budget">
+                    {budgetLabel(gig)}
+                    <BuyerRating tally={buyerRatings.get(gig.createdBy)} />
+                  </p>
                   <p className="gig-card__skills">
                     {skills.shown.map((s) => (
                       <span key={s} className="chip">
@@ -129,5 +177,19 @@ export default function LandingPage() {
         </Modal>
       )}
     </main>
+  );
+}
+
+/** The creator's rating as a buyer on a gig card, when they have one: "★ 4.8". */
+function BuyerRating({ tally }: { tally: RatingTally | undefined }) {
+  const avg = tally ? averageRating(tally) : null;
+  if (avg === null || !tally) return null;
+  return (
+    <span className="gig-card__rating">
+      <span aria-hidden="true"> · ★ {avg.toFixed(1)}</span>
+      <span className="visually-hidden">
+        , buyer rated {avg.toFixed(1)} out of 5 from {tally.count} review{tally.count === 1 ? '' : 's'}
+      </span>
+    </span>
   );
 }

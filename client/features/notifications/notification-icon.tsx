@@ -18,6 +18,7 @@ import {
   ReceiptText,
   Scale,
   TriangleAlert,
+  Star,
   Undo2,
   type LucideIcon,
 } from 'lucide-react';
@@ -44,6 +45,7 @@ const ICONS: Record<NotificationIconName, LucideIcon> = {
   dispute: Scale,
   resolved: Gavel,
   problem: TriangleAlert,
+  review: Star,
   default: Bell,
 };
 

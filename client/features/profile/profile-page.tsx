@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { LIMITS, NICHES } from '../../../shared/constants';
 import type { User } from '../../../shared/schemas/user';
 import { validateProfileField, type ProfileField, type ProfileValues } from '../../../shared/validation/profile';
 import { useData } from '../../data/data-provider';
 import { useMe } from '../../data/queries';
+import { profilePath } from '../../../shared/routes';
 import { useOutbox } from '../../ui/hooks';
 import { CountryOptions, NicheOptions, SubcategoryOptions } from '../../ui/options';
 import { saveProfileFields } from './profile-writes';
@@ -164,6 +166,11 @@ export default function ProfilePage() {
     <main className="page narrow">
       <h1>Profile</h1>
       <p className="field-state">Changes save automatically.</p>
+      {user.username && (
+        <p>
+          <Link to={profilePath(user.username)}>See your public profile and reviews</Link>
+        </p>
+      )}
       {announce && (
         <p className="success" role="status">
           {announce}

@@ -4,7 +4,9 @@ import { NICHES, REDIRECT_DELAYS_MS } from '../../../shared/constants';
 import { PATHS } from '../../../shared/routes';
 import { isProfileComplete, type User } from '../../../shared/schemas/user';
 import { changeNiche, validatePortfolioSetup, type PortfolioSetupValues } from '../../../shared/validation/portfolio';
+import { PROFILE_MESSAGES } from '../../../shared/profiles';
 import { useData, useSyncStatus } from '../../data/data-provider';
+import { usernameTakenByOther } from '../../lib/profiles-api';
 import { useMe } from '../../data/queries';
 import { CountryOptions, NicheOptions, SubcategoryOptions } from '../../ui/options';
 import { saveProfileFields } from '../profile';
@@ -51,6 +53,11 @@ export default function SetupPortfolioPage() {
     const found = validatePortfolioSetup(trimmed);
     setErrors(found);
     if (Object.keys(found).length) return;
+    // A username names one member (their /u/ address): asked of the server first when it can be.
+    if (await usernameTakenByOther(trimmed.username, data.userId)) {
+      setErrors({ username: PROFILE_MESSAGES.usernameTaken });
+      return;
+    }
     try {
       await saveProfileFields(data, trimmed as Partial<User>);
       setDone(true);

@@ -31,6 +31,7 @@ describe(`hostile HTTP payloads (${N} per endpoint)`, () => {
     'POST /api/work/retry',
     'GET /api/operator/disputes',
     'POST /api/operator/disputes/resolve',
+    'GET /api/profiles/:username',
     'POST /api/payments/simulated/onboarding/:linkId',
     'POST /api/payments/simulated/checkout/:sessionId/pay',
   ];

@@ -126,6 +126,12 @@ const MEMBER_CELLS: readonly Cell[] = [
   ["GET /api/sync/applications/pull",                                                  "buyer",          ALLOW],
   ["GET /api/sync/applications/pull",                                                  "applicant",      ALLOW],
   ["GET /api/sync/applications/pull",                                                  "otherApplicant", ALLOW],
+  // GET /api/sync/reviews/pull
+  ["GET /api/sync/reviews/pull",                                                       "visitor",        deny(401)],
+  ["GET /api/sync/reviews/pull",                                                       "stranger",       ALLOW],
+  ["GET /api/sync/reviews/pull",                                                       "buyer",          ALLOW],
+  ["GET /api/sync/reviews/pull",                                                       "applicant",      ALLOW],
+  ["GET /api/sync/reviews/pull",                                                       "otherApplicant", ALLOW],
   // GET /api/sync/notifications/pull
   ["GET /api/sync/notifications/pull",                                                 "visitor",        deny(401)],
   ["GET /api/sync/notifications/pull",                                                 "stranger",       ALLOW],
@@ -194,7 +200,8 @@ const MEMBER_CELLS: readonly Cell[] = [
   ["pull users: own record with email and payout id",                                  "otherApplicant", ALLOW],
   // pull users: the buyer's profile
   ["pull users: the buyer's profile",                                                  "visitor",        deny(401)],
-  ["pull users: the buyer's profile",                                                  "stranger",       DENY],
+  // The buyer has a gig on the board: their public profile is everyone's to see (decision 032).
+  ["pull users: the buyer's profile",                                                  "stranger",       ALLOW],
   ["pull users: the buyer's profile",                                                  "buyer",          ALLOW],
   ["pull users: the buyer's profile",                                                  "applicant",      ALLOW],
   ["pull users: the buyer's profile",                                                  "otherApplicant", ALLOW],
