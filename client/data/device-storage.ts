@@ -22,7 +22,7 @@ export function chatDatabaseName(userId: string, roomId: string): string {
   return `chat-${userId}-${roomId}`;
 }
 
-/** The localStorage key of a room's synced stamp for a user (features/chat/offline-history.ts). */
+/** The localStorage key of a room's synced stamp for a user (data/chat-history.ts). */
 export function chatSyncedKey(userId: string, roomId: string): string {
   return `chat-synced-${userId}-${roomId}`;
 }

@@ -1,5 +1,12 @@
 import type { MangoQuery, RxCollection, RxDocument } from 'rxdb';
 import { map, type Observable } from 'rxjs';
+import type { z } from 'zod';
+import { applicationSchema } from '../../shared/schemas/application';
+import { conversationSchema } from '../../shared/schemas/conversation';
+import { gigSchema } from '../../shared/schemas/gig';
+import { notificationSchema } from '../../shared/schemas/notification';
+import { reviewSchema } from '../../shared/schemas/review';
+import { userSchema } from '../../shared/schemas/user';
 import { REPLICATED_NAMES, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 import type { AppDatabase } from './database';
 import type { Outbox } from './outbox';
@@ -12,6 +19,25 @@ export type Doc<K extends LocalName> = LocalDocTypes[K];
 export type Query<K extends LocalName> = MangoQuery<LocalDocTypes[K]>;
 
 const REPLICATED: ReadonlySet<string> = new Set<ReplicatedName>(REPLICATED_NAMES);
+
+/** Each replicated collection's shared schema: what kept content must be to be stored again. */
+const DOCUMENT_SCHEMAS: { [K in ReplicatedName]: z.ZodType<Doc<K>> } = {
+  users: userSchema,
+  gigs: gigSchema,
+  applications: applicationSchema,
+  notifications: notificationSchema,
+  conversations: conversationSchema,
+  reviews: reviewSchema,
+};
+
+/**
+ * Content kept on this device (a refused or lost write) as a document of `collection`, or
+ * undefined when it is not one: checked against the collection's shared schema, never assumed.
+ */
+function keptAsDocument<K extends ReplicatedName>(collection: K, content: unknown): Doc<K> | undefined {
+  const parsed = DOCUMENT_SCHEMAS[collection].safeParse(content);
+  return parsed.success ? parsed.data : undefined;
+}
 
 /**
  * A document's plain value. RxDB types it deeply readonly, which the compiler cannot relate to the
@@ -102,14 +128,19 @@ export class LocalData {
    * Documents by id whatever their state, deleted ones included: what a change waiting to go out
    * was about, a deletion too.
    */
-  async peek<K extends LocalName>(name: K, ids: readonly string[]): Promise<Map<string, { doc: Doc<K>; deleted: boolean }>> {
+  async peek<K extends LocalName>(
+    name: K,
+    ids: readonly string[],
+  ): Promise<Map<string, { doc: Record<string, unknown>; deleted: boolean }>> {
     const collection: RxCollection<Doc<K>> = this.collections[name];
     const found = await collection.storageInstance.findDocumentsById([...ids], true);
-    const out = new Map<string, { doc: Doc<K>; deleted: boolean }>();
+    const out = new Map<string, { doc: Record<string, unknown>; deleted: boolean }>();
     for (const row of found) {
-      const { _deleted, _meta: _m, _rev: _r, _attachments: _a, ...doc } = row;
-      // The stored document's own fields, as plain() gives them for a live one.
-      out.set(String(row.id), { doc: doc as unknown as Doc<K>, deleted: _deleted });
+      // The stored document's own fields, as plain() gives them for a live one: RxDB's own
+      // fields (`_deleted`, `_meta`, `_rev`, `_attachments`) are the ones starting with `_`.
+      const doc: Record<string, unknown> = {};
+      for (const [field, value] of Object.entries(row)) if (!field.startsWith('_')) doc[field] = value;
+      out.set(String(row.id), { doc, deleted: row._deleted });
     }
     return out;
   }
@@ -125,9 +156,11 @@ export class LocalData {
     for (const [k, v] of Object.entries(content)) if (!k.startsWith('_')) fields[k] = v;
     const restored = await this.modify(name, id, (doc) => ({ ...doc, ...fields }));
     if (restored) return;
-    // The content was a whole document of this collection when it was kept (the one
-    // conversion of kept content to a document).
-    await this.insert(name, { ...fields, updatedAt: Date.now() } as unknown as Doc<K>);
+    // The content was a whole document of this collection when it was kept; it is checked
+    // against the collection's schema before it is one again.
+    const doc = keptAsDocument(name, { ...fields, updatedAt: Date.now() });
+    if (!doc) throw new Error('The kept change is not a document of its collection.');
+    await this.insert(name, doc);
   }
 
   private track(name: LocalName, id: string): void {

@@ -31,7 +31,10 @@ type Scope = {
   addEventListener(type: 'push', listener: (e: PushEvent) => void): void;
   addEventListener(type: 'notificationclick', listener: (e: NotificationEvent) => void): void;
 };
-const sw = self as unknown as Scope;
+// The worker's own global, typed as the members above (Workbox's pattern for a worker built with
+// the DOM library): `self` in this module is the service worker scope.
+declare const self: Scope & { __WB_MANIFEST: Precache };
+const sw = self;
 
 // A new version waits until the page asks for it (workbox-window's messageSkipWaiting); the first
 // install takes control at once, so the very first visit already works offline.
@@ -41,7 +44,7 @@ sw.addEventListener('message', (event) => {
 clientsClaim();
 
 // Written out as `self.__WB_MANIFEST`: the build replaces exactly that with the list of files.
-precacheAndRoute((self as unknown as { __WB_MANIFEST: Precache }).__WB_MANIFEST);
+precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [/^\/api\//, /^\/chat\//] }));
 registerRoute(

@@ -11,6 +11,13 @@ import { CHAT_STAMPS_MAP } from '../../shared/chat-doc';
  * (Yjs's update format v1, as `writeClientsStructs` frames them) with no deletions. Building
  * it in a scratch document instead would cost a new Y.Doc per decision, several times the rest.
  */
+/**
+ * The `stamps` map as the items of a stamp update name their parent: the root map of a document
+ * of its own, made once and never changed. An item written with a root parent and no origins
+ * writes that root's name; it is never integrated here.
+ */
+const STAMPS_ROOT = new Y.Doc().getMap(CHAT_STAMPS_MAP);
+
 export function stampUpdate(client: number, clock: number, stamps: readonly (readonly [string, number])[]): Uint8Array {
   const encoder = new Y.UpdateEncoderV1();
   const out = encoder.restEncoder;
@@ -20,15 +27,13 @@ export function stampUpdate(client: number, clock: number, stamps: readonly (rea
     encoder.writeClient(client);
     encoding.writeVarUint(out, clock); // the first one's clock
     stamps.forEach(([id, time], i) => {
-      // A parent given by its root name is how a decoded item names it; `write` handles it.
-      const parent = CHAT_STAMPS_MAP as unknown as Y.AbstractType<unknown>;
       const item = new Y.Item(
         Y.createID(client, clock + i),
         null,
         null,
         null,
         null,
-        parent,
+        STAMPS_ROOT,
         id,
         new Y.ContentAny([time]),
       );

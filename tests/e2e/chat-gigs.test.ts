@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { syncedStampKey } from '../../client/features/chat/offline-history';
+import { syncedStampKey } from '../../client/data/chat-history';
 import { conversationIdFor } from '../../shared/ids';
 import { signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { applyTo, gigDoc, offer, person, write, type Person } from '../support/fixtures';

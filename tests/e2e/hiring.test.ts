@@ -54,7 +54,7 @@ describe('hiring, in the browser', () => {
     const mine = card(ada.page, 'Short story edit');
     await mine.getByRole('button', { name: 'View applicants' }).click({ timeout: 20_000 });
     const applicants = mine.getByRole('list', { name: 'Applicants for Short story edit' });
-    await applicants.getByText('Cleo Editor').waitFor({ timeout: 20_000 });
+    await applicants.getByText('Cleo Editor', { exact: true }).waitFor({ timeout: 20_000 });
     await applicants.getByRole('checkbox', { name: /Ben Editor/ }).check();
     expect(await applicants.getByRole('checkbox', { name: /Cleo Editor/ }).isDisabled()).toBe(true);
     await applicants.getByLabel('Final budget for Ben Editor').fill('120');

@@ -279,7 +279,7 @@ describe('the marketplace, users in their own browsers', () => {
     const gig = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: bakery }) });
     await gig.getByRole('button', { name: 'View applicants' }).click();
     const applicants = gig.getByRole('list', { name: `Applicants for ${bakery}` });
-    await applicants.getByText('Cleo Freelancer').waitFor({ timeout: 20_000 });
+    await applicants.getByText('Cleo Freelancer', { exact: true }).waitFor({ timeout: 20_000 });
     await applicants.getByRole('checkbox', { name: /Ben Freelancer/ }).check();
     await applicants.getByRole('checkbox', { name: /Cleo Freelancer/ }).check();
     await gig.getByRole('button', { name: 'Send offers' }).click();

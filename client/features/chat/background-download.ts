@@ -1,7 +1,7 @@
 import { IndexeddbPersistence } from 'y-indexeddb';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
-import { chatDatabaseName, markSynced, openRooms } from './offline-history';
+import { chatDatabaseName, markSynced, openRooms } from '../../data/chat-history';
 
 /** Rooms downloaded at the same time: each holds a socket, and the server allows a user only a few. */
 export const DOWNLOAD_CONCURRENCY = 2;

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useData, useSyncStatus } from '../../data/data-provider';
 import { useConversations } from '../../data/queries';
 import type { ChatDownloader } from './background-download';
-import { needsDownload } from './offline-history';
+import { needsDownload } from '../../data/chat-history';
 
 /** How many of the user's conversations, most recent first, are kept on the device for offline reading. */
 export const RECENT_CONVERSATIONS = 20;

@@ -10,7 +10,7 @@ import {
 } from '../../../shared/chat-doc';
 import { sanitizeText } from '../../../shared/text';
 import type { WorkOffline } from '../../data/work-offline';
-import { chatDatabaseName, markSynced, openRooms, syncedStamp } from './offline-history';
+import { chatDatabaseName, markSynced, openRooms, syncedStamp } from '../../data/chat-history';
 
 export type Presence = { online: boolean; typing: boolean };
 export type RoomState = {

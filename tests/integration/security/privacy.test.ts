@@ -130,6 +130,9 @@ describe('6. emails and payout ids never reach another user', () => {
       expect(security.server.ctx.store.get('ledger', `transfer:${applied.id as string}`)).toMatchObject({
         destination: sellerAccount,
       });
+      // Completion opens the review window: the requests to review and both reputations are
+      // written by the timers the completion pokes. Let that look finish before everyone pulls.
+      await security.server.timers.runDue();
 
       // Every party pulls everything, and each stream catches up to a last public change.
       for (const client of [buyer, seller, stranger]) {

@@ -2,6 +2,7 @@ import type { ReplicatedName } from '../../../client/data/collections';
 import {
   closeForFilledGig,
   normalizeStatus,
+  SYSTEM_ACTOR,
   transition,
   type ApplicationEvent,
 } from '../../../shared/application-machine';
@@ -89,6 +90,17 @@ function allowedMove(prev: StoredDoc, next: StoredDoc): boolean {
       if ('paymentConfirmedAt' in changes !== Boolean(next.paymentConfirmedAt && !prev.paymentConfirmedAt)) continue;
       return true;
     }
+  }
+  // The server's own moves: the payment provider's answer ends a settlement (SETTLING → COMPLETED,
+  // or back where a refused release came from). Judged by the same machine, as the system actor.
+  const serverEvents: ApplicationEvent[] = [
+    { type: 'SETTLED' },
+    { type: 'SETTLEMENT_REFUSED', failure: 'refused' },
+    { type: 'AUTO_RELEASE' },
+  ];
+  for (const event of serverEvents) {
+    const r = transition({ actor: SYSTEM_ACTOR, application, gig, event, now: Number(next.updatedAt) });
+    if (r.ok && r.changes.status === normalizeStatus(String(next.status))) return true;
   }
   return false;
 }

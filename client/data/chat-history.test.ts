@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { needsDownload, syncedStamp, syncedStampKey } from './offline-history';
+import { needsDownload, syncedStamp, syncedStampKey } from './chat-history';
 
 describe('which conversations a device still has to download', () => {
   const stored = new Map<string, string>();

@@ -1,8 +1,8 @@
 import type { IndexeddbPersistence } from 'y-indexeddb';
 import type * as Y from 'yjs';
-import { CHAT_STAMPS_MAP } from '../../../shared/chat-doc';
-import type { Conversation } from '../../../shared/schemas/conversation';
-import { chatSyncedKey } from '../../data/device-storage';
+import { CHAT_STAMPS_MAP } from '../../shared/chat-doc';
+import type { Conversation } from '../../shared/schemas/conversation';
+import { chatSyncedKey } from './device-storage';
 
 /**
  * What this device holds of each conversation's history. A room's Yjs document lives in its own
@@ -12,7 +12,7 @@ import { chatSyncedKey } from '../../data/device-storage';
  * (docs/decisions/015-chat-gigs-and-offline-history.md)
  */
 
-export { chatDatabaseName, chatSyncedKey as syncedStampKey } from '../../data/device-storage';
+export { chatDatabaseName, chatSyncedKey as syncedStampKey } from './device-storage';
 
 /** The newest server stamp stored by a completed sync of the room, 0 for a synced empty room; null when it never synced here. */
 export function syncedStamp(userId: string, roomId: string): number | null {
