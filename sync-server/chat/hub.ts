@@ -23,6 +23,12 @@ export type ChatHubOptions = {
 const PING_EVERY_MS = 30_000;
 const CLOSE_GRACE_MS = 1_000;
 /**
+ * How long after another instance's entries brought a newer stamp this instance looks whether
+ * that instance wrote their record: it does so within milliseconds unless it stopped between the
+ * two (SIGKILL, a lost database), and then the room's record is written from here.
+ */
+export const REMOTE_RECORD_GRACE_MS = 2_000;
+/**
  * The chat socket (`/api/chat/<conversationId>`, y-websocket protocol) on the server's own HTTP
  * server. Rooms are a rebuildable cache over the store's chat logs: loaded on the first join,
  * compacted and dropped when idle, so nothing here must survive a restart.
@@ -30,6 +36,8 @@ const CLOSE_GRACE_MS = 1_000;
 export class ChatHub {
   private readonly rooms = new Map<string, ChatRoom>();
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+  /** Rooms whose record this instance looks at once the grace has passed (one timer per room at most). */
+  private readonly recordChecks = new Map<string, NodeJS.Timeout>();
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: CHAT_LIMITS.maxFrameBytes });
   private readonly sockets = new Set<SocketPeer>();
   /** Open sockets by user and by room, for the caps. */
@@ -253,6 +261,7 @@ ${peer.userId}`;
         compactAfter: this.options.compactAfter ?? 200,
         onStamped: (roomName, messages) => this.record(roomName, messages),
         onEmpty: (r) => this.scheduleUnload(r),
+        onRemoteStamps: (r) => this.checkRecordLater(r),
       });
     } catch (err) {
       this.ctx.store.closeChat(name);
@@ -294,6 +303,26 @@ ${peer.userId}`;
     const current = this.ctx.store.get('conversations', room.name);
     if (current && Number(current.lastMessageTimestamp ?? -1) >= newest.timestamp) return;
     void this.record(room.name, [newest], true);
+  }
+
+  /**
+   * Another instance's entries stamped messages in a room held here: their record is that
+   * instance's, but if it is still behind the room once the grace has passed, this instance writes
+   * it (a decision that writes nothing when someone did meanwhile). Costs one read per room and
+   * grace while entries arrive; the room's whole document is read only when the record is behind.
+   */
+  private checkRecordLater(room: ChatRoom): void {
+    if (this.closed || this.recordChecks.has(room.name)) return;
+    const timer = setTimeout(() => {
+      this.recordChecks.delete(room.name);
+      if (this.rooms.get(room.name) !== room) return;
+      const current = this.ctx.store.get('conversations', room.name);
+      if (current && Number(current.lastMessageTimestamp ?? -1) >= room.lastStamp) return;
+      const newest = room.newestStamped();
+      if (newest) void this.record(room.name, [newest], true);
+    }, REMOTE_RECORD_GRACE_MS);
+    timer.unref();
+    this.recordChecks.set(room.name, timer);
   }
 
   private scheduleUnload(room: ChatRoom): void {
@@ -356,6 +385,8 @@ ${peer.userId}`;
     clearInterval(this.pinger);
     for (const timer of this.idleTimers.values()) clearTimeout(timer);
     this.idleTimers.clear();
+    for (const timer of this.recordChecks.values()) clearTimeout(timer);
+    this.recordChecks.clear();
     const rooms = [...this.rooms.values()];
     this.rooms.clear();
     const closing = [...this.sockets].map((peer) => new Promise((resolve) => peer.ws.once('close', resolve)));

@@ -48,17 +48,27 @@ export class RoomIndex {
         }
       }
     }
+    const found = this.scan((id) => this.ids.add(id));
+    for (const t of stamps.values()) if (t > this.lastStamp) this.lastStamp = t;
+    this.avoidTakenServerClient();
+    return found;
+  }
+
+  /**
+   * One pass over the document's messages: those without a stamp and the newest stamped one,
+   * each message's id handed to `seen`. Costs the room: at load, and for a record left behind.
+   */
+  scan(seen?: (id: string) => void): { leftovers: ChatDocMessage[]; newest?: StampedMessage } {
+    const stamps = this.doc.getMap<number>(CHAT_STAMPS_MAP);
     const leftovers: ChatDocMessage[] = [];
     let newest: StampedMessage | undefined;
-    for (const m of messages.toArray() as ChatDocMessage[]) {
+    for (const m of this.doc.getArray(CHAT_MESSAGES_ARRAY).toArray() as ChatDocMessage[]) {
       if (typeof m?.id !== 'string') continue;
-      this.ids.add(m.id);
+      seen?.(m.id);
       const t = stamps.get(m.id);
       if (t === undefined) leftovers.push(m);
       else if (!newest || t > newest.timestamp) newest = { ...m, timestamp: t };
     }
-    for (const t of stamps.values()) if (t > this.lastStamp) this.lastStamp = t;
-    this.avoidTakenServerClient();
     return { leftovers, newest };
   }
 

@@ -37,6 +37,8 @@ export type RoomOptions = {
   onStamped: (room: string, messages: StampedMessage[]) => Promise<void>;
   /** Called when the last peer leaves. */
   onEmpty: (room: ChatRoom) => void;
+  /** Called when another instance's entries brought a newer stamp (its record is that instance's to write). */
+  onRemoteStamps?: (room: ChatRoom) => void;
 };
 
 /** Updates decided together at most: a decision costs what its batch holds, whatever the room. */
@@ -167,6 +169,7 @@ export class ChatRoom {
   /** Entries another instance appended to the room's log: applied and sent on (they are durable). */
   applyRemote(updates: Uint8Array[]): void {
     if (this.destroyed) return;
+    const stampBefore = this.index.lastStamp;
     for (const update of updates) {
       Y.applyUpdate(this.doc, update, 'remote');
       this.logBytes += update.byteLength;
@@ -175,6 +178,20 @@ export class ChatRoom {
       for (const peer of this.peers) peer.send(message);
     }
     this.checkIntegrated('an entry of another instance');
+    if (this.index.lastStamp > stampBefore) this.options.onRemoteStamps?.(this);
+  }
+
+  /** The newest stamp in the room. */
+  get lastStamp(): number {
+    return this.index.lastStamp;
+  }
+
+  /**
+   * The newest stamped message, read from the whole document: for the rare repair of a record
+   * left behind (an instance stopped between a message's entry and its record), never per frame.
+   */
+  newestStamped(): StampedMessage | undefined {
+    return this.index.scan().newest;
   }
 
   /** Presence another instance published for this room. */

@@ -11,7 +11,7 @@ export type Incoming<K extends ReplicatedCollection> = Partial<Stored<K>>;
 export type PolicyInput<K extends ReplicatedCollection> = {
   /** What the policy may read: the store, or, in a decision, the decision's reader. */
   read: DecisionReader;
-  /** The signed-in user's stored record. */
+  /** The signed-in user's stored record, read in the decision (what a policy writes back of it is current). */
   actor: Stored<'users'>;
   /** The server's current document with that id, if any (tombstones included). */
   current: Stored<K> | undefined;

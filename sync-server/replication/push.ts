@@ -171,7 +171,11 @@ export async function applyPush<K extends ReplicatedCollection>(
         // Somebody changed it first (or a retried push already landed): the client gets the master state.
         return { writes: [], value: { answer: master ? new Later(id, master) : tombstone } };
       }
-      const result = judge({ read, actor: auth.user, current, deleting, now: ctx.now(), settings }, incoming);
+      // The user's record as this decision reads it, not as the request's authentication read it:
+      // a policy that writes it back (a first gig, an application) must not undo an edit of it
+      // that landed in between, from another device or another instance.
+      const actor = read.get('users', userId) ?? auth.user;
+      const result = judge({ read, actor, current, deleting, now: ctx.now(), settings }, incoming);
       if ('shapeRefusal' in result) return refused(result.shapeRefusal);
       if (!result.ok) return refused(result.reason);
       return { writes: result.writes, value: { answer: new Later(id) } };

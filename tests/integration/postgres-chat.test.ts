@@ -164,6 +164,52 @@ describe('two users on different instances', () => {
     expect(notes[0]).toMatchObject({ message: 'New message from “Bea Buyer”: Great!' });
   });
 
+  it('write the record of a message whose instance stopped before recording it, from the instance holding the room', async () => {
+    const [one, two] = [await instance(), await instance()];
+    const { buyer, seller, room } = await scene(one, two);
+    const a = chat(on(buyer, one), room);
+    const b = chat(on(seller, two), room);
+    await Promise.all([a.synced(), b.synced()]);
+    a.send(chatMessage(buyer.user.id, seller.user.id, 'First sketch attached'));
+    await waitFor('the first message recorded', async () => {
+      const doc = (await pullAll(on(seller, two), 'conversations')).documents.find((d) => d.id === room);
+      return doc?.lastMessage === 'First sketch attached';
+    });
+
+    // From now on instance one appends its decisions but never gets to record them, as when it is
+    // killed between a message's entry and its record (decision 023).
+    const store = one.ctx.store;
+    const transaction = store.transaction.bind(store);
+    store.transaction = (decide) =>
+      transaction((read) => {
+        const decision = decide(read);
+        if (decision.writes.some((w) => w.collection === 'conversations')) throw new Error('stopped before the record');
+        return decision;
+      });
+    a.send(chatMessage(buyer.user.id, seller.user.id, 'Second sketch, with the lettering'));
+    await waitFor('B sees the second message stamped', () => stampedContents(b).length === 2);
+    const newest = Math.max(...storedRoom(await databaseLog(room)).stamps.values());
+
+    // Instance two holds the room: once its grace has passed, it writes the record itself.
+    const conversation = await waitFor(
+      'the record names the newest message, written by the instance still holding the room',
+      async () => {
+        const doc = (await pullAll(on(seller, two), 'conversations')).documents.find((d) => d.id === room);
+        return doc?.lastMessageTimestamp === newest && doc;
+      },
+      10_000,
+    );
+    expect(conversation).toMatchObject({
+      lastMessage: 'Second sketch, with the lettering',
+      lastSenderId: buyer.user.id,
+    });
+    const notes = (await pullAll(on(seller, two), 'notifications')).documents.filter(
+      (n) => n.type === 'new_message' && n.conversationId === room && n.read === false,
+    );
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ message: 'New message from “Bea Buyer”: Second sketch, with the lettering' });
+  });
+
   it('refuses an update whichever instance judges it (4403), and stores nothing of it', async () => {
     const [one, two] = [await instance(), await instance()];
     const { buyer, seller, room } = await scene(one, two);

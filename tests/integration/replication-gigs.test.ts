@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
-import { gigDoc, isoDay, ownUser, PROFILE, pullAll, signUp, signUpWithProfile, write } from '../support/fixtures';
+import { applyPush } from '../../sync-server/replication/push';
+import {
+  applicationDoc,
+  gigDoc,
+  isoDay,
+  ownUser,
+  PROFILE,
+  pullAll,
+  signUp,
+  signUpWithProfile,
+  write,
+} from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 
 let server: TestServer;
@@ -164,5 +175,48 @@ describe('gigs', () => {
     expect(deleted.master).toMatchObject({ _deleted: true });
     const seen = (await pullAll(b, 'gigs')).documents.find((d) => d.id === created.id)!;
     expect(seen._deleted).toBe(true);
+  });
+});
+
+describe("a request's user record as the decision reads it", () => {
+  // A request reads its user when it is authenticated; an edit of that user may land before the
+  // request's decision runs (from another device, or on another instance). A first gig and an
+  // application write the user's record again (decision 032): what they write must be the record
+  // as it is then, or the edit is undone after its author was told it was saved.
+  it('a first gig and an application keep the profile edit their author made after the request was authenticated', async () => {
+    const buyer = new TestClient(server.url);
+    const buyerUser = await signUpWithProfile(buyer);
+    const seller = new TestClient(server.url);
+    const sellerUser = await signUpWithProfile(seller);
+    const authenticated = (id: string) => ({
+      session: { id: `session-of-${id}`, userId: id, expiresAt: Date.now() + 60_000, createdAt: Date.now() },
+      user: server.ctx.store.get('users', id)!,
+    });
+    const row = (doc: Record<string, unknown>) => ({
+      assumedMasterState: null,
+      newDocumentState: { _deleted: false, ...doc },
+    });
+
+    const buyerAuth = authenticated(buyerUser.id);
+    const buyerOwn = await ownUser(buyer, buyerUser.id);
+    expect((await write(buyer, 'users', { ...buyerOwn, bio: 'Muralist, Lagos' }, buyerOwn)).refusal).toBeUndefined();
+    const gig = gigDoc({ title: 'First gig' });
+    const gigAnswer = await applyPush(server.ctx, buyerAuth, 'gigs', [row(gig)]);
+    expect(gigAnswer.refused).toEqual([]);
+    expect(server.ctx.store.get('gigs', gig.id as string)).toMatchObject({ title: 'First gig' });
+    expect(server.ctx.store.get('users', buyerUser.id)).toMatchObject({ bio: 'Muralist, Lagos' });
+
+    const sellerAuth = authenticated(sellerUser.id);
+    const sellerOwn = await ownUser(seller, sellerUser.id);
+    expect((await write(seller, 'users', { ...sellerOwn, bio: 'Sign painter' }, sellerOwn)).refusal).toBeUndefined();
+    const application = applicationDoc(gig.id as string, sellerUser.id);
+    const applied = await applyPush(server.ctx, sellerAuth, 'applications', [row(application)]);
+    expect(applied.refused).toEqual([]);
+    expect(server.ctx.store.get('users', sellerUser.id)).toMatchObject({ bio: 'Sign painter' });
+    expect(server.ctx.store.get('users', buyerUser.id)).toMatchObject({ bio: 'Muralist, Lagos' });
+    // And both devices are told so on their next pull.
+    expect((await pullAll(seller, 'users')).documents.find((d) => d.id === sellerUser.id)).toMatchObject({
+      bio: 'Sign painter',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { INDEXES } from '../../../sync-server/indexes';
 import { openJournalStore } from '../../../sync-server/store/journal-store';
 import { PgStore } from '../../../sync-server/store/postgres/pg-store';
@@ -8,6 +9,7 @@ import type { Store } from '../../../sync-server/store/store';
 import { TestClient } from '../http-client';
 import { SHARED_ORIGIN } from '../postgres/instances';
 import { releaseStore, storeEnvFor } from '../store-under-test';
+import { waitFor } from '../wait';
 import { freePort, startServerProcess, type ServerProcess } from './killable-server';
 
 /**
@@ -66,6 +68,7 @@ export async function startDeployment(instances: number, serverEnv: Record<strin
     },
     async inspect(rooms, check) {
       if (databaseEnv.DATABASE_URL) {
+        await transactionsEnded(databaseEnv.DATABASE_URL);
         const store = await PgStore.open({ connectionString: databaseEnv.DATABASE_URL, indexes: INDEXES });
         try {
           for (const room of rooms) await store.openChat(room);
@@ -99,4 +102,32 @@ export async function startDeployment(instances: number, serverEnv: Record<strin
       await releaseStore(dir);
     },
   };
+}
+
+/**
+ * Waits until every transaction that had begun when it was called has ended. A new store loads
+ * what lies below the oldest transaction still running (decision 021), and the killed instance's
+ * last transaction lives on in the database until its backend notices the dead connection: until
+ * then, writes committed after it began are not loaded yet (they follow by the feed). The check
+ * must see what a new instance sees once the feed has caught up, so it waits for that moment.
+ */
+async function transactionsEnded(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
+    const begun = BigInt(rows[0]!.xid);
+    await waitFor(
+      'the transactions running at the kill have ended',
+      async () => {
+        const now = await client.query<{ xmin: string }>(
+          'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
+        );
+        return BigInt(now.rows[0]!.xmin) > begun;
+      },
+      10_000,
+    );
+  } finally {
+    await client.end();
+  }
 }
