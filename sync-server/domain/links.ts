@@ -49,5 +49,5 @@ export function gigRefOf(store: DecisionReader, gigId: string): GigRef | undefin
  * profile only grows, as with the links applications make.
  */
 export function hasPostedGig(store: DecisionReader, userId: string): boolean {
-  return store.byIndex('gigs', 'createdBy', userId).length > 0;
+  return store.anyByIndex('gigs', 'createdBy', userId);
 }

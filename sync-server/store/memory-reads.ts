@@ -22,6 +22,10 @@ export abstract class MemoryReads {
     return docs;
   }
 
+  anyByIndex(collection: CollectionName, index: string, key: string): boolean {
+    return this.memory.anyByIndex(collection, index, key);
+  }
+
   all<K extends CollectionName>(collection: K): Iterable<Stored<K>> {
     const docs = this.memory.all(collection);
     vouchForAll(collection, docs);

@@ -44,6 +44,14 @@ export class MemoryState {
     return out;
   }
 
+  anyByIndex(collection: CollectionName, index: string, key: string): boolean {
+    const ids = this.indexMap(collection, index).get(key);
+    if (!ids) return false;
+    const docs = this.collection(collection);
+    for (const id of ids) if (docs.has(id)) return true;
+    return false;
+  }
+
   all(collection: CollectionName): IterableIterator<StoredDoc> {
     return this.collection(collection).values();
   }

@@ -42,6 +42,12 @@ export type IndexDefinitions = Partial<
 export interface DecisionReader {
   get<K extends CollectionName>(collection: K, id: string): Stored<K> | undefined;
   byIndex<K extends CollectionName>(collection: K, index: string, key: string): Stored<K>[];
+  /**
+   * Whether any document (a tombstone too) is filed under an index key: what `byIndex(…).length > 0`
+   * answers, at a cost that does not grow with their number (a decision on PostgreSQL checks it
+   * at commit with one lookup instead of every document's version).
+   */
+  anyByIndex(collection: CollectionName, index: string, key: string): boolean;
 }
 
 /** What a decision returns: the writes to commit (none to commit nothing) and a value for the caller. */
@@ -75,6 +81,8 @@ export interface Store {
   get<K extends CollectionName>(collection: K, id: string): Stored<K> | undefined;
   /** Documents filed under `key` in the named index (tombstones included; callers filter). */
   byIndex<K extends CollectionName>(collection: K, index: string, key: string): Stored<K>[];
+  /** Whether any document (tombstones included) is filed under `key` in the named index. */
+  anyByIndex(collection: CollectionName, index: string, key: string): boolean;
   /** Every document of a collection (tombstones included; callers filter). */
   all<K extends CollectionName>(collection: K): Iterable<Stored<K>>;
   /**

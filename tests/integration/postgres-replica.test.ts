@@ -129,3 +129,50 @@ describe('a decision that writes nothing', () => {
     expect(slow.get('applications', 'r-fresh')).toMatchObject({ status: 'PENDING' });
   });
 });
+
+describe('a decision that asks whether any document is filed under a key', () => {
+  /** A replica that reads the feed only on notifications, and a gig written behind its back. */
+  async function behind(gigId: string, createdBy: string): Promise<PgStore> {
+    const slow = await PgStore.open({ connectionString: db.url, indexes: INDEXES, poolSize: 2, idlePollMs: 60_000 });
+    open.push(slow);
+    const raw = new pg.Client({ connectionString: db.url });
+    await raw.connect();
+    try {
+      await raw.query(
+        `INSERT INTO documents (collection, id, seq, deleted, body) VALUES ('gigs', $1, ${seqSql('0')}, false, $2)`,
+        [gigId, JSON.stringify({ createdBy, title: 'Written elsewhere' })],
+      );
+      await raw.query(
+        `INSERT INTO document_keys (collection, index_name, key, id) VALUES ('gigs', 'createdBy', $1, $2)`,
+        [createdBy, gigId],
+      );
+    } finally {
+      await raw.end();
+    }
+    expect(slow.anyByIndex('gigs', 'createdBy', createdBy)).toBe(false);
+    return slow;
+  }
+
+  // "Is this the creator's first gig?" (a first gig writes the creator's profile again): answered
+  // by one lookup at commit, whatever the number of gigs, and never from a replica behind.
+  it('writes nothing on a stale "none": it decides again once the database says there is one', async () => {
+    const slow = await behind('g-elsewhere', 'u-first');
+    const outcome = await slow.transaction((read) =>
+      read.anyByIndex('gigs', 'createdBy', 'u-first')
+        ? { writes: [], value: 'not the first' }
+        : { writes: [{ collection: 'meta', doc: { id: 'first-gig:u-first', _deleted: false } }], value: 'first' },
+    );
+    expect(outcome.value).toBe('not the first');
+    expect(slow.get('meta', 'first-gig:u-first')).toBeUndefined();
+    expect(slow.anyByIndex('gigs', 'createdBy', 'u-first')).toBe(true);
+  });
+
+  it('answers a refusal only once the database agrees, when it writes nothing', async () => {
+    const slow = await behind('g-elsewhere-2', 'u-second');
+    const { value } = await slow.transaction((read) => ({
+      writes: [],
+      value: read.anyByIndex('gigs', 'createdBy', 'u-second'),
+    }));
+    expect(value).toBe(true);
+  });
+});

@@ -87,6 +87,11 @@ export class PgDocuments {
     return readCurrent(this.pool, ids, keys);
   }
 
+  /** The seq of each named document and of each document filed under each named key: no bodies. */
+  versions(ids: readonly DocRef[], keys: readonly IndexRef[], exists: readonly IndexRef[] = []): Promise<Versions> {
+    return readVersions(this.pool, ids, keys, exists);
+  }
+
   /**
    * Every document below the horizon, in seq order, read in one snapshot, and the seq they are
    * final up to: an instance loads them, then follows the feed from there (`open(upTo)`).
@@ -504,6 +509,79 @@ async function readCurrent(q: Queryable, ids: readonly DocRef[], keys: readonly 
   return [...byRef.values()].map((r) => ({ collection: r.collection, doc: toDoc(r) }));
 }
 
+/** Where a document is: `collection`, NUL, `id`; where an index key is: `collection`, NUL, `index`, NUL, `key`. */
+export const refKey = (collection: string, id: string): string => `${collection}\u0000${id}`;
+export const indexKey = (collection: string, index: string, key: string): string =>
+  `${collection}\u0000${index}\u0000${key}`;
+
+/**
+ * What a decision's reads are checked against at commit: the seq of each document read by id
+ * (absent: not there), and the documents filed under each index key read, with their seq.
+ */
+export type Versions = {
+  docs: Map<string, number>;
+  keys: Map<string, Map<string, number>>;
+  /** Of the keys asked about for existence only, those with any document filed under them. */
+  present: Set<string>;
+};
+
+/**
+ * The versions of documents and index keys, from the seq column and the key table only: a check
+ * costs the number of documents read, never their size (a creator's thousands of gigs are read by
+ * one key).
+ */
+async function readVersions(
+  q: Queryable,
+  ids: readonly DocRef[],
+  keys: readonly IndexRef[],
+  exists: readonly IndexRef[] = [],
+): Promise<Versions> {
+  const { rows } = await q.query<{
+    collection: string;
+    id: string | null;
+    seq: string | null;
+    index_name: string | null;
+    key: string | null;
+  }>(
+    `SELECT d.collection, d.id, d.seq, NULL::text AS index_name, NULL::text AS key FROM documents d
+       JOIN unnest($1::text[], $2::text[]) AS r(c, i) ON d.collection = r.c AND d.id = r.i
+     UNION ALL
+     SELECT k.collection, k.id, d.seq, k.index_name, k.key FROM document_keys k
+       JOIN unnest($3::text[], $4::text[], $5::text[]) AS r(c, x, key) ON k.collection = r.c AND k.index_name = r.x AND k.key = r.key
+       JOIN documents d ON d.collection = k.collection AND d.id = k.id
+     UNION ALL
+     SELECT r.c, NULL, NULL, r.x, r.key FROM unnest($6::text[], $7::text[], $8::text[]) AS r(c, x, key)
+      WHERE EXISTS (SELECT 1 FROM document_keys k WHERE k.collection = r.c AND k.index_name = r.x AND k.key = r.key)`,
+    [
+      ids.map((r) => r.collection),
+      ids.map((r) => r.id),
+      keys.map((k) => k.collection),
+      keys.map((k) => k.index),
+      keys.map((k) => k.key),
+      exists.map((k) => k.collection),
+      exists.map((k) => k.index),
+      exists.map((k) => k.key),
+    ],
+  );
+  const versions: Versions = { docs: new Map(), keys: new Map(), present: new Set() };
+  for (const row of rows) {
+    if (row.id === null || row.seq === null) {
+      if (row.index_name !== null && row.key !== null)
+        versions.present.add(indexKey(row.collection, row.index_name, row.key));
+      continue;
+    }
+    if (row.index_name === null || row.key === null) {
+      versions.docs.set(refKey(row.collection, row.id), toSeq(row.seq));
+      continue;
+    }
+    const at = indexKey(row.collection, row.index_name, row.key);
+    let filed = versions.keys.get(at);
+    if (!filed) versions.keys.set(at, (filed = new Map()));
+    filed.set(row.id, toSeq(row.seq));
+  }
+  return versions;
+}
+
 /**
  * Reads and writes inside one `transaction`. Reads see the transaction's own writes only after
  * `flush` (writes are buffered and sent in one statement at the end), so a policy reads first,
@@ -532,6 +610,11 @@ export class PgTransaction {
   /** The current versions of the named documents and of every document filed under the named index keys. */
   current(ids: readonly DocRef[], keys: readonly IndexRef[]): Promise<Change[]> {
     return readCurrent(this.client, ids, keys);
+  }
+
+  /** The seq of each named document and of each document filed under each named key: no bodies. */
+  versions(ids: readonly DocRef[], keys: readonly IndexRef[], exists: readonly IndexRef[] = []): Promise<Versions> {
+    return readVersions(this.client, ids, keys, exists);
   }
 
   write(writes: readonly DocWrite[]): void {

@@ -16,7 +16,7 @@ import type {
 import { StoreUnavailableError } from '../store';
 import type { WindowCounters } from '../../http/window-counters';
 import { PgChatLogs } from './pg-chat-logs';
-import { PgDocuments, type DocRef, type IndexRef } from './pg-documents';
+import { indexKey, PgDocuments, refKey, type DocRef, type IndexRef, type Versions } from './pg-documents';
 import { createPool, isConnectionError } from './pool';
 import { PgWindowCounters } from './pg-window-counters';
 import type pg from 'pg';
@@ -66,7 +66,7 @@ class ReadSet implements DecisionReader {
 
   get<K extends CollectionName>(collection: K, id: string): Stored<K> | undefined {
     const doc = this.memory.get(collection, id);
-    this.ids.set(`${collection}\u0000${id}`, { collection, id, seq: doc?._seq ?? 0 });
+    this.ids.set(refKey(collection, id), { collection, id, seq: doc?._seq ?? 0 });
     if (!doc) return undefined;
     vouchFor(collection, doc);
     return doc;
@@ -75,7 +75,7 @@ class ReadSet implements DecisionReader {
   byIndex<K extends CollectionName>(collection: K, index: string, key: string): Stored<K>[] {
     const docs = this.memory.byIndex(collection, index, key);
     vouchForList(collection, docs);
-    this.keys.set(`${collection}\u0000${index}\u0000${key}`, {
+    this.keys.set(indexKey(collection, index, key), {
       collection,
       index,
       key,
@@ -84,8 +84,27 @@ class ReadSet implements DecisionReader {
     return docs;
   }
 
+  /** Existence reads: whether any document was filed under the key. */
+  readonly exists = new Map<string, IndexRef & { any: boolean }>();
+
+  anyByIndex(collection: CollectionName, index: string, key: string): boolean {
+    const any = this.memory.anyByIndex(collection, index, key);
+    this.exists.set(indexKey(collection, index, key), { collection, index, key, any });
+    return any;
+  }
+
   get empty(): boolean {
-    return this.ids.size === 0 && this.keys.size === 0;
+    return this.ids.size === 0 && this.keys.size === 0 && this.exists.size === 0;
+  }
+
+  /** The documents to fetch when a read turned out stale: all those read, by id and under every key. */
+  fresh(source: { current: PgDocuments['current'] }): Promise<Change[]> {
+    return source.current(this.refs(), [...this.keys.values(), ...this.exists.values()]);
+  }
+
+  /** The versions to fetch at commit for these reads. */
+  versionsOf(source: { versions: PgDocuments['versions'] }): Promise<Versions> {
+    return source.versions([...this.ids.values()], [...this.keys.values()], [...this.exists.values()]);
   }
 
   /** Every document to fetch: those read by id and those the replica filed under a read key. */
@@ -95,21 +114,15 @@ class ReadSet implements DecisionReader {
     return refs;
   }
 
-  /** Whether the database's current documents (`current`, as fetched for `refs` and the keys) match every read. */
-  matches(current: Change[], indexes: IndexDefinitions): boolean {
-    const byRef = new Map(current.map((c) => [`${c.collection}\u0000${c.doc.id}`, c.doc]));
-    for (const [ref, read] of this.ids) if ((byRef.get(ref)?._seq ?? 0) !== read.seq) return false;
-    for (const read of this.keys.values()) {
-      const filed = new Map<string, number>();
-      for (const { collection, doc } of current) {
-        if (collection !== read.collection) continue;
-        const keys = indexes[collection]?.[read.index]?.(doc);
-        const list = keys === undefined ? [] : Array.isArray(keys) ? keys : [keys];
-        if (list.includes(read.key)) filed.set(doc.id, doc._seq);
-      }
+  /** Whether the versions the database holds now (`versions`, for the ids and keys read) match every read. */
+  matches(versions: Versions): boolean {
+    for (const [ref, read] of this.ids) if ((versions.docs.get(ref) ?? 0) !== read.seq) return false;
+    for (const [at, read] of this.keys) {
+      const filed = versions.keys.get(at) ?? new Map<string, number>();
       if (filed.size !== read.docs.size) return false;
       for (const [id, seq] of filed) if (read.docs.get(id) !== seq) return false;
     }
+    for (const [at, read] of this.exists) if (versions.present.has(at) !== read.any) return false;
     return true;
   }
 }
@@ -129,7 +142,7 @@ export class PgStore extends MemoryReads implements Store {
 
   private constructor(
     readonly documents: PgDocuments,
-    private readonly indexes: IndexDefinitions,
+    indexes: IndexDefinitions,
     private readonly pool: pg.Pool,
   ) {
     super(new MemoryState(indexes));
@@ -171,10 +184,15 @@ export class PgStore extends MemoryReads implements Store {
     return this.durable;
   }
 
-  /** One after the other: each decision commits before the next one reads. */
+  /**
+   * One after the other: each decision commits before the next one reads (this instance reads
+   * its own commits at once). The feed is waited for once, after the last: a push of many rows
+   * costs one transaction per row, not one transaction and one feed read.
+   */
   async transactions<T>(decides: ((read: DecisionReader) => Decision<T>)[]): Promise<{ value: T; seq: number }[]> {
     const results: { value: T; seq: number }[] = [];
-    for (const decide of decides) results.push(await this.transaction(decide));
+    for (const decide of decides) results.push(await this.track(this.decide(decide, false)));
+    await this.untilFed(Math.max(0, ...results.map((r) => r.seq)));
     return results;
   }
 
@@ -186,14 +204,23 @@ export class PgStore extends MemoryReads implements Store {
    * fresher replica would not give.
    */
   transaction<T>(decide: (read: DecisionReader) => Decision<T>): Promise<{ value: T; seq: number }> {
-    const run = unavailableIfDown(this.decide(decide));
+    return this.track(this.decide(decide, true));
+  }
+
+  /** A decision under way, for the barrier of `commit([])`. */
+  private track<T>(decision: Promise<T>): Promise<T> {
+    const run = unavailableIfDown(decision);
     this.inflight.add(run);
     const done = () => this.inflight.delete(run);
     run.then(done, done);
     return run;
   }
 
-  private async decide<T>(decide: (read: DecisionReader) => Decision<T>): Promise<{ value: T; seq: number }> {
+  /** `fed`: resolve only once the feed has delivered the commit here (see untilFed). */
+  private async decide<T>(
+    decide: (read: DecisionReader) => Decision<T>,
+    fed: boolean,
+  ): Promise<{ value: T; seq: number }> {
     for (let attempt = 1; ; attempt++) {
       const reads = new ReadSet(this.memory);
       const { writes, value } = decide(reads);
@@ -201,31 +228,32 @@ export class PgStore extends MemoryReads implements Store {
         // Nothing to write, but the answer (a refusal, say) must not rest on a stale replica
         // either: a document this user wrote a moment ago on another instance may not be here yet.
         if (reads.empty) return { value, seq: this.durable };
-        const current = await this.documents.current(reads.refs(), [...reads.keys.values()]);
-        if (reads.matches(current, this.indexes) || attempt >= MAX_DECISIONS) return { value, seq: this.durable };
-        this.memory.applyNewer(current);
+        const versions = await reads.versionsOf(this.documents);
+        if (reads.matches(versions) || attempt >= MAX_DECISIONS) return { value, seq: this.durable };
+        this.memory.applyNewer(await reads.fresh(this.documents));
         continue;
       }
       try {
         const { stamps } = await this.documents.transaction(async (tx) => {
           if (!reads.empty) {
-            const current = await tx.current(reads.refs(), [...reads.keys.values()]);
-            if (!reads.matches(current, this.indexes)) throw new StaleRead(current);
+            // Versions only (no bodies); the documents themselves only when something changed.
+            const versions = await reads.versionsOf(tx);
+            if (!reads.matches(versions)) throw new StaleRead(await reads.fresh(tx));
           }
           tx.write(writes);
         });
         // This instance reads its own writes at once; the feed brings them to the streams later.
-        const seqOf = new Map(stamps.map((s) => [`${s.collection}\u0000${s.id}`, s.seq]));
+        const seqOf = new Map(stamps.map((s) => [refKey(s.collection, s.id), s.seq]));
         const stamped: StampedWrite[] = writes.map(({ collection, doc }) => {
           const id = String(doc.id);
           return {
             collection,
-            doc: { ...doc, id, _deleted: doc._deleted === true, _seq: seqOf.get(`${collection}\u0000${id}`) ?? 0 },
+            doc: { ...doc, id, _deleted: doc._deleted === true, _seq: seqOf.get(refKey(collection, id)) ?? 0 },
           };
         });
         this.memory.applyNewer(JSON.parse(JSON.stringify(stamped)) as StampedWrite[]);
         const seq = Math.max(...stamps.map((s) => s.seq));
-        await this.untilFed(seq);
+        if (fed) await this.untilFed(seq);
         return { value, seq };
       } catch (err) {
         if (!(err instanceof StaleRead) || attempt >= MAX_DECISIONS) throw err;
