@@ -1,0 +1,198 @@
+import { ALLOW, DENY, deny, type Cell } from './cell';
+
+/** Pushed writes to each replicated collection: who may write what (the policies, sync-server/policies/). */
+// prettier-ignore
+export const PUSH_CELLS: readonly Cell[] = [
+  // push users: edit own profile (bio)
+  ["push users: edit own profile (bio)",                                               "visitor",        deny(401)],
+  ["push users: edit own profile (bio)",                                               "stranger",       ALLOW],
+  ["push users: edit own profile (bio)",                                               "buyer",          ALLOW],
+  ["push users: edit own profile (bio)",                                               "applicant",      ALLOW],
+  ["push users: edit own profile (bio)",                                               "otherApplicant", ALLOW],
+  // push users: edit the buyer's profile (bio)
+  ["push users: edit the buyer's profile (bio)",                                       "visitor",        deny(401)],
+  ["push users: edit the buyer's profile (bio)",                                       "stranger",       DENY],
+  ["push users: edit the buyer's profile (bio)",                                       "buyer",          ALLOW],
+  ["push users: edit the buyer's profile (bio)",                                       "applicant",      DENY],
+  ["push users: edit the buyer's profile (bio)",                                       "otherApplicant", DENY],
+  // push users: set own stripeAccountId
+  ["push users: set own stripeAccountId",                                              "visitor",        deny(401)],
+  ["push users: set own stripeAccountId",                                              "stranger",       DENY],
+  ["push users: set own stripeAccountId",                                              "buyer",          DENY],
+  ["push users: set own stripeAccountId",                                              "applicant",      DENY],
+  ["push users: set own stripeAccountId",                                              "otherApplicant", DENY],
+  // push users: change own email
+  ["push users: change own email",                                                     "visitor",        deny(401)],
+  ["push users: change own email",                                                     "stranger",       DENY],
+  ["push users: change own email",                                                     "buyer",          DENY],
+  ["push users: change own email",                                                     "applicant",      DENY],
+  ["push users: change own email",                                                     "otherApplicant", DENY],
+  // push users: delete own account
+  ["push users: delete own account",                                                   "visitor",        deny(401)],
+  ["push users: delete own account",                                                   "stranger",       DENY],
+  ["push users: delete own account",                                                   "buyer",          DENY],
+  ["push users: delete own account",                                                   "applicant",      DENY],
+  ["push users: delete own account",                                                   "otherApplicant", DENY],
+  // push users: create a user record
+  ["push users: create a user record",                                                 "visitor",        deny(401)],
+  ["push users: create a user record",                                                 "stranger",       DENY],
+  ["push users: create a user record",                                                 "buyer",          DENY],
+  ["push users: create a user record",                                                 "applicant",      DENY],
+  ["push users: create a user record",                                                 "otherApplicant", DENY],
+  // push gigs: create a gig
+  ["push gigs: create a gig",                                                          "visitor",        deny(401)],
+  ["push gigs: create a gig",                                                          "stranger",       ALLOW],
+  ["push gigs: create a gig",                                                          "buyer",          ALLOW],
+  ["push gigs: create a gig",                                                          "applicant",      ALLOW],
+  ["push gigs: create a gig",                                                          "otherApplicant", ALLOW],
+  // push gigs: create a gig in the buyer’s name (createdBy)
+  ["push gigs: create a gig in the buyer’s name (createdBy)",                          "visitor",        deny(401)],
+  ["push gigs: create a gig in the buyer’s name (createdBy)",                          "stranger",       DENY],
+  ["push gigs: create a gig in the buyer’s name (createdBy)",                          "buyer",          ALLOW],
+  ["push gigs: create a gig in the buyer’s name (createdBy)",                          "applicant",      DENY],
+  ["push gigs: create a gig in the buyer’s name (createdBy)",                          "otherApplicant", DENY],
+  // push gigs: edit the buyer's gig (no offer accepted)
+  ["push gigs: edit the buyer's gig (no offer accepted)",                              "visitor",        deny(401)],
+  ["push gigs: edit the buyer's gig (no offer accepted)",                              "stranger",       DENY],
+  ["push gigs: edit the buyer's gig (no offer accepted)",                              "buyer",          ALLOW],
+  ["push gigs: edit the buyer's gig (no offer accepted)",                              "applicant",      DENY],
+  ["push gigs: edit the buyer's gig (no offer accepted)",                              "otherApplicant", DENY],
+  // push gigs: delete the buyer's gig (no work under way)
+  ["push gigs: delete the buyer's gig (no work under way)",                            "visitor",        deny(401)],
+  ["push gigs: delete the buyer's gig (no work under way)",                            "stranger",       deny(undefined, "You do not have permission to delete this gig.")],
+  ["push gigs: delete the buyer's gig (no work under way)",                            "buyer",          ALLOW],
+  ["push gigs: delete the buyer's gig (no work under way)",                            "applicant",      deny(undefined, "You do not have permission to delete this gig.")],
+  ["push gigs: delete the buyer's gig (no work under way)",                            "otherApplicant", deny(undefined, "You do not have permission to delete this gig.")],
+  // push gigs: edit the buyer's gig once an offer was accepted
+  ["push gigs: edit the buyer's gig once an offer was accepted",                       "visitor",        deny(401)],
+  ["push gigs: edit the buyer's gig once an offer was accepted",                       "stranger",       DENY],
+  ["push gigs: edit the buyer's gig once an offer was accepted",                       "buyer",          DENY],
+  ["push gigs: edit the buyer's gig once an offer was accepted",                       "applicant",      DENY],
+  ["push gigs: edit the buyer's gig once an offer was accepted",                       "otherApplicant", DENY],
+  // push gigs: delete the buyer's gig while work is under way
+  ["push gigs: delete the buyer's gig while work is under way",                        "visitor",        deny(401)],
+  ["push gigs: delete the buyer's gig while work is under way",                        "stranger",       deny(undefined, "You do not have permission to delete this gig.")],
+  ["push gigs: delete the buyer's gig while work is under way",                        "buyer",          deny(undefined, "Work on this gig is under way. Complete the work before deleting the gig.")],
+  ["push gigs: delete the buyer's gig while work is under way",                        "applicant",      deny(undefined, "You do not have permission to delete this gig.")],
+  ["push gigs: delete the buyer's gig while work is under way",                        "otherApplicant", deny(undefined, "You do not have permission to delete this gig.")],
+  // push applications: send an offer (PENDING → PENDING_ACCEPTANCE)
+  ["push applications: send an offer (PENDING → PENDING_ACCEPTANCE)",                  "visitor",        deny(401)],
+  ["push applications: send an offer (PENDING → PENDING_ACCEPTANCE)",                  "stranger",       DENY],
+  ["push applications: send an offer (PENDING → PENDING_ACCEPTANCE)",                  "buyer",          ALLOW],
+  ["push applications: send an offer (PENDING → PENDING_ACCEPTANCE)",                  "applicant",      deny(undefined, "Only the creator of this gig can send offers.")],
+  ["push applications: send an offer (PENDING → PENDING_ACCEPTANCE)",                  "otherApplicant", DENY],
+  // push applications: Start Working / accept (PENDING_ACCEPTANCE → PENDING_PAYMENT)
+  ["push applications: Start Working / accept (PENDING_ACCEPTANCE → PENDING_PAYMENT)", "visitor",        deny(401)],
+  ["push applications: Start Working / accept (PENDING_ACCEPTANCE → PENDING_PAYMENT)", "stranger",       DENY],
+  ["push applications: Start Working / accept (PENDING_ACCEPTANCE → PENDING_PAYMENT)", "buyer",          deny(undefined, "Only the applicant can accept or decline this offer.")],
+  ["push applications: Start Working / accept (PENDING_ACCEPTANCE → PENDING_PAYMENT)", "applicant",      ALLOW],
+  ["push applications: Start Working / accept (PENDING_ACCEPTANCE → PENDING_PAYMENT)", "otherApplicant", DENY],
+  // push applications: decline (PENDING_ACCEPTANCE → REJECTED)
+  ["push applications: decline (PENDING_ACCEPTANCE → REJECTED)",                       "visitor",        deny(401)],
+  ["push applications: decline (PENDING_ACCEPTANCE → REJECTED)",                       "stranger",       DENY],
+  ["push applications: decline (PENDING_ACCEPTANCE → REJECTED)",                       "buyer",          deny(undefined, "Only the applicant can accept or decline this offer.")],
+  ["push applications: decline (PENDING_ACCEPTANCE → REJECTED)",                       "applicant",      ALLOW],
+  ["push applications: decline (PENDING_ACCEPTANCE → REJECTED)",                       "otherApplicant", DENY],
+  // push applications: confirm payment (PENDING_PAYMENT → IN_PROGRESS)
+  ["push applications: confirm payment (PENDING_PAYMENT → IN_PROGRESS)",               "visitor",        deny(401)],
+  ["push applications: confirm payment (PENDING_PAYMENT → IN_PROGRESS)",               "stranger",       DENY],
+  ["push applications: confirm payment (PENDING_PAYMENT → IN_PROGRESS)",               "buyer",          DENY],
+  ["push applications: confirm payment (PENDING_PAYMENT → IN_PROGRESS)",               "applicant",      DENY],
+  ["push applications: confirm payment (PENDING_PAYMENT → IN_PROGRESS)",               "otherApplicant", DENY],
+  // push applications: complete (IN_PROGRESS → COMPLETED)
+  ["push applications: complete (IN_PROGRESS → COMPLETED)",                            "visitor",        deny(401)],
+  ["push applications: complete (IN_PROGRESS → COMPLETED)",                            "stranger",       DENY],
+  ["push applications: complete (IN_PROGRESS → COMPLETED)",                            "buyer",          DENY],
+  ["push applications: complete (IN_PROGRESS → COMPLETED)",                            "applicant",      DENY],
+  ["push applications: complete (IN_PROGRESS → COMPLETED)",                            "otherApplicant", DENY],
+  // push applications: change the amount of a sent offer
+  ["push applications: change the amount of a sent offer",                             "visitor",        deny(401)],
+  ["push applications: change the amount of a sent offer",                             "stranger",       DENY],
+  ["push applications: change the amount of a sent offer",                             "buyer",          DENY],
+  ["push applications: change the amount of a sent offer",                             "applicant",      DENY],
+  ["push applications: change the amount of a sent offer",                             "otherApplicant", DENY],
+  // push applications: change the applicant's offered budget
+  ["push applications: change the applicant's offered budget",                         "visitor",        deny(401)],
+  ["push applications: change the applicant's offered budget",                         "stranger",       DENY],
+  ["push applications: change the applicant's offered budget",                         "buyer",          DENY],
+  ["push applications: change the applicant's offered budget",                         "applicant",      DENY],
+  ["push applications: change the applicant's offered budget",                         "otherApplicant", DENY],
+  // push applications: reopen a declined application (REJECTED → PENDING)
+  ["push applications: reopen a declined application (REJECTED → PENDING)",            "visitor",        deny(401)],
+  ["push applications: reopen a declined application (REJECTED → PENDING)",            "stranger",       DENY],
+  ["push applications: reopen a declined application (REJECTED → PENDING)",            "buyer",          DENY],
+  ["push applications: reopen a declined application (REJECTED → PENDING)",            "applicant",      DENY],
+  ["push applications: reopen a declined application (REJECTED → PENDING)",            "otherApplicant", DENY],
+  // push applications: delete an application
+  ["push applications: delete an application",                                         "visitor",        deny(401)],
+  ["push applications: delete an application",                                         "stranger",       DENY],
+  ["push applications: delete an application",                                         "buyer",          DENY],
+  ["push applications: delete an application",                                         "applicant",      DENY],
+  ["push applications: delete an application",                                         "otherApplicant", DENY],
+  // push notifications: mark the buyer's notification read
+  ["push notifications: mark the buyer's notification read",                           "visitor",        deny(401)],
+  ["push notifications: mark the buyer's notification read",                           "stranger",       DENY],
+  ["push notifications: mark the buyer's notification read",                           "buyer",          ALLOW],
+  ["push notifications: mark the buyer's notification read",                           "applicant",      DENY],
+  ["push notifications: mark the buyer's notification read",                           "otherApplicant", DENY],
+  // push notifications: edit the buyer's notification text
+  ["push notifications: edit the buyer's notification text",                           "visitor",        deny(401)],
+  ["push notifications: edit the buyer's notification text",                           "stranger",       DENY],
+  ["push notifications: edit the buyer's notification text",                           "buyer",          DENY],
+  ["push notifications: edit the buyer's notification text",                           "applicant",      DENY],
+  ["push notifications: edit the buyer's notification text",                           "otherApplicant", DENY],
+  // push notifications: delete the buyer's notification
+  ["push notifications: delete the buyer's notification",                              "visitor",        deny(401)],
+  ["push notifications: delete the buyer's notification",                              "stranger",       DENY],
+  ["push notifications: delete the buyer's notification",                              "buyer",          DENY],
+  ["push notifications: delete the buyer's notification",                              "applicant",      DENY],
+  ["push notifications: delete the buyer's notification",                              "otherApplicant", DENY],
+  // push notifications: create a notification for the buyer
+  ["push notifications: create a notification for the buyer",                          "visitor",        deny(401)],
+  ["push notifications: create a notification for the buyer",                          "stranger",       DENY],
+  ["push notifications: create a notification for the buyer",                          "buyer",          DENY],
+  ["push notifications: create a notification for the buyer",                          "applicant",      DENY],
+  ["push notifications: create a notification for the buyer",                          "otherApplicant", DENY],
+  // push conversations: start the buyer–applicant conversation
+  ["push conversations: start the buyer–applicant conversation",                       "visitor",        deny(401)],
+  ["push conversations: start the buyer–applicant conversation",                       "stranger",       DENY],
+  ["push conversations: start the buyer–applicant conversation",                       "buyer",          ALLOW],
+  ["push conversations: start the buyer–applicant conversation",                       "applicant",      ALLOW],
+  ["push conversations: start the buyer–applicant conversation",                       "otherApplicant", DENY],
+  // push conversations: start one with a user no application links
+  ["push conversations: start one with a user no application links",                   "visitor",        deny(401)],
+  ["push conversations: start one with a user no application links",                   "stranger",       DENY],
+  ["push conversations: start one with a user no application links",                   "buyer",          DENY],
+  ["push conversations: start one with a user no application links",                   "applicant",      DENY],
+  ["push conversations: start one with a user no application links",                   "otherApplicant", DENY],
+  // push conversations: start one with oneself
+  ["push conversations: start one with oneself",                                       "visitor",        deny(401)],
+  ["push conversations: start one with oneself",                                       "stranger",       deny(undefined, "You cannot converse with yourself")],
+  ["push conversations: start one with oneself",                                       "buyer",          deny(undefined, "You cannot converse with yourself")],
+  ["push conversations: start one with oneself",                                       "applicant",      deny(undefined, "You cannot converse with yourself")],
+  ["push conversations: start one with oneself",                                       "otherApplicant", deny(undefined, "You cannot converse with yourself")],
+  // push conversations: mark read (the applicant sent the last message)
+  ["push conversations: mark read (the applicant sent the last message)",              "visitor",        deny(401)],
+  ["push conversations: mark read (the applicant sent the last message)",              "stranger",       DENY],
+  ["push conversations: mark read (the applicant sent the last message)",              "buyer",          ALLOW],
+  ["push conversations: mark read (the applicant sent the last message)",              "applicant",      DENY],
+  ["push conversations: mark read (the applicant sent the last message)",              "otherApplicant", DENY],
+  // push conversations: rewrite the last message
+  ["push conversations: rewrite the last message",                                     "visitor",        deny(401)],
+  ["push conversations: rewrite the last message",                                     "stranger",       DENY],
+  ["push conversations: rewrite the last message",                                     "buyer",          DENY],
+  ["push conversations: rewrite the last message",                                     "applicant",      DENY],
+  ["push conversations: rewrite the last message",                                     "otherApplicant", DENY],
+  // push conversations: add a third participant (with a read mark)
+  ["push conversations: add a third participant (with a read mark)",                   "visitor",        deny(401)],
+  ["push conversations: add a third participant (with a read mark)",                   "stranger",       DENY],
+  ["push conversations: add a third participant (with a read mark)",                   "buyer",          DENY],
+  ["push conversations: add a third participant (with a read mark)",                   "applicant",      DENY],
+  ["push conversations: add a third participant (with a read mark)",                   "otherApplicant", DENY],
+  // push conversations: delete the conversation
+  ["push conversations: delete the conversation",                                      "visitor",        deny(401)],
+  ["push conversations: delete the conversation",                                      "stranger",       DENY],
+  ["push conversations: delete the conversation",                                      "buyer",          DENY],
+  ["push conversations: delete the conversation",                                      "applicant",      DENY],
+  ["push conversations: delete the conversation",                                      "otherApplicant", DENY],
+];

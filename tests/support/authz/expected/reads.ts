@@ -1,0 +1,223 @@
+import { ALLOW, DENY, deny, type Cell } from './cell';
+
+/** Reads: every collection's pull (server-only ones included), the change stream, and what each role may see in them. */
+// prettier-ignore
+export const READ_CELLS: readonly Cell[] = [
+  // GET /api/sync/users/pull
+  ["GET /api/sync/users/pull",                                                         "visitor",        deny(401)],
+  ["GET /api/sync/users/pull",                                                         "stranger",       ALLOW],
+  ["GET /api/sync/users/pull",                                                         "buyer",          ALLOW],
+  ["GET /api/sync/users/pull",                                                         "applicant",      ALLOW],
+  ["GET /api/sync/users/pull",                                                         "otherApplicant", ALLOW],
+  // GET /api/sync/gigs/pull
+  ["GET /api/sync/gigs/pull",                                                          "visitor",        deny(401)],
+  ["GET /api/sync/gigs/pull",                                                          "stranger",       ALLOW],
+  ["GET /api/sync/gigs/pull",                                                          "buyer",          ALLOW],
+  ["GET /api/sync/gigs/pull",                                                          "applicant",      ALLOW],
+  ["GET /api/sync/gigs/pull",                                                          "otherApplicant", ALLOW],
+  // GET /api/sync/applications/pull
+  ["GET /api/sync/applications/pull",                                                  "visitor",        deny(401)],
+  ["GET /api/sync/applications/pull",                                                  "stranger",       ALLOW],
+  ["GET /api/sync/applications/pull",                                                  "buyer",          ALLOW],
+  ["GET /api/sync/applications/pull",                                                  "applicant",      ALLOW],
+  ["GET /api/sync/applications/pull",                                                  "otherApplicant", ALLOW],
+  // GET /api/sync/reviews/pull
+  ["GET /api/sync/reviews/pull",                                                       "visitor",        deny(401)],
+  ["GET /api/sync/reviews/pull",                                                       "stranger",       ALLOW],
+  ["GET /api/sync/reviews/pull",                                                       "buyer",          ALLOW],
+  ["GET /api/sync/reviews/pull",                                                       "applicant",      ALLOW],
+  ["GET /api/sync/reviews/pull",                                                       "otherApplicant", ALLOW],
+  // GET /api/sync/notifications/pull
+  ["GET /api/sync/notifications/pull",                                                 "visitor",        deny(401)],
+  ["GET /api/sync/notifications/pull",                                                 "stranger",       ALLOW],
+  ["GET /api/sync/notifications/pull",                                                 "buyer",          ALLOW],
+  ["GET /api/sync/notifications/pull",                                                 "applicant",      ALLOW],
+  ["GET /api/sync/notifications/pull",                                                 "otherApplicant", ALLOW],
+  // GET /api/sync/conversations/pull
+  ["GET /api/sync/conversations/pull",                                                 "visitor",        deny(401)],
+  ["GET /api/sync/conversations/pull",                                                 "stranger",       ALLOW],
+  ["GET /api/sync/conversations/pull",                                                 "buyer",          ALLOW],
+  ["GET /api/sync/conversations/pull",                                                 "applicant",      ALLOW],
+  ["GET /api/sync/conversations/pull",                                                 "otherApplicant", ALLOW],
+  // GET /api/sync/credentials/pull (server-only collection)
+  ["GET /api/sync/credentials/pull (server-only collection)",                          "visitor",        deny([401, 404])],
+  ["GET /api/sync/credentials/pull (server-only collection)",                          "stranger",       deny(404)],
+  ["GET /api/sync/credentials/pull (server-only collection)",                          "buyer",          deny(404)],
+  ["GET /api/sync/credentials/pull (server-only collection)",                          "applicant",      deny(404)],
+  ["GET /api/sync/credentials/pull (server-only collection)",                          "otherApplicant", deny(404)],
+  // GET /api/sync/sessions/pull (server-only collection)
+  ["GET /api/sync/sessions/pull (server-only collection)",                             "visitor",        deny([401, 404])],
+  ["GET /api/sync/sessions/pull (server-only collection)",                             "stranger",       deny(404)],
+  ["GET /api/sync/sessions/pull (server-only collection)",                             "buyer",          deny(404)],
+  ["GET /api/sync/sessions/pull (server-only collection)",                             "applicant",      deny(404)],
+  ["GET /api/sync/sessions/pull (server-only collection)",                             "otherApplicant", deny(404)],
+  // GET /api/sync/ledger/pull (server-only collection)
+  ["GET /api/sync/ledger/pull (server-only collection)",                               "visitor",        deny([401, 404])],
+  ["GET /api/sync/ledger/pull (server-only collection)",                               "stranger",       deny(404)],
+  ["GET /api/sync/ledger/pull (server-only collection)",                               "buyer",          deny(404)],
+  ["GET /api/sync/ledger/pull (server-only collection)",                               "applicant",      deny(404)],
+  ["GET /api/sync/ledger/pull (server-only collection)",                               "otherApplicant", deny(404)],
+  // GET /api/sync/waitlist/pull (server-only collection)
+  ["GET /api/sync/waitlist/pull (server-only collection)",                             "visitor",        deny([401, 404])],
+  ["GET /api/sync/waitlist/pull (server-only collection)",                             "stranger",       deny(404)],
+  ["GET /api/sync/waitlist/pull (server-only collection)",                             "buyer",          deny(404)],
+  ["GET /api/sync/waitlist/pull (server-only collection)",                             "applicant",      deny(404)],
+  ["GET /api/sync/waitlist/pull (server-only collection)",                             "otherApplicant", deny(404)],
+  // GET /api/sync/portfolios/pull (server-only collection)
+  ["GET /api/sync/portfolios/pull (server-only collection)",                           "visitor",        deny([401, 404])],
+  ["GET /api/sync/portfolios/pull (server-only collection)",                           "stranger",       deny(404)],
+  ["GET /api/sync/portfolios/pull (server-only collection)",                           "buyer",          deny(404)],
+  ["GET /api/sync/portfolios/pull (server-only collection)",                           "applicant",      deny(404)],
+  ["GET /api/sync/portfolios/pull (server-only collection)",                           "otherApplicant", deny(404)],
+  // GET /api/sync/pushsubscriptions/pull (server-only collection)
+  ["GET /api/sync/pushsubscriptions/pull (server-only collection)",                    "visitor",        deny([401, 404])],
+  ["GET /api/sync/pushsubscriptions/pull (server-only collection)",                    "stranger",       deny(404)],
+  ["GET /api/sync/pushsubscriptions/pull (server-only collection)",                    "buyer",          deny(404)],
+  ["GET /api/sync/pushsubscriptions/pull (server-only collection)",                    "applicant",      deny(404)],
+  ["GET /api/sync/pushsubscriptions/pull (server-only collection)",                    "otherApplicant", deny(404)],
+  // POST /api/sync/credentials/push (server-only collection)
+  ["POST /api/sync/credentials/push (server-only collection)",                         "visitor",        deny([401, 404])],
+  ["POST /api/sync/credentials/push (server-only collection)",                         "stranger",       deny(404)],
+  ["POST /api/sync/credentials/push (server-only collection)",                         "buyer",          deny(404)],
+  ["POST /api/sync/credentials/push (server-only collection)",                         "applicant",      deny(404)],
+  ["POST /api/sync/credentials/push (server-only collection)",                         "otherApplicant", deny(404)],
+  // GET /api/sync/stream (hello)
+  ["GET /api/sync/stream (hello)",                                                     "visitor",        deny(401)],
+  ["GET /api/sync/stream (hello)",                                                     "stranger",       ALLOW],
+  ["GET /api/sync/stream (hello)",                                                     "buyer",          ALLOW],
+  ["GET /api/sync/stream (hello)",                                                     "applicant",      ALLOW],
+  ["GET /api/sync/stream (hello)",                                                     "otherApplicant", ALLOW],
+  // pull users: own record with email and payout id
+  ["pull users: own record with email and payout id",                                  "visitor",        deny(401)],
+  ["pull users: own record with email and payout id",                                  "stranger",       ALLOW],
+  ["pull users: own record with email and payout id",                                  "buyer",          ALLOW],
+  ["pull users: own record with email and payout id",                                  "applicant",      ALLOW],
+  ["pull users: own record with email and payout id",                                  "otherApplicant", ALLOW],
+  // pull users: the buyer's profile
+  ["pull users: the buyer's profile",                                                  "visitor",        deny(401)],
+  // The buyer has a gig on the board: their public profile is everyone's to see (decision 032).
+  ["pull users: the buyer's profile",                                                  "stranger",       ALLOW],
+  ["pull users: the buyer's profile",                                                  "buyer",          ALLOW],
+  ["pull users: the buyer's profile",                                                  "applicant",      ALLOW],
+  ["pull users: the buyer's profile",                                                  "otherApplicant", ALLOW],
+  // pull users: the applicant's profile
+  ["pull users: the applicant's profile",                                              "visitor",        deny(401)],
+  ["pull users: the applicant's profile",                                              "stranger",       DENY],
+  ["pull users: the applicant's profile",                                              "buyer",          ALLOW],
+  ["pull users: the applicant's profile",                                              "applicant",      ALLOW],
+  ["pull users: the applicant's profile",                                              "otherApplicant", DENY],
+  // pull users: the other applicant's profile
+  ["pull users: the other applicant's profile",                                        "visitor",        deny(401)],
+  ["pull users: the other applicant's profile",                                        "stranger",       DENY],
+  ["pull users: the other applicant's profile",                                        "buyer",          ALLOW],
+  ["pull users: the other applicant's profile",                                        "applicant",      DENY],
+  ["pull users: the other applicant's profile",                                        "otherApplicant", ALLOW],
+  // pull users: the stranger's profile
+  ["pull users: the stranger's profile",                                               "visitor",        deny(401)],
+  ["pull users: the stranger's profile",                                               "stranger",       ALLOW],
+  ["pull users: the stranger's profile",                                               "buyer",          DENY],
+  ["pull users: the stranger's profile",                                               "applicant",      DENY],
+  ["pull users: the stranger's profile",                                               "otherApplicant", DENY],
+  // pull users: another user's email, payout id or other private field
+  ["pull users: another user's email, payout id or other private field",               "visitor",        deny(401)],
+  ["pull users: another user's email, payout id or other private field",               "stranger",       DENY],
+  ["pull users: another user's email, payout id or other private field",               "buyer",          DENY],
+  ["pull users: another user's email, payout id or other private field",               "applicant",      DENY],
+  ["pull users: another user's email, payout id or other private field",               "otherApplicant", DENY],
+  // pull gigs: the buyer's gig
+  ["pull gigs: the buyer's gig",                                                       "visitor",        deny(401)],
+  ["pull gigs: the buyer's gig",                                                       "stranger",       ALLOW],
+  ["pull gigs: the buyer's gig",                                                       "buyer",          ALLOW],
+  ["pull gigs: the buyer's gig",                                                       "applicant",      ALLOW],
+  ["pull gigs: the buyer's gig",                                                       "otherApplicant", ALLOW],
+  // pull gigs: a creatorEmail on any gig
+  ["pull gigs: a creatorEmail on any gig",                                             "visitor",        deny(401)],
+  ["pull gigs: a creatorEmail on any gig",                                             "stranger",       DENY],
+  ["pull gigs: a creatorEmail on any gig",                                             "buyer",          DENY],
+  ["pull gigs: a creatorEmail on any gig",                                             "applicant",      DENY],
+  ["pull gigs: a creatorEmail on any gig",                                             "otherApplicant", DENY],
+  // pull applications: the applicant's application
+  ["pull applications: the applicant's application",                                    "visitor",        deny(401)],
+  ["pull applications: the applicant's application",                                    "stranger",       DENY],
+  ["pull applications: the applicant's application",                                    "buyer",          ALLOW],
+  ["pull applications: the applicant's application",                                    "applicant",      ALLOW],
+  ["pull applications: the applicant's application",                                    "otherApplicant", DENY],
+  // pull applications: the other side's email before an offer is accepted
+  ["pull applications: the other side's email before an offer is accepted",             "visitor",        deny(401)],
+  ["pull applications: the other side's email before an offer is accepted",             "stranger",       DENY],
+  ["pull applications: the other side's email before an offer is accepted",             "buyer",          DENY],
+  ["pull applications: the other side's email before an offer is accepted",             "applicant",      DENY],
+  ["pull applications: the other side's email before an offer is accepted",             "otherApplicant", DENY],
+  // pull applications: the other side's email once the offer is accepted
+  ["pull applications: the other side's email once the offer is accepted",              "visitor",        deny(401)],
+  ["pull applications: the other side's email once the offer is accepted",              "stranger",       DENY],
+  ["pull applications: the other side's email once the offer is accepted",              "buyer",          ALLOW],
+  ["pull applications: the other side's email once the offer is accepted",              "applicant",      ALLOW],
+  ["pull applications: the other side's email once the offer is accepted",              "otherApplicant", DENY],
+  // pull applications: the other applicant's application
+  ["pull applications: the other applicant's application",                             "visitor",        deny(401)],
+  ["pull applications: the other applicant's application",                             "stranger",       DENY],
+  ["pull applications: the other applicant's application",                             "buyer",          ALLOW],
+  ["pull applications: the other applicant's application",                             "applicant",      DENY],
+  ["pull applications: the other applicant's application",                             "otherApplicant", ALLOW],
+  // pull notifications: the buyer's new_application notifications
+  ["pull notifications: the buyer's new_application notifications",                    "visitor",        deny(401)],
+  ["pull notifications: the buyer's new_application notifications",                    "stranger",       DENY],
+  ["pull notifications: the buyer's new_application notifications",                    "buyer",          ALLOW],
+  ["pull notifications: the buyer's new_application notifications",                    "applicant",      DENY],
+  ["pull notifications: the buyer's new_application notifications",                    "otherApplicant", DENY],
+  // pull notifications: the applicant's new_conversation notification
+  ["pull notifications: the applicant's new_conversation notification",                "visitor",        deny(401)],
+  ["pull notifications: the applicant's new_conversation notification",                "stranger",       DENY],
+  ["pull notifications: the applicant's new_conversation notification",                "buyer",          DENY],
+  ["pull notifications: the applicant's new_conversation notification",                "applicant",      ALLOW],
+  ["pull notifications: the applicant's new_conversation notification",                "otherApplicant", DENY],
+  // pull notifications: anybody else’s notification
+  ["pull notifications: anybody else’s notification",                                  "visitor",        deny(401)],
+  ["pull notifications: anybody else’s notification",                                  "stranger",       DENY],
+  ["pull notifications: anybody else’s notification",                                  "buyer",          DENY],
+  ["pull notifications: anybody else’s notification",                                  "applicant",      DENY],
+  ["pull notifications: anybody else’s notification",                                  "otherApplicant", DENY],
+  // pull conversations: the buyer–applicant conversation
+  ["pull conversations: the buyer–applicant conversation",                             "visitor",        deny(401)],
+  ["pull conversations: the buyer–applicant conversation",                             "stranger",       DENY],
+  ["pull conversations: the buyer–applicant conversation",                             "buyer",          ALLOW],
+  ["pull conversations: the buyer–applicant conversation",                             "applicant",      ALLOW],
+  ["pull conversations: the buyer–applicant conversation",                             "otherApplicant", DENY],
+  // stream: the buyer's new gig
+  ["stream: the buyer's new gig",                                                      "visitor",        deny(401)],
+  ["stream: the buyer's new gig",                                                      "stranger",       ALLOW],
+  ["stream: the buyer's new gig",                                                      "buyer",          ALLOW],
+  ["stream: the buyer's new gig",                                                      "applicant",      ALLOW],
+  ["stream: the buyer's new gig",                                                      "otherApplicant", ALLOW],
+  // stream: the applicant's new application
+  ["stream: the applicant's new application",                                          "visitor",        deny(401)],
+  ["stream: the applicant's new application",                                          "stranger",       DENY],
+  ["stream: the applicant's new application",                                          "buyer",          ALLOW],
+  ["stream: the applicant's new application",                                          "applicant",      ALLOW],
+  ["stream: the applicant's new application",                                          "otherApplicant", DENY],
+  // stream: the buyer's new_application notification
+  ["stream: the buyer's new_application notification",                                 "visitor",        deny(401)],
+  ["stream: the buyer's new_application notification",                                 "stranger",       DENY],
+  ["stream: the buyer's new_application notification",                                 "buyer",          ALLOW],
+  ["stream: the buyer's new_application notification",                                 "applicant",      DENY],
+  ["stream: the buyer's new_application notification",                                 "otherApplicant", DENY],
+  // stream: the applicant's profile (re-stamped by the application)
+  ["stream: the applicant's profile (re-stamped by the application)",                  "visitor",        deny(401)],
+  ["stream: the applicant's profile (re-stamped by the application)",                  "stranger",       DENY],
+  ["stream: the applicant's profile (re-stamped by the application)",                  "buyer",          ALLOW],
+  ["stream: the applicant's profile (re-stamped by the application)",                  "applicant",      ALLOW],
+  ["stream: the applicant's profile (re-stamped by the application)",                  "otherApplicant", DENY],
+  // stream: another user's email, payout id or creatorEmail
+  ["stream: another user's email, payout id or creatorEmail",                          "visitor",        deny(401)],
+  ["stream: another user's email, payout id or creatorEmail",                          "stranger",       DENY],
+  ["stream: another user's email, payout id or creatorEmail",                          "buyer",          DENY],
+  ["stream: another user's email, payout id or creatorEmail",                          "applicant",      DENY],
+  ["stream: another user's email, payout id or creatorEmail",                          "otherApplicant", DENY],
+  // stream: the other side's email on an application before an offer is accepted
+  ["stream: the other side's email on an application before an offer is accepted",      "visitor",        deny(401)],
+  ["stream: the other side's email on an application before an offer is accepted",      "stranger",       DENY],
+  ["stream: the other side's email on an application before an offer is accepted",      "buyer",          DENY],
+  ["stream: the other side's email on an application before an offer is accepted",      "applicant",      DENY],
+  ["stream: the other side's email on an application before an offer is accepted",      "otherApplicant", DENY],
+];
