@@ -215,6 +215,16 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
       return times;
     })(${CHANGES})`)) as number[];
     const ratingP95 = percentile(ratingChanges, 95);
+    // The first switch to "Best rated buyers" is the one that sorts the 10k gigs (later ones reuse
+    // the order until gigs or ratings change): a p95 of 40 changes leaves it out, so it has its own row.
+    push({
+      name: 'browser: first switch to best-rated order (sorts 10k) → drawn',
+      stat: 'once',
+      value: ratingChanges[0] ?? Number.NaN,
+      unit: 'ms',
+      target: '≤ 50 ms',
+      pass: (ratingChanges[0] ?? Number.POSITIVE_INFINITY) <= 50,
+    });
     push({
       name: 'browser: best-rated order or minimum rating change → drawn',
       stat: 'p95',

@@ -3,7 +3,7 @@ import {
   checkNewReview,
   dueForPublication,
   isWindowOpen,
-  mayReadReview,
+  replicatesReviewTo,
   opensReviews,
   replyError,
   REVIEW_MESSAGES,
@@ -11,6 +11,7 @@ import {
   REVIEW_WINDOW_MS,
   reviewPublished,
   reviewReceived,
+  reviewReminder,
   reviewRequested,
   reviewRoleOf,
   reviewStage,
@@ -43,6 +44,9 @@ describe('the review window (14 days from completion)', () => {
     for (const status of ['PENDING', 'PENDING_ACCEPTANCE', 'PENDING_PAYMENT', 'IN_PROGRESS', 'REJECTED', 'CLOSED'])
       expect(opensReviews(work({ status: status as never }))).toBe(false);
     expect(opensReviews(work({ completedAt: null }))).toBe(false);
+    // A dispute split by an operator paid the freelancer part: reviews open; a full refund does not.
+    expect(opensReviews(work({ status: 'SPLIT' }))).toBe(true);
+    expect(opensReviews(work({ status: 'REFUNDED' }))).toBe(false);
   });
 
   it('[W2] opens at completion, reminds 3 days before the end, closes 14 days after', () => {
@@ -107,6 +111,10 @@ describe('who may write a review', () => {
     [{ rating: 5, text: 'x'.repeat(1001) }, { text: REVIEW_MESSAGES.textTooLong }],
     [{ rating: 1, text: 'twenty characters ok' }, {}],
     [{ rating: 5, text: `  ${'x'.repeat(1000)}  ` }, {}],
+    // Counted in UTF-16 units, as the form's counter and the stored field count: ten emoji are 20.
+    [{ rating: 5, text: '🎨'.repeat(10) }, {}],
+    [{ rating: 5, text: '🎨'.repeat(9) }, { text: REVIEW_MESSAGES.textTooShort }],
+    [{ rating: 5, text: '🎨'.repeat(501) }, { text: REVIEW_MESSAGES.textTooLong }],
   ])('[R4] %j → %j', (input, errors) => {
     expect(validateReview(input)).toEqual(errors);
   });
@@ -121,16 +129,18 @@ describe('who may write a review', () => {
 describe('the blind rule', () => {
   const review = { authorId: 'freelancer1', subjectId: 'buyer-one1', windowClosesAt: T + 14 * DAY };
 
-  it('[B1] before publication only its author may read a review; once published, anyone may', () => {
+  it('[B1] before publication a review replicates to its author only; once published, to its subject too, never to anyone else', () => {
     const waiting = { ...review, publishedAt: null };
-    expect(mayReadReview(waiting, 'freelancer1')).toBe(true);
-    expect(mayReadReview(waiting, 'buyer-one1')).toBe(false);
-    expect(mayReadReview(waiting, 'stranger01')).toBe(false);
+    expect(['freelancer1', 'buyer-one1', 'stranger01'].map((u) => replicatesReviewTo(waiting, u))).toEqual([
+      true,
+      false,
+      false,
+    ]);
     const published = { ...review, publishedAt: T + DAY };
-    expect(['freelancer1', 'buyer-one1', 'stranger01'].map((u) => mayReadReview(published, u))).toEqual([
+    expect(['freelancer1', 'buyer-one1', 'stranger01'].map((u) => replicatesReviewTo(published, u))).toEqual([
       true,
       true,
-      true,
+      false,
     ]);
   });
 
@@ -158,6 +168,19 @@ describe('the blind rule', () => {
       reviewStage({ work: work(), userId: 'buyer-one1', mine: undefined, theirs: undefined, otherWrote: true, now: T }),
     ).toEqual({ kind: 'write', closesAt: T + 14 * DAY, otherWrote: true });
     expect(stage({ mine: { publishedAt: null } })).toBe('waiting');
+    // Their own review stays editable while the window is open, not once it has closed (the
+    // server is about to publish it as it is).
+    const waiting = (now: number) =>
+      reviewStage({
+        work: work(),
+        userId: 'buyer-one1',
+        mine: { publishedAt: null },
+        theirs: undefined,
+        otherWrote: false,
+        now,
+      });
+    expect(waiting(T + 14 * DAY - 1)).toEqual({ kind: 'waiting', closesAt: T + 14 * DAY, editable: true });
+    expect(waiting(T + 14 * DAY)).toEqual({ kind: 'waiting', closesAt: T + 14 * DAY, editable: false });
     expect(stage({ mine: { publishedAt: T + DAY } })).toBe('published');
     expect(stage({ now: T + 14 * DAY })).toBe('closed');
     expect(stage({ now: T + 14 * DAY, theirs: { publishedAt: T + 14 * DAY } })).toBe('published');
@@ -185,5 +208,10 @@ describe('review notifications', () => {
     expect(reviewPublished({ work: work(), to: parties.buyer, other: parties.freelancer }).message).toBe(
       'The review “Finn” wrote about you for “Tour poster” is now on your profile.',
     );
+    expect(reviewReminder({ work: work(), to: parties.buyer, other: parties.freelancer })).toMatchObject({
+      userId: 'buyer-one1',
+      type: 'REVIEW_REMINDER',
+      message: '3 days left to review “Finn” for “Tour poster”.',
+    });
   });
 });

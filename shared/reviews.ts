@@ -115,12 +115,15 @@ export function isPublished(review: Pick<ReviewFacts, 'publishedAt'>): boolean {
 }
 
 /**
- * The blind rule, as the read filter applies it: the author always sees their review; anyone else
- * only once it is published (and through replication only its subject does: profile pages show
- * published reviews to every signed-in user).
+ * The blind rule, as the read filter applies it (sync-server/replication/visibility.ts): a review
+ * is replicated to its author always, to its subject once it is published, and to nobody else
+ * (everyone else reads published reviews on the subject's profile page).
  */
-export function mayReadReview(review: Pick<ReviewFacts, 'authorId' | 'publishedAt'>, userId: string): boolean {
-  return review.authorId === userId || isPublished(review);
+export function replicatesReviewTo(
+  review: Pick<ReviewFacts, 'authorId' | 'subjectId' | 'publishedAt'>,
+  userId: string,
+): boolean {
+  return review.authorId === userId || (review.subjectId === userId && isPublished(review));
 }
 
 /** A review still waiting whose window has closed: the server publishes it (a timer). */
@@ -135,7 +138,8 @@ export type ReviewField = 'rating' | 'text';
 export function validateReview(input: ReviewInput): FieldErrors<ReviewField> {
   const { rating } = input;
   const text = typeof input.text === 'string' ? input.text.trim() : '';
-  const length = [...text].length;
+  // Counted as the form's counter, the field's maximum and the schema count: in UTF-16 units.
+  const length = text.length;
   return collectErrors<ReviewField>([
     [
       'rating',
@@ -147,7 +151,7 @@ export function validateReview(input: ReviewInput): FieldErrors<ReviewField> {
     ],
     ['text', length === 0 && REVIEW_MESSAGES.textRequired],
     ['text', length < REVIEW_RULES.textMin && REVIEW_MESSAGES.textTooShort],
-    ['text', text.length > REVIEW_RULES.textMax && REVIEW_MESSAGES.textTooLong],
+    ['text', length > REVIEW_RULES.textMax && REVIEW_MESSAGES.textTooLong],
   ]);
 }
 
@@ -188,7 +192,8 @@ export function checkNewReview(input: {
 export type ReviewStage =
   | { kind: 'not-open' }
   | { kind: 'write'; closesAt: number; otherWrote: boolean }
-  | { kind: 'waiting'; closesAt: number }
+  /** `editable` while the window is open: after it, the server is about to publish what was written. */
+  | { kind: 'waiting'; closesAt: number; editable: boolean }
   | { kind: 'published' }
   | { kind: 'closed'; closesAt: number };
 
@@ -204,7 +209,9 @@ export function reviewStage(input: {
   const window = reviewWindowOf(input.work);
   if (!window || !reviewRoleOf(input.work, input.userId)) return { kind: 'not-open' };
   if (input.mine)
-    return isPublished(input.mine) ? { kind: 'published' } : { kind: 'waiting', closesAt: window.closesAt };
+    return isPublished(input.mine)
+      ? { kind: 'published' }
+      : { kind: 'waiting', closesAt: window.closesAt, editable: input.now < window.closesAt };
   if (input.now < window.closesAt) return { kind: 'write', closesAt: window.closesAt, otherWrote: input.otherWrote };
   return input.theirs && isPublished(input.theirs)
     ? { kind: 'published' }

@@ -1,10 +1,11 @@
 import { isAcceptedOffer } from '../../shared/constants';
 import { isDocumentId } from '../../shared/ids';
-import { isPublished } from '../../shared/reviews';
+import { replicatesReviewTo } from '../../shared/reviews';
 import type { SyncDocument } from '../../shared/sync/protocol';
 import { ownUserView, publicProfileView } from '../auth/users';
 import type { CollectionName, DecisionReader, StoredDoc } from '../store/store';
 import { hasPostedGig, linkedByApplication } from '../domain/links';
+import { vouchFor } from '../store/documents';
 
 export { isReplicated, REPLICATED, type ReplicatedCollection } from '../../shared/sync/protocol';
 
@@ -59,12 +60,9 @@ export function viewKindFor(
     case 'conversations':
       return Array.isArray(doc.participants) && doc.participants.includes(userId) ? 'shared' : undefined;
     case 'reviews':
-      // The blind rule (shared/reviews.ts): an unpublished review reaches its author only. Once
-      // published it reaches its subject too; everyone else reads it on the subject's profile page.
-      if (doc.authorId === userId) return 'shared';
-      return doc.subjectId === userId && isPublished({ publishedAt: doc.publishedAt as number | null })
-        ? 'shared'
-        : undefined;
+      // The blind rule (shared/reviews.ts): an unpublished review reaches its author only.
+      vouchFor('reviews', doc);
+      return replicatesReviewTo(doc, userId) ? 'shared' : undefined;
     default:
       return undefined;
   }

@@ -73,7 +73,7 @@ export function ReviewPanel({ application, focus = false }: { application: Appli
       )}
       {stage.kind === 'waiting' &&
         mine &&
-        (editing ? (
+        (editing && stage.editable ? (
           <ReviewForm
             idPrefix={`${prefix}-edit`}
             subjectName={other.name}
@@ -92,9 +92,11 @@ export function ReviewPanel({ application, focus = false }: { application: Appli
               subjectName={other.name}
               status={`${waitingLabel(stage.closesAt)}${synced(mine.id)}`}
             />
-            <button type="button" className="button button--quiet button--small" onClick={() => setEditing(true)}>
-              Edit your review
-            </button>
+            {stage.editable && (
+              <button type="button" className="button button--quiet button--small" onClick={() => setEditing(true)}>
+                Edit your review
+              </button>
+            )}
           </>
         ))}
       {stage.kind === 'published' && (
