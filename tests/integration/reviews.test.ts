@@ -260,6 +260,24 @@ describe('refused reviews', () => {
     expect(await reviewsSeenBy(stranger)).toEqual([]);
   });
 
+  it('by its subject before it is published: a reply or an edit of a review they may not read yet', async () => {
+    const work = await completedWork();
+    const review = (await write(work.seller.http, 'reviews', reviewBy(work, 2))).master!;
+    const waiting = server.ctx.store.get('reviews', String(review.id))!;
+    expect(waiting.publishedAt).toBeNull();
+    const { _seq: _s, ...shown } = waiting;
+    for (const change of [{ reply: 'I would like to answer this.' }, { rating: 5 }, { publishedAt: clock }]) {
+      const { refusal } = await write(work.buyer.http, 'reviews', { ...shown, ...change }, shown);
+      expect(refusal).toBe('You do not have access to this document.');
+    }
+    expect(server.ctx.store.get('reviews', String(review.id))).toMatchObject({
+      reply: null,
+      rating: 2,
+      publishedAt: null,
+    });
+    expect(await reviewsSeenBy(work.buyer)).toEqual([]);
+  });
+
   it('a reputation is the server’s to write: a profile pushed with another is stored with the server’s', async () => {
     const work = await completedWork();
     await server.timers.runDue();

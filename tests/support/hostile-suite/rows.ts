@@ -179,7 +179,20 @@ export function rowContexts(): Record<ReplicatedCollection, RowContext> {
         update('delete the own review', w.ownReview, { ...w.ownReview, _deleted: true }),
         update('change the rating of a review about oneself', w.aboutMe, { ...w.aboutMe, rating: 5 }),
         update('reply twice', w.aboutMe, { ...w.aboutMe, reply: 'Second thoughts.' }),
-        update('publish a review early', w.ownReview, { ...w.ownReview, publishedAt: 1 }),
+        update('publish an own review early', w.waitingReview, { ...w.waitingReview, publishedAt: now() }),
+        update('move the end of the own review’s window', w.waitingReview, {
+          ...w.waitingReview,
+          windowClosesAt: now() + 365 * 86_400_000,
+        }),
+        update('sign the own waiting review as someone else', w.waitingReview, {
+          ...w.waitingReview,
+          authorId: w.s6.user.id,
+        }),
+        update('point the own waiting review at another member', w.waitingReview, {
+          ...w.waitingReview,
+          subjectId: w.vb.user.id,
+        }),
+        update('delete the own waiting review', w.waitingReview, { ...w.waitingReview, _deleted: true }),
       ],
     },
   };

@@ -87,7 +87,8 @@ export async function buildWorld(on: TestServer) {
   await waitFor('the conversation record', () => on.ctx.store.get('conversations', room)?.lastSenderId === s1.user.id);
 
   // Completed work (zero offers: nothing to pay): one both sides reviewed, the review of the
-  // attacker replied to; one nobody reviewed yet, which the attacker may review.
+  // attacker replied to; one nobody reviewed yet, which the attacker may review; one only the
+  // attacker reviewed, so their review waits unpublished (the blind rule).
   const finish = async (seller: Person, title: string) => {
     const gig = (await write(attacker.http, 'gigs', gigDoc({ title }))).master!;
     const app = await offerAndAccept(attacker.http, seller.http, await applyTo(seller, gig.id as string), 0);
@@ -104,6 +105,8 @@ export async function buildWorld(on: TestServer) {
   const s5 = await person(on.url, { name: 'Sid Five' });
   const reviewedWork = await finish(s4, 'Zine cover');
   const unreviewedWork = await finish(s5, 'Zine back cover');
+  const s6 = await person(on.url, { name: 'Sid Six' });
+  const waitingWork = await finish(s6, 'Zine insert');
   const reviewText = 'Clear brief, kind notes, paid on the day.';
   const ownReview = (
     await write(attacker.http, 'reviews', { id: randomId(), applicationId: reviewedWork, rating: 5, text: reviewText })
@@ -116,6 +119,13 @@ export async function buildWorld(on: TestServer) {
   });
   const aboutMe = await write(attacker.http, 'reviews', { ...theirs.master, reply: 'Thank you!' }, theirs.master);
   if (aboutMe.refusal) throw new Error(aboutMe.refusal);
+  const waiting = await write(attacker.http, 'reviews', {
+    id: randomId(),
+    applicationId: waitingWork,
+    rating: 4,
+    text: 'Quick answers, a clear brief and fair notes.',
+  });
+  if (waiting.refusal || waiting.master?.publishedAt !== null) throw new Error('the waiting review did not wait');
   // The requests to review the completed work are written by a timer: settled before the suite.
   await on.timers.runDue();
 
@@ -168,6 +178,8 @@ export async function buildWorld(on: TestServer) {
     reviewedWork,
     ownReview: await attackerState('reviews', ownReview.id as string),
     aboutMe: await attackerState('reviews', aboutMe.master!.id as string),
+    waitingReview: await attackerState('reviews', waiting.master.id as string),
+    s6,
   };
 }
 
