@@ -11,6 +11,7 @@ import { benchPostgresFanout } from './postgres-fanout';
 import { benchPostgresInitialSync } from './postgres-initial-sync';
 import { benchPostgresPush } from './postgres-push';
 import { loadNote, printReport, Report } from './report';
+import { benchRxdbServer } from './rxdb-server';
 import { benchServerPush } from './server-push';
 import { flag } from './support/cli';
 import { removeDatasets } from './support/datasets';
@@ -19,7 +20,7 @@ import { removeDatabases } from './support/postgres';
 /**
  * `npm run bench [name ...] [--sizes=1k,10k] [--profile]`: every benchmark of issues 8 and 14 in
  * one run, or only the named ones: bundle, push, initial-sync, fanout, chat, browser, lighthouse,
- * memory, and on PostgreSQL postgres-push, postgres-initial-sync, postgres-fanout, postgres-chat
+ * memory, rxdb-server (the peer rows), and on PostgreSQL postgres-push, postgres-initial-sync, postgres-fanout, postgres-chat
  * (`postgres` names all four). The generated datasets are shared between benchmarks and removed
  * at the end, as are the PostgreSQL databases (and the embedded cluster, when DATABASE_URL is unset).
  */
@@ -44,6 +45,7 @@ const benches: [string, () => Promise<unknown>][] = [
   ['browser', () => benchBrowserBoard(report)],
   ['lighthouse', () => benchLighthouse(report)],
   ['memory', () => benchMemory(report)],
+  ['rxdb-server', () => benchRxdbServer(report)],
   ['postgres-push', () => benchPostgresPush(report, { sizes: flag('sizes')?.split(',').map(parseSize), profileDir })],
   ['postgres-initial-sync', () => benchPostgresInitialSync(report)],
   ['postgres-fanout', () => benchPostgresFanout(report)],

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import pg from 'pg';
 import { INDEXES } from '../../sync-server/indexes';
@@ -6,6 +5,7 @@ import { importDataDir } from '../../sync-server/store/postgres/import';
 import { startTestCluster, type TestCluster } from '../../tests/support/postgres/cluster';
 import type { Report } from '../report';
 import type { Dataset } from './datasets';
+import { procStat, TICKS_PER_SECOND } from './proc';
 
 /**
  * PostgreSQL for the benchmarks: the server `DATABASE_URL` names when it is set (its role must be
@@ -140,25 +140,6 @@ export type DbCounters = {
   /** WAL flushes to disk (pg_stat_io; a backend reports its counts within a second or so of going idle). */
   walSyncs: number | undefined;
 };
-
-const TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** utime, stime, cutime, cstime (clock ticks) and the parent of a process, from /proc. */
-function procStat(pid: number): { ppid: number; own: number; children: number } | undefined {
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) };
-  } catch {
-    return undefined;
-  }
-}
 
 let postmaster: number | undefined;
 let lookups = 0;
