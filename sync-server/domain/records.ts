@@ -8,7 +8,16 @@ import type { CurrencyCode } from '../../shared/constants';
 
 export type Session = { id: string; userId: string; expiresAt: number; createdAt: number };
 
-export type Credentials = { id: string; email: string; passwordHash: string };
+export type Credentials = {
+  id: string;
+  email: string;
+  passwordHash: string;
+  /**
+   * Written only by `npm run operator` (auth/operator-accounts.ts): this account is the operator
+   * of `email` while OPERATOR_EMAILS lists it (decision 031, revised).
+   */
+  operator?: { email: string; confirmedAt: number };
+};
 
 export type WaitlistEntry = {
   id: string;

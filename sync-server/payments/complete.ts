@@ -54,7 +54,7 @@ export async function completeGig(
       a?.status === 'SETTLING' && a.settlement?.kind === 'release' && a.settlement.by === 'buyer';
     if (!buyersRelease(app)) {
       if (base > 0 && !ledger.charge(store, applicationId)) throw conflict(MESSAGES.unpaid);
-      const claimed = await decideMove(p, applicationId, actorOf(p.ctx.config, actor), { type: 'COMPLETE' });
+      const claimed = await decideMove(p, applicationId, actorOf(p.ctx, actor), { type: 'COMPLETE' });
       if (!claimed.ok) {
         const current = await readCurrent(store, (read) => read.get('applications', applicationId));
         if (current && normalizeStatus(current.status) === 'COMPLETED') return already();

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../shared/constants';
-import { launchBrowser, signedInActor, signedInContext, waitUpToDate, type Actor } from '../support/browser';
+import { launchBrowser, signedInContext, waitUpToDate, type Actor } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/in-process-server';
+import { operatorPerson } from '../support/operators';
 import { onboard, paidWork, statusOf, submitWork, testClock, type Mode, type Work } from '../support/work';
 
 /**
@@ -128,7 +129,8 @@ describe('a dispute opened by the buyer, resolved by an operator', () => {
     await seller.goto(server.url + '/operator/disputes');
     await seller.getByRole('heading', { name: 'Page not found' }).waitFor({ timeout: 20_000 });
 
-    const operator: Actor = await signedInActor(browser, server.url, { name: 'Opal Operator', email: OPERATOR_EMAIL });
+    const made = await operatorPerson(server, { name: 'Opal Operator', email: OPERATOR_EMAIL });
+    const operator: Actor = { ...made, ...(await signedInContext(browser, server.url, made.http)) };
     await operator.page.goto(server.url + '/landing');
     await operator.page.getByRole('link', { name: 'Disputes' }).click({ timeout: 20_000 });
     const card = operator.page
