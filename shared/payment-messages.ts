@@ -84,6 +84,8 @@ export type PaymentConfirmation = {
 export const WORK_PAYMENT_MESSAGES = {
   refundRefused: 'The payment provider refused the refund. Nothing was refunded; it can be tried again.',
   paymentRefused: 'The payment provider refused the payment. Nothing moved; it can be tried again.',
+  payoutRefusedAfterRefund:
+    'The payment provider refused the freelancer’s payout. The buyer’s refund went out; only the payout can be tried again.',
   providerNoAnswer: 'The payment provider did not answer. The payment will be tried again shortly.',
   cancelFailed: 'Error cancelling the work. Please try again.',
   retryFailed: 'Error trying the payment again. Please try again.',

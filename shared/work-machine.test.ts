@@ -368,6 +368,38 @@ describe('[issue 15] settlement: SETTLING is the one claim on the money', () => 
     });
   });
 
+  it('a split whose refund went out before its payout was refused says exactly what moved, and keeps it through the retry', () => {
+    const split = {
+      ...app('DISPUTED'),
+      ...startSettlement(app('DISPUTED'), 'split', 'operator', 20000, 70),
+    } as Application;
+    const failed = run(SYSTEM_ACTOR, split, {
+      type: 'SETTLEMENT_REFUSED',
+      failure: 'balance_insufficient',
+      refunded: true,
+    });
+    expect(failed).toMatchObject({
+      ok: true,
+      changes: { status: 'SETTLEMENT_FAILED', settlement: { kind: 'split', refundedAt: NOW } },
+    });
+    if (!failed.ok) return;
+    const message =
+      'The payment provider refused the freelancer’s payout of C$180.00 for “Mural”. The buyer’s refund of C$257.50 went out; only the payout is left, and it can be tried again from My Gigs.';
+    expect(failed.notifications.map((n) => [n.userId, n.type, n.message])).toEqual([
+      [CREATOR.id, 'PAYMENT_PROBLEM', message],
+      [APPLICANT.id, 'PAYMENT_PROBLEM', message],
+    ]);
+    const retried = run(CREATOR, { ...split, ...failed.changes } as Application, { type: 'RETRY_SETTLEMENT' });
+    expect(retried).toMatchObject({ ok: true, changes: { status: 'SETTLING', settlement: { refundedAt: NOW } } });
+    // Nothing moved: the words say so.
+    const none = run(SYSTEM_ACTOR, split, { type: 'SETTLEMENT_REFUSED', failure: 'declined' });
+    expect(none).toMatchObject({ ok: true, changes: { settlement: { refundedAt: null } } });
+    if (none.ok)
+      expect(none.notifications[0]!.message).toBe(
+        'The payment provider refused the split for “Mural”. Nothing was marked paid; it can be tried again from My Gigs.',
+      );
+  });
+
   it('a refused release the buyer asked for returns the work to where it was (nothing moved), release date included', () => {
     for (const from of ['IN_PROGRESS', 'DELIVERED'] as const) {
       const claimed = run(CREATOR, app(from), { type: 'COMPLETE' });

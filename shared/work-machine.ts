@@ -59,7 +59,8 @@ export type WorkEvent =
   | { type: 'RESOLVE'; outcome: SettlementKind; freelancerBase?: number }
   | { type: 'REFUND_LATE_PAYMENT' }
   | { type: 'SETTLED'; payoutHeld?: boolean }
-  | { type: 'SETTLEMENT_REFUSED'; failure: string }
+  /** `refunded`: the buyer's refund of this settlement went out before the refusal (a split's payout refused). */
+  | { type: 'SETTLEMENT_REFUSED'; failure: string; refunded?: boolean }
   | { type: 'RETRY_SETTLEMENT' };
 
 export type WorkSettings = { autoReleaseMs: number };
@@ -377,12 +378,16 @@ export function workTransition(input: WorkInput): TransitionResult {
       // The buyer's own Mark as Complete or approval: nothing moved, the work stays as it was and
       // they may try again (docs/product.md §4.2, 'Payment transfer was not successful').
       if (s.kind === 'release' && s.by === 'buyer') return ok({ status: s.from, settlement: undefined }, []);
+      const refundedAt = event.refunded === true && s.refund > 0 ? (s.refundedAt ?? now) : (s.refundedAt ?? null);
       const what = s.kind === 'release' ? 'the payout' : s.kind === 'refund' ? 'the refund' : 'the split';
-      const message = `The payment provider refused ${what} for ${title}. Nothing was marked paid; it can be tried again from My Gigs.`;
-      return ok({ status: 'SETTLEMENT_FAILED', settlement: { ...s, failure: event.failure.slice(0, 500) } }, [
-        toBuyer('PAYMENT_PROBLEM', message),
-        toFreelancer('PAYMENT_PROBLEM', message),
-      ]);
+      // Say exactly what moved: a split's refund may have gone out before its payout was refused.
+      const message = refundedAt
+        ? `The payment provider refused the freelancer’s payout of ${money(s.toFreelancer)} for ${title}. The buyer’s refund of ${money(s.refund)} went out; only the payout is left, and it can be tried again from My Gigs.`
+        : `The payment provider refused ${what} for ${title}. Nothing was marked paid; it can be tried again from My Gigs.`;
+      return ok(
+        { status: 'SETTLEMENT_FAILED', settlement: { ...s, failure: event.failure.slice(0, 500), refundedAt } },
+        [toBuyer('PAYMENT_PROBLEM', message), toFreelancer('PAYMENT_PROBLEM', message)],
+      );
     }
     case 'RETRY_SETTLEMENT': {
       if (!isParty && !(actor.operator && !actor.system)) return refuse(M.onlyPartiesRetry, 'forbidden');

@@ -215,7 +215,9 @@ export async function settleLocked(p: Payments, applicationId: string): Promise<
 
 /** The provider refused: SETTLEMENT_FAILED (or, for the buyer's own release, back to where it was). */
 async function refuseSettlement(p: Payments, app: Stored<'applications'>, failure: string): Promise<SettleOutcome> {
-  const moved = await decideMove(p, app.id, SYSTEM_ACTOR, { type: 'SETTLEMENT_REFUSED', failure });
+  // A split refunds first: a payout refused after it must not say that nothing moved.
+  const refunded = ledger.refund(p.ctx.store, app.id)?.status === 'sent';
+  const moved = await decideMove(p, app.id, SYSTEM_ACTOR, { type: 'SETTLEMENT_REFUSED', failure, refunded });
   const current = moved.ok
     ? moved.application
     : (await readCurrent(p.ctx.store, (read) => read.get('applications', app.id)))!;

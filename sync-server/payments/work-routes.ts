@@ -53,6 +53,7 @@ function answerOf(settled: SettleOutcome): WorkMoneyAnswer {
   const a = settled.application;
   if (settled.outcome === 'settled') return { status: a.status, settlement: a.settlement ?? null };
   if (settled.outcome === 'pending') throw new HttpError(502, W.providerNoAnswer);
+  if (a.settlement?.refundedAt) throw new HttpError(502, W.payoutRefusedAfterRefund);
   throw new HttpError(502, a.settlement?.kind === 'refund' ? W.refundRefused : W.paymentRefused);
 }
 

@@ -227,7 +227,120 @@ describe.each(['simulated', 'stripe'] as const)('with the %s provider', (name) =
         held: 0,
       });
       expect(await failed()).toEqual([]);
-      clock.advance(DAY_MS);
+    });
+  });
+
+  describe('a payout the provider refuses', () => {
+    const NOTHING_MOVED = (title: string) =>
+      `The payment provider refused the payout for “${title}”. Nothing was marked paid; it can be tried again from My Gigs.`;
+
+    it('after the automatic release: SETTLEMENT_FAILED, both told nothing moved; a party’s retry pays once under a new key', async () => {
+      const w = await paidWork(server, mode);
+      await onboard(server, mode, w.seller);
+      await submitWork(server, w, 'Final files');
+      failNext(server, mode, 'transfer', 400);
+      clock.advance(14 * DAY_MS + 1);
+      await server.timers.runDue();
+      expect(current(server, w.applicationId)).toMatchObject({
+        status: 'SETTLEMENT_FAILED',
+        settlement: { kind: 'release', by: 'automatic', failure: expect.any(String), refundedAt: null },
+      });
+      expect(moves(w.applicationId).transfers).toEqual([]);
+      expect(balanceOf(server, w.applicationId)).toMatchObject({ transferred: 0, refunded: 0, held: 45000 });
+      const problems = await notices(w, 'PAYMENT_PROBLEM');
+      expect(problems.map((n) => n.message)).toEqual([NOTHING_MOVED('Poster design'), NOTHING_MOVED('Poster design')]);
+      // The timer does not try a refusal again by itself.
+      clock.advance(61_000);
+      await server.timers.runDue();
+      expect(statusOf(server, w.applicationId)).toBe('SETTLEMENT_FAILED');
+
+      const retried = await retryPayment(w.seller.http, w.applicationId);
+      expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+      expect(retried.body).toMatchObject({ status: 'COMPLETED', settlement: { by: 'automatic' } });
+      expect(moves(w.applicationId).transfers.map((t) => t.amount)).toEqual([40500]);
+      expect(ledgerEntry(`transfer:${w.applicationId}`)).toMatchObject({ status: 'sent', refusedAttempts: 1 });
+      if (stripe)
+        expect(keysSent('/v1/transfers', w.applicationId)).toEqual([
+          `application:${w.applicationId}:transfer`,
+          `application:${w.applicationId}:transfer:retry-1`,
+        ]);
+      expect(await notices(w, 'PAYMENT_RELEASED')).toHaveLength(2);
+      expect(balanceOf(server, w.applicationId)).toEqual({
+        charged: 46350,
+        transferred: 40500,
+        refunded: 0,
+        platformKept: 5850,
+        held: 0,
+      });
+    });
+
+    it('after an operator’s release: the operator is told it was refused, sees it listed, and tries again', async () => {
+      const w = await paidWork(server, mode);
+      await onboard(server, mode, w.seller);
+      await openDispute(server, w.buyer.http, w.applicationId, 'The buyer went quiet');
+      failNext(server, mode, 'transfer', 400);
+      const resolved = await resolveDispute(operator.http, w.applicationId, 'release');
+      expect(resolved.status).toBe(502);
+      expect(resolved.body).toEqual({
+        error: 'The payment provider refused the payment. Nothing moved; it can be tried again.',
+      });
+      expect(current(server, w.applicationId)).toMatchObject({
+        status: 'SETTLEMENT_FAILED',
+        settlement: { kind: 'release', by: 'operator' },
+      });
+      expect(moves(w.applicationId).transfers).toEqual([]);
+      const page = await operator.http.get<{ failed: { applicationId: string }[] }>('/api/operator/disputes');
+      expect(page.body.failed.map((d) => d.applicationId)).toContain(w.applicationId);
+
+      const tried = await retryPayment(operator.http, w.applicationId);
+      expect(tried.body).toMatchObject({ status: 'COMPLETED', settlement: { by: 'operator', toFreelancer: 40500 } });
+      expect(moves(w.applicationId).transfers.map((t) => t.amount)).toEqual([40500]);
+      expect(balanceOf(server, w.applicationId)).toMatchObject({ transferred: 40500, refunded: 0, held: 0 });
+    });
+
+    it('a split whose refund went out and whose payout was refused: SETTLEMENT_FAILED saying so; the retry pays out without refunding again', async () => {
+      const w = await paidWork(server, mode);
+      await onboard(server, mode, w.seller);
+      await openDispute(server, w.buyer.http, w.applicationId, 'Half of it arrived');
+      failNext(server, mode, 'transfer', 400);
+      const resolved = await resolveDispute(operator.http, w.applicationId, 'split', 20000);
+      expect(resolved.status).toBe(502);
+      expect(resolved.body).toEqual({
+        error:
+          'The payment provider refused the freelancer’s payout. The buyer’s refund went out; only the payout can be tried again.',
+      });
+      expect(current(server, w.applicationId)).toMatchObject({
+        status: 'SETTLEMENT_FAILED',
+        settlement: { kind: 'split', refund: 25750, toFreelancer: 18000, refundedAt: clock.at },
+      });
+      expect(moves(w.applicationId).refunds.map((r) => r.amount)).toEqual([25750]);
+      expect(moves(w.applicationId).transfers).toEqual([]);
+      expect(ledgerEntry(`refund:${w.applicationId}`)).toMatchObject({ status: 'sent', amount: 25750 });
+      // Refunded 25,750 and kept 600 of the fee so far: the freelancer's 20,000 is still held.
+      expect(balanceOf(server, w.applicationId)).toEqual({
+        charged: 46350,
+        transferred: 0,
+        refunded: 25750,
+        platformKept: 600,
+        held: 20000,
+      });
+      const message =
+        'The payment provider refused the freelancer’s payout of C$180.00 for “Poster design”. The buyer’s refund of C$257.50 went out; only the payout is left, and it can be tried again from My Gigs.';
+      expect((await notices(w, 'PAYMENT_PROBLEM')).map((n) => n.message)).toEqual([message, message]);
+
+      const retried = await retryPayment(w.buyer.http, w.applicationId);
+      expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+      expect(retried.body).toMatchObject({ status: 'SPLIT' });
+      expect(moves(w.applicationId).refunds.map((r) => r.amount)).toEqual([25750]);
+      expect(moves(w.applicationId).transfers.map((t) => t.amount)).toEqual([18000]);
+      if (stripe) expect(keysSent('/v1/refunds', w.applicationId)).toEqual([`application:${w.applicationId}:refund`]);
+      expect(balanceOf(server, w.applicationId)).toEqual({
+        charged: 46350,
+        transferred: 18000,
+        refunded: 25750,
+        platformKept: 2600,
+        held: 0,
+      });
     });
   });
 });
