@@ -101,6 +101,8 @@ const ALLOWED = new Set([
   'DELIVERED/AUTO_RELEASE/system',
   'IN_PROGRESS/CANCEL_PAID/applicant',
   'CANCELLATION_REQUESTED/CANCEL_PAID/applicant',
+  // The fixture's dispute is on work never submitted: the freelancer may still cancel it with a full refund.
+  'DISPUTED/CANCEL_PAID/applicant',
   'DISPUTED/RESOLVE refund/operator',
   'DISPUTED/RESOLVE release/operator',
   'DISPUTED/RESOLVE split/operator',
@@ -465,6 +467,45 @@ describe('[issue 15] cancellation and disputes', () => {
       ok: false,
       error: WORK_MESSAGES.disputeReasonRequired,
     });
+  });
+
+  it('the freelancer cancels paid work under dispute with a full refund while nothing was ever submitted; nobody else can, nor once work was submitted', () => {
+    const disputed = app('DISPUTED');
+    const cancelled = run(APPLICANT, disputed, { type: 'CANCEL_PAID' });
+    expect(cancelled).toMatchObject({
+      ok: true,
+      changes: {
+        status: 'SETTLING',
+        settlement: { kind: 'refund', by: 'freelancer', from: 'DISPUTED', refund: 46350, toFreelancer: 0 },
+      },
+    });
+    for (const actor of [CREATOR, STRANGER, OPERATOR, SYSTEM_ACTOR])
+      expect(run(actor, disputed, { type: 'CANCEL_PAID' }), actor.name).toMatchObject({
+        ok: false,
+        error: M.onlyApplicantCancelsPaid,
+      });
+    const submitted = app('DISPUTED', { submissions: [{ note: 'Draft', submittedAt: 55 }] });
+    expect(run(APPLICANT, submitted, { type: 'CANCEL_PAID' })).toMatchObject({ ok: false, error: M.disputed });
+    const unpaid = app('DISPUTED', { paymentConfirmedAt: null });
+    expect(run(APPLICANT, unpaid, { type: 'CANCEL_PAID' }).ok).toBe(false);
+
+    // The refund closes the dispute, and both are told so.
+    const settling = { ...disputed, ...(cancelled.ok ? cancelled.changes : {}) } as Application;
+    const settled = run(SYSTEM_ACTOR, settling, { type: 'SETTLED' });
+    expect(settled).toMatchObject({ ok: true, changes: { status: 'REFUNDED' } });
+    if (settled.ok)
+      expect(settled.notifications.map((n) => [n.userId, n.type, n.message])).toEqual([
+        [
+          CREATOR.id,
+          'REFUND_ISSUED',
+          '“Abe Applicant” cancelled “Mural”: you were refunded in full (C$463.50). The dispute is closed.',
+        ],
+        [
+          APPLICANT.id,
+          'DISPUTE_RESOLVED',
+          'The dispute on “Mural” is closed: you cancelled the work and “Cora Creator” was refunded in full (C$463.50)',
+        ],
+      ]);
   });
 
   it('zero-budget work has no money to dispute: either side cancels it instead', () => {

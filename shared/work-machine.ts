@@ -30,6 +30,7 @@ import {
  *        ├──REQUEST_CANCELLATION──▶ CANCELLATION_REQUESTED                       │
  *        └──────REFUSE_CANCELLATION──────┘     │──CANCEL_PAID (freelancer) ──────┤
  *   IN_PROGRESS ──COMPLETE / CANCEL_PAID──────────────────────────────────────────┤
+ *   DISPUTED, nothing ever submitted ──CANCEL_PAID (freelancer; closes the dispute)┤
  *   IN_PROGRESS, DELIVERED, CANCELLATION_REQUESTED ──OPEN_DISPUTE──▶ DISPUTED     │
  *   DISPUTED ──RESOLVE (operator: refund | release | split)──────────────────────▶ SETTLING
  *   CANCELLED ──REFUND_LATE_PAYMENT (server: a payment confirmed after cancelling)─▶ SETTLING
@@ -338,8 +339,11 @@ export function workTransition(input: WorkInput): TransitionResult {
     }
     case 'CANCEL_PAID': {
       if (!isApplicant) return refuse(M.onlyApplicantCancelsPaid, 'forbidden');
-      if ((status !== 'IN_PROGRESS' && status !== 'CANCELLATION_REQUESTED') || !isPaid(a))
-        return refuse(stateRefusal(status) ?? M.notPaidCancellable);
+      // Before delivery, at any time: a dispute over work never submitted included (the refund closes it).
+      const neverDelivered = (a.submissions ?? []).length === 0;
+      const beforeDelivery =
+        status === 'IN_PROGRESS' || status === 'CANCELLATION_REQUESTED' || (status === 'DISPUTED' && neverDelivered);
+      if (!beforeDelivery || !isPaid(a)) return refuse(stateRefusal(status) ?? M.notPaidCancellable);
       return ok(startSettlement(a, 'refund', 'freelancer', 0, now), []);
     }
     case 'RESOLVE': {
@@ -444,6 +448,20 @@ function settledNotices(a: Application, s: Settlement, payoutHeld: boolean, t: N
     ];
   }
   // Refunds in full: the freelancer cancelled, or a payment arrived after the offer was cancelled.
+  if (s.by === 'freelancer' && s.from === 'DISPUTED') {
+    // The freelancer cancelled work under dispute that was never delivered: the refund closes it.
+    return [
+      t.toBuyer(
+        'REFUND_ISSUED',
+        `${quoted(a.applicantName)} cancelled ${t.title}: you were refunded in full (${t.money(s.refund)}). The dispute is closed.`,
+        { amount: s.refund, ...currency },
+      ),
+      t.toFreelancer(
+        'DISPUTE_RESOLVED',
+        `The dispute on ${t.title} is closed: you cancelled the work and ${quoted(a.creatorName)} was refunded in full (${t.money(s.refund)})`,
+      ),
+    ];
+  }
   const message =
     s.by === 'server'
       ? `Your payment for ${t.title} arrived after the offer was cancelled: it was refunded in full (${t.money(s.refund)})`
