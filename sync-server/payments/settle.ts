@@ -179,8 +179,9 @@ export async function settleLocked(p: Payments, applicationId: string): Promise<
     (read, updated) => {
       const now = p.ctx.now();
       const writes: DocWrite[] = [];
-      if (transfer) {
-        const latest = ledger.transfer(read, applicationId);
+      const latest = ledger.transfer(read, applicationId);
+      // A transfer another try recorded as sent stays sent.
+      if (transfer && (latest?.status !== 'sent' || transfer.status === 'sent')) {
         writes.push(
           ledgerWrite({
             ...transfer,
