@@ -29,9 +29,10 @@ export type NotificationDraft = {
 };
 
 /**
- * Who moves an application. `operator` is set by the server for accounts listed in
- * OPERATOR_EMAILS, `system` for the server's own moves (automatic release, the provider's
- * answers); a device never sets either for the server, which judges every move again.
+ * Who moves an application. `operator` is set by the server for operators (accounts listed in
+ * OPERATOR_EMAILS that `npm run operator` made or confirmed), `system` for the server's own moves
+ * (automatic release, the provider's answers); a device never sets either for the server, which
+ * judges every move again.
  */
 export type Actor = { id: string; name: string; operator?: boolean; system?: boolean };
 export type GigRef = { id: string; createdBy: string; title: string };

@@ -15,6 +15,14 @@ export const COMPLETION_MESSAGES = {
   completeError: 'Error marking gig as complete. Please try again.',
 } as const;
 
+/**
+ * Not in docs/product.md before decision 031's revision: "Approve and pay" or Mark as Complete was
+ * accepted and the money claimed for the freelancer, but the payment provider has not answered
+ * yet (answered 202, `payout: 'pending'`). Not a failure: the server pays it out shortly.
+ */
+export const COMPLETION_PENDING =
+  'The payment provider has not answered yet. The payout is being settled and will go through shortly; there is nothing more to do.';
+
 export const PAYOUT_SETUP_MESSAGES = {
   loadFailed: 'Failed to load Stripe account information',
   createFailed: 'Failed to create Stripe account',
@@ -76,6 +84,8 @@ export type PaymentConfirmation = {
 export const WORK_PAYMENT_MESSAGES = {
   refundRefused: 'The payment provider refused the refund. Nothing was refunded; it can be tried again.',
   paymentRefused: 'The payment provider refused the payment. Nothing moved; it can be tried again.',
+  payoutRefusedAfterRefund:
+    'The payment provider refused the freelancer’s payout. The buyer’s refund went out; only the payout can be tried again.',
   providerNoAnswer: 'The payment provider did not answer. The payment will be tried again shortly.',
   cancelFailed: 'Error cancelling the work. Please try again.',
   retryFailed: 'Error trying the payment again. Please try again.',

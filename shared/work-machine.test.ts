@@ -101,6 +101,8 @@ const ALLOWED = new Set([
   'DELIVERED/AUTO_RELEASE/system',
   'IN_PROGRESS/CANCEL_PAID/applicant',
   'CANCELLATION_REQUESTED/CANCEL_PAID/applicant',
+  // The fixture's dispute is on work never submitted: the freelancer may still cancel it with a full refund.
+  'DISPUTED/CANCEL_PAID/applicant',
   'DISPUTED/RESOLVE refund/operator',
   'DISPUTED/RESOLVE release/operator',
   'DISPUTED/RESOLVE split/operator',
@@ -368,6 +370,38 @@ describe('[issue 15] settlement: SETTLING is the one claim on the money', () => 
     });
   });
 
+  it('a split whose refund went out before its payout was refused says exactly what moved, and keeps it through the retry', () => {
+    const split = {
+      ...app('DISPUTED'),
+      ...startSettlement(app('DISPUTED'), 'split', 'operator', 20000, 70),
+    } as Application;
+    const failed = run(SYSTEM_ACTOR, split, {
+      type: 'SETTLEMENT_REFUSED',
+      failure: 'balance_insufficient',
+      refunded: true,
+    });
+    expect(failed).toMatchObject({
+      ok: true,
+      changes: { status: 'SETTLEMENT_FAILED', settlement: { kind: 'split', refundedAt: NOW } },
+    });
+    if (!failed.ok) return;
+    const message =
+      'The payment provider refused the freelancer’s payout of C$180.00 for “Mural”. The buyer’s refund of C$257.50 went out; only the payout is left, and it can be tried again from My Gigs.';
+    expect(failed.notifications.map((n) => [n.userId, n.type, n.message])).toEqual([
+      [CREATOR.id, 'PAYMENT_PROBLEM', message],
+      [APPLICANT.id, 'PAYMENT_PROBLEM', message],
+    ]);
+    const retried = run(CREATOR, { ...split, ...failed.changes } as Application, { type: 'RETRY_SETTLEMENT' });
+    expect(retried).toMatchObject({ ok: true, changes: { status: 'SETTLING', settlement: { refundedAt: NOW } } });
+    // Nothing moved: the words say so.
+    const none = run(SYSTEM_ACTOR, split, { type: 'SETTLEMENT_REFUSED', failure: 'declined' });
+    expect(none).toMatchObject({ ok: true, changes: { settlement: { refundedAt: null } } });
+    if (none.ok)
+      expect(none.notifications[0]!.message).toBe(
+        'The payment provider refused the split for “Mural”. Nothing was marked paid; it can be tried again from My Gigs.',
+      );
+  });
+
   it('a refused release the buyer asked for returns the work to where it was (nothing moved), release date included', () => {
     for (const from of ['IN_PROGRESS', 'DELIVERED'] as const) {
       const claimed = run(CREATOR, app(from), { type: 'COMPLETE' });
@@ -433,6 +467,45 @@ describe('[issue 15] cancellation and disputes', () => {
       ok: false,
       error: WORK_MESSAGES.disputeReasonRequired,
     });
+  });
+
+  it('the freelancer cancels paid work under dispute with a full refund while nothing was ever submitted; nobody else can, nor once work was submitted', () => {
+    const disputed = app('DISPUTED');
+    const cancelled = run(APPLICANT, disputed, { type: 'CANCEL_PAID' });
+    expect(cancelled).toMatchObject({
+      ok: true,
+      changes: {
+        status: 'SETTLING',
+        settlement: { kind: 'refund', by: 'freelancer', from: 'DISPUTED', refund: 46350, toFreelancer: 0 },
+      },
+    });
+    for (const actor of [CREATOR, STRANGER, OPERATOR, SYSTEM_ACTOR])
+      expect(run(actor, disputed, { type: 'CANCEL_PAID' }), actor.name).toMatchObject({
+        ok: false,
+        error: M.onlyApplicantCancelsPaid,
+      });
+    const submitted = app('DISPUTED', { submissions: [{ note: 'Draft', submittedAt: 55 }] });
+    expect(run(APPLICANT, submitted, { type: 'CANCEL_PAID' })).toMatchObject({ ok: false, error: M.disputed });
+    const unpaid = app('DISPUTED', { paymentConfirmedAt: null });
+    expect(run(APPLICANT, unpaid, { type: 'CANCEL_PAID' }).ok).toBe(false);
+
+    // The refund closes the dispute, and both are told so.
+    const settling = { ...disputed, ...(cancelled.ok ? cancelled.changes : {}) } as Application;
+    const settled = run(SYSTEM_ACTOR, settling, { type: 'SETTLED' });
+    expect(settled).toMatchObject({ ok: true, changes: { status: 'REFUNDED' } });
+    if (settled.ok)
+      expect(settled.notifications.map((n) => [n.userId, n.type, n.message])).toEqual([
+        [
+          CREATOR.id,
+          'REFUND_ISSUED',
+          '“Abe Applicant” cancelled “Mural”: you were refunded in full (C$463.50). The dispute is closed.',
+        ],
+        [
+          APPLICANT.id,
+          'DISPUTE_RESOLVED',
+          'The dispute on “Mural” is closed: you cancelled the work and “Cora Creator” was refunded in full (C$463.50)',
+        ],
+      ]);
   });
 
   it('zero-budget work has no money to dispute: either side cancels it instead', () => {

@@ -30,6 +30,7 @@ import {
  *        ├──REQUEST_CANCELLATION──▶ CANCELLATION_REQUESTED                       │
  *        └──────REFUSE_CANCELLATION──────┘     │──CANCEL_PAID (freelancer) ──────┤
  *   IN_PROGRESS ──COMPLETE / CANCEL_PAID──────────────────────────────────────────┤
+ *   DISPUTED, nothing ever submitted ──CANCEL_PAID (freelancer; closes the dispute)┤
  *   IN_PROGRESS, DELIVERED, CANCELLATION_REQUESTED ──OPEN_DISPUTE──▶ DISPUTED     │
  *   DISPUTED ──RESOLVE (operator: refund | release | split)──────────────────────▶ SETTLING
  *   CANCELLED ──REFUND_LATE_PAYMENT (server: a payment confirmed after cancelling)─▶ SETTLING
@@ -59,7 +60,8 @@ export type WorkEvent =
   | { type: 'RESOLVE'; outcome: SettlementKind; freelancerBase?: number }
   | { type: 'REFUND_LATE_PAYMENT' }
   | { type: 'SETTLED'; payoutHeld?: boolean }
-  | { type: 'SETTLEMENT_REFUSED'; failure: string }
+  /** `refunded`: the buyer's refund of this settlement went out before the refusal (a split's payout refused). */
+  | { type: 'SETTLEMENT_REFUSED'; failure: string; refunded?: boolean }
   | { type: 'RETRY_SETTLEMENT' };
 
 export type WorkSettings = { autoReleaseMs: number };
@@ -337,8 +339,11 @@ export function workTransition(input: WorkInput): TransitionResult {
     }
     case 'CANCEL_PAID': {
       if (!isApplicant) return refuse(M.onlyApplicantCancelsPaid, 'forbidden');
-      if ((status !== 'IN_PROGRESS' && status !== 'CANCELLATION_REQUESTED') || !isPaid(a))
-        return refuse(stateRefusal(status) ?? M.notPaidCancellable);
+      // Before delivery, at any time: a dispute over work never submitted included (the refund closes it).
+      const neverDelivered = (a.submissions ?? []).length === 0;
+      const beforeDelivery =
+        status === 'IN_PROGRESS' || status === 'CANCELLATION_REQUESTED' || (status === 'DISPUTED' && neverDelivered);
+      if (!beforeDelivery || !isPaid(a)) return refuse(stateRefusal(status) ?? M.notPaidCancellable);
       return ok(startSettlement(a, 'refund', 'freelancer', 0, now), []);
     }
     case 'RESOLVE': {
@@ -377,12 +382,16 @@ export function workTransition(input: WorkInput): TransitionResult {
       // The buyer's own Mark as Complete or approval: nothing moved, the work stays as it was and
       // they may try again (docs/product.md §4.2, 'Payment transfer was not successful').
       if (s.kind === 'release' && s.by === 'buyer') return ok({ status: s.from, settlement: undefined }, []);
+      const refundedAt = event.refunded === true && s.refund > 0 ? (s.refundedAt ?? now) : (s.refundedAt ?? null);
       const what = s.kind === 'release' ? 'the payout' : s.kind === 'refund' ? 'the refund' : 'the split';
-      const message = `The payment provider refused ${what} for ${title}. Nothing was marked paid; it can be tried again from My Gigs.`;
-      return ok({ status: 'SETTLEMENT_FAILED', settlement: { ...s, failure: event.failure.slice(0, 500) } }, [
-        toBuyer('PAYMENT_PROBLEM', message),
-        toFreelancer('PAYMENT_PROBLEM', message),
-      ]);
+      // Say exactly what moved: a split's refund may have gone out before its payout was refused.
+      const message = refundedAt
+        ? `The payment provider refused the freelancer’s payout of ${money(s.toFreelancer)} for ${title}. The buyer’s refund of ${money(s.refund)} went out; only the payout is left, and it can be tried again from My Gigs.`
+        : `The payment provider refused ${what} for ${title}. Nothing was marked paid; it can be tried again from My Gigs.`;
+      return ok(
+        { status: 'SETTLEMENT_FAILED', settlement: { ...s, failure: event.failure.slice(0, 500), refundedAt } },
+        [toBuyer('PAYMENT_PROBLEM', message), toFreelancer('PAYMENT_PROBLEM', message)],
+      );
     }
     case 'RETRY_SETTLEMENT': {
       if (!isParty && !(actor.operator && !actor.system)) return refuse(M.onlyPartiesRetry, 'forbidden');
@@ -439,6 +448,20 @@ function settledNotices(a: Application, s: Settlement, payoutHeld: boolean, t: N
     ];
   }
   // Refunds in full: the freelancer cancelled, or a payment arrived after the offer was cancelled.
+  if (s.by === 'freelancer' && s.from === 'DISPUTED') {
+    // The freelancer cancelled work under dispute that was never delivered: the refund closes it.
+    return [
+      t.toBuyer(
+        'REFUND_ISSUED',
+        `${quoted(a.applicantName)} cancelled ${t.title}: you were refunded in full (${t.money(s.refund)}). The dispute is closed.`,
+        { amount: s.refund, ...currency },
+      ),
+      t.toFreelancer(
+        'DISPUTE_RESOLVED',
+        `The dispute on ${t.title} is closed: you cancelled the work and ${quoted(a.creatorName)} was refunded in full (${t.money(s.refund)})`,
+      ),
+    ];
+  }
   const message =
     s.by === 'server'
       ? `Your payment for ${t.title} arrived after the offer was cancelled: it was refunded in full (${t.money(s.refund)})`

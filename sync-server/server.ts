@@ -24,6 +24,8 @@ export type RunningServer = {
   url: string;
   port: number;
   ctx: AppContext;
+  /** The payments provider and its lock (tests reach the simulated provider's `failNext` here). */
+  payments: Payments;
   /** Work made due by stored dates (tests run it with the clock they control: `timers.runDue()`). */
   timers: Scheduler;
   chat: ChatHub;
@@ -130,6 +132,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     url: `http://${host}:${port}`,
     port,
     ctx,
+    payments,
     timers,
     chat,
     streams: hub,

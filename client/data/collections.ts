@@ -70,14 +70,15 @@ const unchanged = (doc: unknown) => doc;
 /**
  * Each schema version's step for the documents a device already holds. Gigs version 1 added the
  * optional openings and filledAt (absent reads as one opening, not filled; the server sends both
- * on its next change), applications version 1 the CLOSED status and version 2 delivery, cancellation,
- * disputes and settlement (optional fields, new statuses, decision 031), users version 1 the
+ * on its next change), applications version 1 the CLOSED status, version 2 delivery, cancellation,
+ * disputes and settlement (optional fields, new statuses, decision 031) and version 3 the
+ * settlement's refundedAt (decision 031, revised), users version 1 the
  * reputation and notifications version 1 any type (decision 032): old documents stay valid as they are.
  */
 export const MIGRATIONS: Record<ReplicatedName, Record<number, (doc: unknown) => unknown>> = {
   users: { 1: unchanged },
   gigs: { 1: unchanged },
-  applications: { 1: unchanged, 2: unchanged },
+  applications: { 1: unchanged, 2: unchanged, 3: unchanged },
   notifications: { 1: unchanged },
   conversations: {},
   reviews: {},

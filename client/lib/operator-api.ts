@@ -32,7 +32,13 @@ const disputeView = z.looseObject({
   cancellation: z.looseObject({ note: z.string().optional(), requestedAt: z.number() }).nullable(),
   dispute: z.object({ by: z.enum(['buyer', 'freelancer']), reason: z.string(), openedAt: z.number() }).nullable(),
   settlement: z
-    .looseObject({ kind: z.string(), toFreelancer: z.number(), refund: z.number(), failure: z.string().nullable() })
+    .looseObject({
+      kind: z.string(),
+      toFreelancer: z.number(),
+      refund: z.number(),
+      failure: z.string().nullable(),
+      refundedAt: z.number().nullable().optional(),
+    })
     .nullable(),
   conversation: z.array(
     z.object({ from: z.enum(['buyer', 'freelancer']), content: z.string(), at: z.number().nullable() }),

@@ -62,7 +62,7 @@ const confirmAnswer = z.looseObject({
 const completionAnswer = z.union([
   z.looseObject({
     success: z.literal(true),
-    payout: z.enum(['sent', 'held', 'none']),
+    payout: z.enum(['sent', 'held', 'none', 'pending']),
     amount: minor,
     alreadyCompleted: z.literal(true).optional(),
   }),
@@ -80,8 +80,11 @@ export type { PaymentConfirmation };
 
 export type CompletionResult = {
   success: true;
-  /** sent: paid out now; held: waiting for the freelancer's payout account; none: a zero budget. */
-  payout: 'sent' | 'held' | 'none';
+  /**
+   * sent: paid out now; held: waiting for the freelancer's payout account; none: a zero budget;
+   * pending: the provider has not answered yet, the server is settling it (answered 202).
+   */
+  payout: 'sent' | 'held' | 'none' | 'pending';
   /** The freelancer's 90%. */
   amount: number;
   alreadyCompleted?: true;

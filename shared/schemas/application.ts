@@ -37,6 +37,11 @@ export const settlementSchema = z.object({
   settledAt: timestampSchema.nullable(),
   /** Set while the provider's refusal stands (SETTLEMENT_FAILED). */
   failure: userText(500).nullable(),
+  /**
+   * When the buyer's refund went out, if the settlement was refused after it (a split refunds
+   * first, then pays the freelancer): what the texts of a refused payout say moved.
+   */
+  refundedAt: timestampSchema.nullable().optional(),
 });
 export type Settlement = z.infer<typeof settlementSchema>;
 
@@ -90,8 +95,9 @@ export type Application = z.infer<typeof applicationSchema>;
 
 export const applicationRxSchema = toRxSchema(applicationSchema, {
   // Version 1 added the CLOSED status, version 2 delivery, cancellation, dispute and settlement
-  // (optional fields and new statuses): older documents migrate unchanged.
-  version: 2,
+  // (optional fields and new statuses), version 3 the settlement's refundedAt (optional): older
+  // documents migrate unchanged.
+  version: 3,
   indexes: ['gigId', 'applicantId', 'creatorId'],
   maxLengths: { gigId: 64, applicantId: 64, creatorId: 64 },
 });

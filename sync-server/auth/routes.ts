@@ -8,10 +8,10 @@ import { validateLogin } from '../../shared/validation/login';
 import { normalizeEmail, validateSignup } from '../../shared/validation/signup';
 import { firstError } from '../../shared/validation/types';
 import type { AppContext } from '../context';
-import { badRequest, conflict, HttpError } from '../http/errors';
+import { badRequest, conflict, forbidden, HttpError } from '../http/errors';
 import { parseBody } from '../http/parse';
 import { clientIp, getAuth } from './middleware';
-import { isOperator } from './operators';
+import { isOperator, isOperatorEmail, OPERATOR_SIGNUP_REFUSED } from './operators';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import { createSession, revokeSession, SESSION_COOKIE, sessionCookieOptions } from './sessions';
 import { readCurrent, type DecisionReader, type StoredDoc } from '../store/store';
@@ -44,6 +44,8 @@ export function authRoutes(ctx: AppContext): Router {
     const message = firstError(fields);
     if (message) throw badRequest(message, { fields });
     const email = normalizeEmail(body.email);
+    // Nobody proves an email is theirs by typing it: operator accounts come from `npm run operator`.
+    if (isOperatorEmail(ctx.config, email)) throw forbidden(OPERATOR_SIGNUP_REFUSED);
     const taken = (read: DecisionReader) => read.byIndex('credentials', 'email', email).some((c) => !c._deleted);
     if (await readCurrent(ctx.store, taken)) throw conflict(EMAIL_TAKEN);
 
@@ -109,7 +111,7 @@ export function authRoutes(ctx: AppContext): Router {
     if (previous) await revokeSession(ctx.store, previous.session.id);
     const { token } = await createSession(ctx.store, user.id, ctx.now());
     res.cookie(SESSION_COOKIE, token, sessionCookieOptions(ctx.config.cookieSecure));
-    res.json({ user: ownUserView(user), ...(isOperator(ctx.config, { email: user.email }) ? { operator: true } : {}) });
+    res.json({ user: ownUserView(user), ...(isOperator(ctx, user) ? { operator: true } : {}) });
   });
 
   router.post('/logout', async (_req, res) => {
@@ -130,8 +132,8 @@ export function authRoutes(ctx: AppContext): Router {
       res.json({ user: null });
       return;
     }
-    // Operators (OPERATOR_EMAILS) are told so, for the link to their page; nobody else learns of it.
-    res.json({ user: ownUserView(auth.user), ...(isOperator(ctx.config, auth.user) ? { operator: true } : {}) });
+    // Operators (decision 031) are told so, for the link to their page; nobody else learns of it.
+    res.json({ user: ownUserView(auth.user), ...(isOperator(ctx, auth.user) ? { operator: true } : {}) });
   });
 
   router.get('/session', (_req, res) => {
@@ -141,8 +143,8 @@ export function authRoutes(ctx: AppContext): Router {
       return;
     }
     res.setHeader('Cache-Control', 'no-store');
-    // Operators (OPERATOR_EMAILS) are told so, for the link to their page; nobody else learns of it.
-    res.json({ user: ownUserView(auth.user), ...(isOperator(ctx.config, auth.user) ? { operator: true } : {}) });
+    // Operators (decision 031) are told so, for the link to their page; nobody else learns of it.
+    res.json({ user: ownUserView(auth.user), ...(isOperator(ctx, auth.user) ? { operator: true } : {}) });
   });
 
   return router;

@@ -8,7 +8,16 @@ import type { CurrencyCode } from '../../shared/constants';
 
 export type Session = { id: string; userId: string; expiresAt: number; createdAt: number };
 
-export type Credentials = { id: string; email: string; passwordHash: string };
+export type Credentials = {
+  id: string;
+  email: string;
+  passwordHash: string;
+  /**
+   * Written only by `npm run operator` (auth/operator-accounts.ts): this account is the operator
+   * of `email` while OPERATOR_EMAILS lists it (decision 031, revised).
+   */
+  operator?: { email: string; confirmedAt: number };
+};
 
 export type WaitlistEntry = {
   id: string;
@@ -56,6 +65,13 @@ export type ChargeEntry = Entry & {
 
 export type FeeEntry = Entry & { kind: 'buyer_fee' | 'platform_fee'; amount: number; currency: CurrencyCode };
 
+/**
+ * A provider call that got no answer worth trusting (a timeout, a 5xx): the money may or may not
+ * have moved. The next try asks the provider first (payments/attempts.ts). `status` is the answer's
+ * HTTP status, null when none came; `key` the idempotency key the call used.
+ */
+export type Unanswered = { key: string; status: number | null; at: number };
+
 export type TransferEntry = Entry & {
   kind: 'transfer';
   freelancerId: string;
@@ -67,8 +83,13 @@ export type TransferEntry = Entry & {
   sourceTransaction: string | null;
   destination: string | null;
   transferId: string | null;
-  /** Earlier attempts the provider refused outright; the next key carries this number. */
+  /**
+   * Keys retired so far: attempts the provider refused outright, or answered with a server error
+   * and, asked, showed it had not made. The next key carries this number.
+   */
   refusedAttempts: number;
+  /** The last attempt got no answer worth trusting: the next one reconciles first. */
+  unanswered?: Unanswered | null;
   lastError: string | null;
   sentAt: number | null;
 };
@@ -87,8 +108,13 @@ export type RefundEntry = Entry & {
   status: 'pending' | 'sent';
   chargeId: string | null;
   refundId: string | null;
-  /** Earlier attempts the provider refused outright; the next key carries this number. */
+  /**
+   * Keys retired so far: attempts the provider refused outright, or answered with a server error
+   * and, asked, showed it had not made. The next key carries this number.
+   */
   refusedAttempts: number;
+  /** The last attempt got no answer worth trusting: the next one reconciles first. */
+  unanswered?: Unanswered | null;
   lastError: string | null;
   sentAt: number | null;
 };
@@ -146,7 +172,14 @@ export type SimTransfer = {
   createdAt: number;
   [field: string]: unknown;
 };
-export type SimIdempotency = { id: string; kind: 'sim_idempotency'; resultId: string; createdAt: number };
+export type SimIdempotency = {
+  id: string;
+  kind: 'sim_idempotency';
+  resultId: string;
+  /** A server error answered under this key (a test's fault): replayed like Stripe replays it. */
+  failure?: { status: number; message: string };
+  createdAt: number;
+};
 export type SimRefund = {
   id: string;
   kind: 'sim_refund';

@@ -18,7 +18,7 @@ const resolveBody = z.strictObject({
 });
 
 /**
- * The operator area (decision 031), for the accounts OPERATOR_EMAILS lists: the open disputes and
+ * The operator area (decision 031), for operators (auth/operators.ts): the open disputes and
  * their resolution. To everyone else, signed in or not, nothing here exists: every path answers
  * 404 like any unknown path, before anything is read or parsed.
  */
@@ -28,7 +28,7 @@ export function operatorRoutes(p: Payments): Router {
 
   router.use('/operator', (_req, res, next) => {
     const auth = getAuth(res);
-    if (!auth || !isOperator(ctx.config, auth.user)) throw notFound();
+    if (!auth || !isOperator(ctx, auth.user)) throw notFound();
     next();
   });
 
@@ -46,7 +46,7 @@ export function operatorRoutes(p: Payments): Router {
       return claimAndSettle(
         p,
         app,
-        actorOf(ctx.config, user),
+        actorOf(ctx, user),
         {
           type: 'RESOLVE',
           outcome: body.outcome,

@@ -10,8 +10,12 @@ import { decideMove, settleLocked } from './settle';
 
 export type CompletionResult = {
   success: true;
-  /** sent: transferred now; held: waiting for the freelancer's payout account; none: nothing to pay. */
-  payout: 'sent' | 'held' | 'none';
+  /**
+   * sent: transferred now; held: waiting for the freelancer's payout account; none: nothing to
+   * pay; pending: the provider has not answered yet, the work is being settled (SETTLING) and the
+   * payout is made by the next try or the recovery timer (answered 202).
+   */
+  payout: 'sent' | 'held' | 'none' | 'pending';
   amount: number;
   alreadyCompleted?: true;
 };
@@ -23,8 +27,9 @@ export type CompletionResult = {
  * application becomes COMPLETED with GIG_COMPLETED to the freelancer. Without an account able to
  * receive it the work completes anyway and the payout is held. The money is claimed first
  * (SETTLING, payments/settle.ts), so a dispute or the automatic release racing it gets nothing; a
- * transfer the provider refuses puts the work back as it was. A second call answers the first
- * one's outcome.
+ * transfer the provider refuses puts the work back as it was ('Payment transfer was not
+ * successful'); one it has not answered yet leaves the work SETTLING and answers `pending`. A
+ * second call answers the first one's outcome.
  */
 export async function completeGig(
   p: Payments,
@@ -54,7 +59,7 @@ export async function completeGig(
       a?.status === 'SETTLING' && a.settlement?.kind === 'release' && a.settlement.by === 'buyer';
     if (!buyersRelease(app)) {
       if (base > 0 && !ledger.charge(store, applicationId)) throw conflict(MESSAGES.unpaid);
-      const claimed = await decideMove(p, applicationId, actorOf(p.ctx.config, actor), { type: 'COMPLETE' });
+      const claimed = await decideMove(p, applicationId, actorOf(p.ctx, actor), { type: 'COMPLETE' });
       if (!claimed.ok) {
         const current = await readCurrent(store, (read) => read.get('applications', applicationId));
         if (current && normalizeStatus(current.status) === 'COMPLETED') return already();
@@ -69,7 +74,9 @@ export async function completeGig(
     const settled = await settleLocked(p, applicationId);
     if (settled.outcome === 'settled' && settled.application.status === 'COMPLETED')
       return settled.already ? already() : { success: true, payout: settled.payout, amount: split.freelancer };
-    // Refused (the work is back as it was) or not answered yet (SETTLING, tried again shortly).
+    // Not answered yet: the money is claimed for the freelancer and will be paid out (not a failure).
+    if (settled.outcome === 'pending') return { success: true, payout: 'pending', amount: split.freelancer };
+    // Refused: the work is back as it was.
     throw new HttpError(502, M.transferFailed);
   });
 }

@@ -103,7 +103,12 @@ export function applicationBalance(
   applicationId: string,
 ): { charged: number; transferred: number; refunded: number; platformKept: number; held: number } {
   const charged = ledger.charge(store, applicationId)?.amount ?? 0;
-  const transferred = ledger.transfer(store, applicationId)?.amount ?? 0;
+  // Sent, or held for the freelancer's payout account once the work is settled; before that a
+  // transfer entry only records attempts (refused or unanswered), and nothing went.
+  const transfer = ledger.transfer(store, applicationId);
+  const status = store.get('applications', applicationId)?.status;
+  const settled = status === 'COMPLETED' || status === 'SPLIT';
+  const transferred = transfer && (transfer.status === 'sent' || settled) ? transfer.amount : 0;
   const refund = ledger.refund(store, applicationId);
   const refunded = refund?.status === 'sent' ? refund.amount : 0;
   const buyerFee = ledger.fee(store, ledgerId.buyerFee(applicationId))?.amount ?? 0;

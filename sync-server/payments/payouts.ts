@@ -3,33 +3,51 @@ import { notificationWrites } from '../domain/notifications';
 import { stamp } from '../domain/documents';
 import { ledger, ledgerWrite, type TransferEntry } from './ledger';
 import { lockKey, type Payments } from './payments';
-import { idempotencyKeys, ProviderError } from './provider';
+import { attemptOnce, attemptRecord } from './attempts';
+import { idempotencyKeys } from './provider';
 
-export type TransferOutcome = { ok: true; transferId: string } | { ok: false; definitive: boolean; error: string };
+export type TransferOutcome =
+  { ok: true; transferId: string; attempt: number } | { ok: false; definitive: boolean; error: string };
 
 /**
- * Records a failed transfer attempt on the application's transfer entry, as one decision: a
- * refusal (definitive) moves the next try to a new idempotency key, counted once however many
- * instances saw the same refusal of the same attempt; a transfer already sent is left alone.
+ * Sends the freelancer's share of one application, once: keys derived from the application and
+ * the attempt, and a try after one that got no answer asks the provider first (attempts.ts), so
+ * however often this runs (double clicks, a retry after a crash or a 5xx, a release racing a
+ * completion on another instance) the provider makes one transfer. A failed try is recorded on
+ * the application's transfer entry as one decision; a transfer made is the caller's to record
+ * (with `attempt`, the key's number).
  */
-export async function recordFailedTransfer(
-  p: Payments,
-  attempt: TransferEntry,
-  outcome: { definitive: boolean; error: string },
-): Promise<void> {
+export async function transferOnce(p: Payments, t: TransferEntry, destination: string): Promise<TransferOutcome> {
+  const id = t.applicationId;
+  const outcome = await attemptOnce(t, {
+    keyOf: (attempt) => idempotencyKeys.transfer(id, attempt),
+    find: () => p.provider.findTransfer({ transferGroup: t.transferGroup, applicationId: id, amount: t.amount }),
+    make: (key) =>
+      p.provider.createTransfer(
+        {
+          amount: t.amount,
+          currency: t.currency,
+          destination,
+          transferGroup: t.transferGroup,
+          ...(t.sourceTransaction ? { sourceTransaction: t.sourceTransaction } : {}),
+          metadata: { applicationId: id, freelancerId: t.freelancerId },
+        },
+        key,
+      ),
+    now: p.ctx.now,
+  });
+  if (outcome.ok) return { ok: true, transferId: outcome.id, attempt: outcome.attempt };
+  p.ctx.log(`Transfer for application ${id} failed`, outcome.error);
   const now = p.ctx.now();
   await p.ctx.store.transaction((read) => {
-    const latest = ledger.transfer(read, attempt.applicationId);
+    const latest = ledger.transfer(read, id);
     if (latest?.status === 'sent') return { writes: [], value: undefined };
-    const base = latest ?? attempt;
-    // Another instance already counted this attempt's refusal: its next key stands.
-    const counted = base.refusedAttempts > attempt.refusedAttempts;
     return {
       writes: [
         ledgerWrite({
-          ...attempt,
+          ...t,
           ...(latest ? { status: latest.status, createdAt: latest.createdAt } : {}),
-          refusedAttempts: counted ? base.refusedAttempts : attempt.refusedAttempts + (outcome.definitive ? 1 : 0),
+          ...attemptRecord(latest, outcome),
           lastError: outcome.error,
           updatedAt: stamp(now, latest),
         }),
@@ -37,42 +55,7 @@ export async function recordFailedTransfer(
       value: undefined,
     };
   });
-}
-
-/**
- * Sends the freelancer's share of one application. The idempotency key is the application's
- * transfer key, so however often this runs (double clicks, a retry after a crash, a release racing
- * a completion on another instance) the provider makes at most one transfer per attempt number.
- */
-export async function sendTransfer(
-  p: Payments,
-  t: Pick<
-    TransferEntry,
-    'applicationId' | 'freelancerId' | 'amount' | 'currency' | 'transferGroup' | 'sourceTransaction' | 'refusedAttempts'
-  >,
-  destination: string,
-): Promise<TransferOutcome> {
-  try {
-    const { id } = await p.provider.createTransfer(
-      {
-        amount: t.amount,
-        currency: t.currency,
-        destination,
-        transferGroup: t.transferGroup,
-        ...(t.sourceTransaction ? { sourceTransaction: t.sourceTransaction } : {}),
-        metadata: { applicationId: t.applicationId, freelancerId: t.freelancerId },
-      },
-      idempotencyKeys.transfer(t.applicationId, t.refusedAttempts),
-    );
-    return { ok: true, transferId: id };
-  } catch (err) {
-    p.ctx.log(`Transfer for application ${t.applicationId} failed`, err instanceof Error ? err.message : err);
-    return {
-      ok: false,
-      definitive: err instanceof ProviderError && err.definitive,
-      error: err instanceof Error ? err.message : String(err),
-    };
-  }
+  return { ok: false, definitive: outcome.definitive, error: outcome.error };
 }
 
 /**
@@ -86,11 +69,11 @@ export async function releaseHeldPayouts(p: Payments, freelancerId: string, dest
     const released = await p.lock.run(lockKey.application(held.applicationId), async () => {
       const current = ledger.transfer(p.ctx.store, held.applicationId);
       if (!current || current.status !== 'held') return false;
-      const outcome = await sendTransfer(p, current, destination);
-      if (!outcome.ok) {
-        await recordFailedTransfer(p, current, outcome);
-        return false;
-      }
+      // A settlement still under way (or refused) owns its transfer: only settled work's payout waits here.
+      const work = p.ctx.store.get('applications', held.applicationId);
+      if (work?.status !== 'COMPLETED' && work?.status !== 'SPLIT') return false;
+      const outcome = await transferOnce(p, current, destination);
+      if (!outcome.ok) return false;
       const now = p.ctx.now();
       // Sent once: another instance releasing the same payout got the same transfer (same key)
       // and whichever records it second finds it sent.
@@ -117,6 +100,8 @@ export async function releaseHeldPayouts(p: Payments, freelancerId: string, dest
               destination,
               transferId: outcome.transferId,
               sentAt: now,
+              refusedAttempts: Math.max(latest.refusedAttempts, outcome.attempt),
+              unanswered: null,
               lastError: null,
               updatedAt: stamp(now, latest),
             }),

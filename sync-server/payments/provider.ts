@@ -70,6 +70,14 @@ export type RefundInput = {
 };
 
 /**
+ * What to look for when an earlier refund or transfer of an application got no answer worth
+ * trusting (decision 031, revised): the provider's own record of it, by the application id the
+ * call carried in its metadata (every key ever used for it) and the amount.
+ */
+export type RefundLookup = { chargeId?: string; paymentIntentId?: string; applicationId: string; amount: number };
+export type TransferLookup = { transferGroup: string; applicationId: string; amount: number };
+
+/**
  * A verified provider event: only what the server acts on. `connectedAccount` is set on events that
  * happened on a connected account (Stripe's `account` field): they come to the Connect endpoint.
  */
@@ -104,6 +112,10 @@ export interface PaymentsProvider {
   createTransfer(input: TransferInput, idempotencyKey: string): Promise<{ id: string }>;
   /** Refunds `amount` of the charge to the buyer; throws ProviderError (definitive) when refused. */
   createRefund(input: RefundInput, idempotencyKey: string): Promise<{ id: string }>;
+  /** The refund of this application the provider made (not failed or cancelled), if any. */
+  findRefund(lookup: RefundLookup): Promise<{ id: string } | undefined>;
+  /** The transfer of this application the provider made, if any. */
+  findTransfer(lookup: TransferLookup): Promise<{ id: string } | undefined>;
   /**
    * Verifies the signature and age of a webhook with the secret of the endpoint that received it;
    * throws ProviderError(400) when it is not genuine, ProviderError(404) when that endpoint has no secret.
@@ -114,7 +126,8 @@ export interface PaymentsProvider {
 /**
  * A failed provider call. `definitive` means the provider refused the request (a 4xx answer): no
  * money moved and repeating it with the same key would only replay the refusal. A timeout or 5xx
- * is not definitive: the same key must be used again, because the call may have gone through.
+ * is not definitive: the call may have gone through, so the provider is asked before anything is
+ * tried again (payments/attempts.ts).
  */
 export class ProviderError extends Error {
   constructor(
@@ -136,10 +149,10 @@ export const idempotencyKeys = {
   accountLink: (accountId: string, nonce: string) => `account:${accountId}:link:${nonce}`,
   /** `attempt` counts earlier sessions of this application that expired unpaid. */
   checkout: (applicationId: string, attempt: number) => `application:${applicationId}:checkout:${attempt}`,
-  /** `attempt` counts earlier transfers the provider refused outright (a definitive error). */
+  /** `attempt` counts keys retired: refused outright, or answered 5xx and found not made. */
   transfer: (applicationId: string, attempt: number) =>
     `application:${applicationId}:transfer${attempt ? `:retry-${attempt}` : ''}`,
-  /** `attempt` counts earlier refunds of this application the provider refused outright. */
+  /** `attempt` counts keys retired: refused outright, or answered 5xx and found not made. */
   refund: (applicationId: string, attempt: number) =>
     `application:${applicationId}:refund${attempt ? `:retry-${attempt}` : ''}`,
 };

@@ -77,7 +77,9 @@ export function paymentRoutes(p: Payments): Router {
       const { user } = requireAuth(res);
       const body = parseBody(completeBody, req.body);
       if (body.userId !== user.id) throw forbidden(M.onlyBuyerCompletes);
-      res.json(await completeGig(p, user, body.gigId, body.applicationId));
+      const result = await completeGig(p, user, body.gigId, body.applicationId);
+      // 202: claimed and being settled; the provider's answer is still to come.
+      res.status(result.payout === 'pending' ? 202 : 200).json(result);
     } catch (err) {
       if (err instanceof HttpError) {
         res.status(err.status).json({ success: false, error: err.message });

@@ -1,18 +1,17 @@
 import { SYSTEM_ACTOR, transition, type Actor, type ApplicationEvent } from '../../shared/application-machine';
 import { settlementAmounts } from '../../shared/money';
-import { WORK_PAYMENT_MESSAGES as W } from '../../shared/payment-messages';
 import { workSettings } from '../config';
 import { stamp } from '../domain/documents';
 import { gigRefOf } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
-import { HttpError, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
 import { reopenings } from '../policies/hiring';
 import { readCurrent, type DecisionReader, type DocWrite, type Stored } from '../store/store';
-import { ledger, ledgerId, ledgerWrite, type RefundEntry, type TransferEntry } from './ledger';
+import { ledger, ledgerId, ledgerWrite, type TransferEntry } from './ledger';
 import { PAYMENT_MESSAGES as M } from './messages';
 import { lockKey, usableAccountId, type Payments } from './payments';
-import { recordFailedTransfer, sendTransfer } from './payouts';
-import { idempotencyKeys, ProviderError } from './provider';
+import { transferOnce } from './payouts';
+import { refundOnce } from './refunds';
 
 /**
  * Settling the buyer's money (docs/decisions/031-money-nobody-strands.md). A move that decides
@@ -23,7 +22,9 @@ import { idempotencyKeys, ProviderError } from './provider';
  * calls run, each with an idempotency key derived from the application and the attempt, and a last
  * decision records the outcome (COMPLETED, REFUNDED or SPLIT) with its ledger entries. A refusal
  * by the provider records SETTLEMENT_FAILED (nothing moved; it can be tried again); a call that
- * got no answer leaves SETTLING, continued by the next try or the recovery timer with the same keys.
+ * got no answer leaves SETTLING (`pending`), continued by the next try or the recovery timer, which
+ * first ask the provider whether the money moved (attempts.ts): nothing moves twice, nothing stays
+ * stuck behind a key the provider keeps answering with a server error.
  */
 
 export type SettleOutcome = {
@@ -106,16 +107,21 @@ export async function settleLocked(p: Payments, applicationId: string): Promise<
   const paid = charge ? { base: charge.base, fee: charge.amount - charge.base } : { base: 0, fee: 0 };
   const amounts = settlementAmounts(paid, Math.min(s.freelancerBase, paid.base));
 
+  const pending: SettleOutcome = { outcome: 'pending', application: app, payout: 'none', already: false };
   if (s.refund > 0) {
     if (!charge) return refuseSettlement(p, app, 'No payment is recorded for this application');
-    const refused = await refund(p, app, charge, s.refund, amounts.refundFee);
-    if (refused) return refused;
+    const refunded = await refundOnce(p, app, charge, s.refund, amounts.refundFee);
+    if (!refunded.ok) return refunded.definitive ? refuseSettlement(p, app, refunded.error) : pending;
   }
 
   let payout: SettleOutcome['payout'] = 'none';
   let transfer: TransferEntry | undefined;
-  if (s.toFreelancer > 0) {
-    const previous = ledger.transfer(store, applicationId);
+  const previous = ledger.transfer(store, applicationId);
+  if (s.toFreelancer > 0 && previous?.status === 'sent') {
+    // Made by an earlier try (on any instance) whose outcome was not recorded yet.
+    transfer = previous;
+    payout = 'sent';
+  } else if (s.toFreelancer > 0) {
     const now = p.ctx.now();
     transfer = {
       id: ledgerId.transfer(applicationId),
@@ -130,6 +136,7 @@ export async function settleLocked(p: Payments, applicationId: string): Promise<
       destination: null,
       transferId: null,
       refusedAttempts: previous?.refusedAttempts ?? 0,
+      unanswered: previous?.unanswered ?? null,
       lastError: null,
       sentAt: null,
       createdAt: previous?.createdAt ?? now,
@@ -143,17 +150,20 @@ export async function settleLocked(p: Payments, applicationId: string): Promise<
         connected = (await p.provider.retrieveAccount(destination)).state === 'connected';
       } catch (err) {
         p.ctx.log(`Payout account ${destination} could not be read`, err instanceof Error ? err.message : err);
-        throw new HttpError(502, s.by === 'buyer' ? M.transferFailed : W.providerNoAnswer);
+        return pending;
       }
     }
     if (destination && connected) {
-      const sent = await sendTransfer(p, transfer, destination);
-      if (!sent.ok) {
-        await recordFailedTransfer(p, transfer, sent);
-        if (sent.definitive) return refuseSettlement(p, app, sent.error);
-        throw new HttpError(502, s.by === 'buyer' ? M.transferFailed : W.providerNoAnswer);
-      }
-      Object.assign(transfer, { status: 'sent', destination, transferId: sent.transferId, sentAt: p.ctx.now() });
+      const sent = await transferOnce(p, transfer, destination);
+      if (!sent.ok) return sent.definitive ? refuseSettlement(p, app, sent.error) : pending;
+      Object.assign(transfer, {
+        status: 'sent',
+        destination,
+        transferId: sent.transferId,
+        sentAt: p.ctx.now(),
+        refusedAttempts: sent.attempt,
+        unanswered: null,
+      });
       payout = 'sent';
     } else {
       payout = 'held';
@@ -169,10 +179,15 @@ export async function settleLocked(p: Payments, applicationId: string): Promise<
     (read, updated) => {
       const now = p.ctx.now();
       const writes: DocWrite[] = [];
-      if (transfer) {
-        const latest = ledger.transfer(read, applicationId);
+      const latest = ledger.transfer(read, applicationId);
+      // A transfer another try recorded as sent stays sent.
+      if (transfer && (latest?.status !== 'sent' || transfer.status === 'sent')) {
         writes.push(
-          ledgerWrite({ ...transfer, refusedAttempts: latest?.refusedAttempts ?? 0, updatedAt: stamp(now, latest) }),
+          ledgerWrite({
+            ...transfer,
+            refusedAttempts: Math.max(latest?.refusedAttempts ?? 0, transfer.refusedAttempts),
+            updatedAt: stamp(now, latest),
+          }),
         );
       }
       if (amounts.platformFee > 0)
@@ -199,84 +214,11 @@ export async function settleLocked(p: Payments, applicationId: string): Promise<
   return { outcome: 'settled', application: done.application, payout, already: false };
 }
 
-/**
- * The refund part of a settlement: sent once (an earlier try's refund is found in the ledger), a
- * refusal recorded and answered as SETTLEMENT_FAILED, no answer left for the next try.
- */
-async function refund(
-  p: Payments,
-  app: Stored<'applications'>,
-  charge: NonNullable<ReturnType<typeof ledger.charge>>,
-  amount: number,
-  fee: number,
-): Promise<SettleOutcome | undefined> {
-  const { store } = p.ctx;
-  const id = app.id;
-  const previous = ledger.refund(store, id);
-  if (previous?.status === 'sent') return undefined;
-  const attempt = previous?.refusedAttempts ?? 0;
-  const entry: RefundEntry = {
-    id: ledgerId.refund(id),
-    kind: 'refund',
-    applicationId: id,
-    buyerId: app.creatorId,
-    amount,
-    fee,
-    currency: app.currency,
-    status: 'pending',
-    chargeId: charge.chargeId,
-    refundId: null,
-    refusedAttempts: attempt,
-    lastError: null,
-    sentAt: null,
-    createdAt: previous?.createdAt ?? p.ctx.now(),
-    updatedAt: p.ctx.now(),
-  };
-  let outcome: { ok: true; refundId: string } | { ok: false; definitive: boolean; error: string };
-  try {
-    const made = await p.provider.createRefund(
-      {
-        ...(charge.chargeId ? { chargeId: charge.chargeId } : {}),
-        ...(charge.paymentIntentId ? { paymentIntentId: charge.paymentIntentId } : {}),
-        amount,
-        currency: app.currency,
-        metadata: { applicationId: id, buyerId: app.creatorId },
-      },
-      idempotencyKeys.refund(id, attempt),
-    );
-    outcome = { ok: true, refundId: made.id };
-  } catch (err) {
-    p.ctx.log(`Refund for application ${id} failed`, err instanceof Error ? err.message : err);
-    outcome = {
-      ok: false,
-      definitive: err instanceof ProviderError && err.definitive,
-      error: err instanceof Error ? err.message : String(err),
-    };
-  }
-  const now = p.ctx.now();
-  // Recorded as one decision: a refund sent is kept (another instance's, with the same key, is
-  // the same refund); a refusal of this attempt is counted once, moving the next try to a new key.
-  await store.transaction((read) => {
-    const latest = ledger.refund(read, id);
-    if (latest?.status === 'sent') return { writes: [], value: undefined };
-    const counted = (latest?.refusedAttempts ?? 0) > attempt;
-    const next: RefundEntry = outcome.ok
-      ? { ...entry, status: 'sent', refundId: outcome.refundId, sentAt: now, lastError: null }
-      : {
-          ...entry,
-          refusedAttempts: counted ? latest!.refusedAttempts : attempt + (outcome.definitive ? 1 : 0),
-          lastError: outcome.error,
-        };
-    return { writes: [ledgerWrite({ ...next, updatedAt: stamp(now, latest) })], value: undefined };
-  });
-  if (outcome.ok) return undefined;
-  if (outcome.definitive) return refuseSettlement(p, app, outcome.error);
-  throw new HttpError(502, W.providerNoAnswer);
-}
-
 /** The provider refused: SETTLEMENT_FAILED (or, for the buyer's own release, back to where it was). */
 async function refuseSettlement(p: Payments, app: Stored<'applications'>, failure: string): Promise<SettleOutcome> {
-  const moved = await decideMove(p, app.id, SYSTEM_ACTOR, { type: 'SETTLEMENT_REFUSED', failure });
+  // A split refunds first: a payout refused after it must not say that nothing moved.
+  const refunded = ledger.refund(p.ctx.store, app.id)?.status === 'sent';
+  const moved = await decideMove(p, app.id, SYSTEM_ACTOR, { type: 'SETTLEMENT_REFUSED', failure, refunded });
   const current = moved.ok
     ? moved.application
     : (await readCurrent(p.ctx.store, (read) => read.get('applications', app.id)))!;

@@ -40,6 +40,14 @@ const write = (doc: Record<string, unknown>): DocWrite => ({
   doc: { ...doc, _deleted: false } as DocWrite['doc'],
 });
 
+/**
+ * A failure the next refund or transfer meets (tests only, `failNext`): a 4xx refuses it; a 5xx
+ * answers a server error after making it (`made`) or without, and, like Stripe, keeps that answer
+ * under the call's idempotency key and replays it to every later call with the key.
+ */
+export type SimulatedFault = { status: number; made?: boolean };
+export type SimulatedOperation = 'refund' | 'transfer';
+
 export type SimulatedProvider = PaymentsProvider & {
   readonly mode: 'simulated';
   link(linkId: string): SimLink | undefined;
@@ -49,9 +57,31 @@ export type SimulatedProvider = PaymentsProvider & {
   completeOnboarding(accountId: string): Promise<void>;
   /** The "Pay" button: the session is paid, with a payment intent and a charge like Stripe's. */
   paySession(sessionId: string): Promise<SimSession>;
+  /** Tests: the next `operation` meets `fault` (in this process only; nothing is stored until it happens). */
+  failNext(operation: SimulatedOperation, fault: SimulatedFault): void;
 };
 
+const SERVER_ERROR = 'The simulated payment provider had a server error.';
+const REFUSED = 'The simulated payment provider refused the request.';
+
 export function createSimulatedProvider(store: Store, now: () => number): SimulatedProvider {
+  const faults: Record<SimulatedOperation, SimulatedFault[]> = { refund: [], transfer: [] };
+  /** The next fault of `operation`: a refusal is thrown at once, a server error is returned to store. */
+  const takeFault = (operation: SimulatedOperation): { status: number; made: boolean } | undefined => {
+    const fault = faults[operation].shift();
+    if (!fault) return undefined;
+    if (fault.status < 500) throw new ProviderError(REFUSED, fault.status, true);
+    return { status: fault.status, made: fault.made === true };
+  };
+  /** What a key already answered: its result, or the server error kept under it. */
+  const replay = (seen: { resultId: string; failure?: { status: number; message: string } }) => {
+    if (seen.failure) return { failure: seen.failure };
+    return { id: seen.resultId };
+  };
+  const thrown = (value: { id: string } | { failure: { status: number; message: string } }): { id: string } => {
+    if ('failure' in value) throw new ProviderError(value.failure.message, value.failure.status, false);
+    return value;
+  };
   const get = (id: string) => {
     const doc = store.get('ledger', id);
     return doc && !doc._deleted ? doc : undefined;
@@ -179,39 +209,44 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
 
     async createTransfer(input: TransferInput, key) {
       const transferId = random('tr_sim');
+      const fault = takeFault('transfer');
       const { value } = await store.transaction((read) => {
         const seen = read.get('ledger', simId.idempotency(key));
-        if (seen && !seen._deleted && seen.kind === 'sim_idempotency')
-          return { writes: [], value: { id: seen.resultId } };
+        if (seen && !seen._deleted && seen.kind === 'sim_idempotency') return { writes: [], value: replay(seen) };
         const destination = read.get('ledger', simId.account(input.destination));
         if (!destination || destination._deleted || destination.kind !== 'sim_account' || !destination.enabled)
           return { writes: [], value: undefined };
+        const failure = fault ? { status: fault.status, message: SERVER_ERROR } : undefined;
         const remember = write({
           id: simId.idempotency(key),
           kind: 'sim_idempotency',
-          resultId: transferId,
+          resultId: failure && !fault?.made ? '' : transferId,
+          ...(failure ? { failure } : {}),
           createdAt: now(),
         });
         const made = write({
           id: simId.transfer(transferId),
           kind: 'sim_transfer',
           transferId,
+          applicationId: input.metadata.applicationId ?? input.transferGroup,
           ...input,
           createdAt: now(),
         });
-        return { writes: [made, remember], value: { id: transferId } };
+        const writes = !failure || fault?.made ? [made, remember] : [remember];
+        return { writes, value: failure ? { failure } : { id: transferId } };
       });
       if (!value) throw new ProviderError('The destination account cannot receive transfers yet', 400, true);
-      return value;
+      return thrown(value);
     },
 
     async createRefund(input: RefundInput, key) {
       const refundId = random('re_sim');
       const applicationId = input.metadata.applicationId ?? '';
-      const { value } = await store.transaction<{ id: string } | { refused: string }>((read) => {
+      const fault = takeFault('refund');
+      type Answer = { id: string } | { refused: string } | { failure: { status: number; message: string } };
+      const { value } = await store.transaction<Answer>((read) => {
         const seen = read.get('ledger', simId.idempotency(key));
-        if (seen && !seen._deleted && seen.kind === 'sim_idempotency')
-          return { writes: [], value: { id: seen.resultId } };
+        if (seen && !seen._deleted && seen.kind === 'sim_idempotency') return { writes: [], value: replay(seen) };
         // Like Stripe: a refund draws on a paid charge, and all its refunds together never exceed it.
         const docs = read.byIndex('ledger', 'applicationId', applicationId).filter((d) => !d._deleted);
         const charged = docs.find(
@@ -226,10 +261,12 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
           .reduce((sum, amount) => sum + amount, 0);
         if (refunded + input.amount > charged.amountTotal)
           return { writes: [], value: { refused: 'The refund is larger than what is left of the charge' } };
+        const failure = fault ? { status: fault.status, message: SERVER_ERROR } : undefined;
         const remember = write({
           id: simId.idempotency(key),
           kind: 'sim_idempotency',
-          resultId: refundId,
+          resultId: failure && !fault?.made ? '' : refundId,
+          ...(failure ? { failure } : {}),
           createdAt: now(),
         });
         const made = write({
@@ -242,10 +279,33 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
           currency: input.currency,
           createdAt: now(),
         });
-        return { writes: [made, remember], value: { id: refundId } };
+        const writes = !failure || fault?.made ? [made, remember] : [remember];
+        return { writes, value: failure ? { failure } : { id: refundId } };
       });
       if ('refused' in value) throw new ProviderError(value.refused, 400, true);
-      return value;
+      return thrown(value);
+    },
+
+    async findRefund({ chargeId, paymentIntentId, applicationId, amount }) {
+      const found = store
+        .byIndex('ledger', 'applicationId', applicationId)
+        .find(
+          (d) =>
+            !d._deleted &&
+            d.kind === 'sim_refund' &&
+            d.amount === amount &&
+            (d.chargeId === chargeId || (chargeId === undefined && paymentIntentId !== undefined)),
+        );
+      return found?.kind === 'sim_refund' ? { id: found.refundId } : undefined;
+    },
+
+    async findTransfer({ transferGroup, applicationId, amount }) {
+      const found = store
+        .byIndex('ledger', 'applicationId', applicationId)
+        .find(
+          (d) => !d._deleted && d.kind === 'sim_transfer' && d.transferGroup === transferGroup && d.amount === amount,
+        );
+      return found?.kind === 'sim_transfer' ? { id: found.transferId } : undefined;
     },
 
     async verifyWebhook() {
@@ -267,6 +327,10 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
           ? { ...doc, id: simId.account(accountId), enabled: true, updatedAt: stamp(now(), doc) }
           : undefined,
       );
+    },
+
+    failNext(operation, fault) {
+      faults[operation].push(fault);
     },
 
     async paySession(sessionId) {

@@ -8,7 +8,9 @@ import {
   type ProviderAccount,
   type ProviderEvent,
   type RefundInput,
+  type RefundLookup,
   type TransferInput,
+  type TransferLookup,
   type WebhookEndpoint,
 } from './provider';
 
@@ -196,6 +198,30 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentsPr
         ),
       );
       return { id: refund.id };
+    },
+
+    // Reconciliation after a call that got no answer worth trusting (attempts.ts): Stripe's own
+    // record of the application's refund or transfer, by the metadata every call carries.
+    async findRefund({ chargeId, paymentIntentId, applicationId, amount }: RefundLookup) {
+      return call(async () => {
+        const of = chargeId ? { charge: chargeId } : { payment_intent: paymentIntentId };
+        for await (const refund of stripe.refunds.list({ ...of, limit: 100 })) {
+          const live = refund.status !== 'failed' && refund.status !== 'canceled';
+          if (live && refund.amount === amount && refund.metadata?.applicationId === applicationId)
+            return { id: refund.id };
+        }
+        return undefined;
+      });
+    },
+
+    async findTransfer({ transferGroup, applicationId, amount }: TransferLookup) {
+      return call(async () => {
+        for await (const transfer of stripe.transfers.list({ transfer_group: transferGroup, limit: 100 })) {
+          if (transfer.amount === amount && transfer.metadata?.applicationId === applicationId)
+            return { id: transfer.id };
+        }
+        return undefined;
+      });
     },
 
     async verifyWebhook(rawBody, signature, endpoint: WebhookEndpoint) {

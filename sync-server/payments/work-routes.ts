@@ -53,6 +53,7 @@ function answerOf(settled: SettleOutcome): WorkMoneyAnswer {
   const a = settled.application;
   if (settled.outcome === 'settled') return { status: a.status, settlement: a.settlement ?? null };
   if (settled.outcome === 'pending') throw new HttpError(502, W.providerNoAnswer);
+  if (a.settlement?.refundedAt) throw new HttpError(502, W.payoutRefusedAfterRefund);
   throw new HttpError(502, a.settlement?.kind === 'refund' ? W.refundRefused : W.paymentRefused);
 }
 
@@ -78,7 +79,7 @@ export function workRoutes(p: Payments): Router {
       if (app.applicantId !== user.id) throw forbidden(WORK_MACHINE_MESSAGES.onlyApplicantCancelsPaid);
       const continuing =
         app.status === 'SETTLING' && app.settlement?.kind === 'refund' && app.settlement.by === 'freelancer';
-      return claimAndSettle(p, app, actorOf(ctx.config, user), { type: 'CANCEL_PAID' }, continuing);
+      return claimAndSettle(p, app, actorOf(ctx, user), { type: 'CANCEL_PAID' }, continuing);
     });
     send(res, answer);
   });
@@ -86,10 +87,10 @@ export function workRoutes(p: Payments): Router {
   router.post('/work/retry', async (req, res) => {
     const { user } = requireAuth(res);
     const { applicationId } = parseBody(applicationBody, req.body);
-    const operator = isOperator(ctx.config, user);
+    const operator = isOperator(ctx, user);
     const answer = await p.lock.run(lockKey.application(applicationId), async () => {
       const app = visibleApplication(p, applicationId, user.id, operator);
-      return claimAndSettle(p, app, actorOf(ctx.config, user), { type: 'RETRY_SETTLEMENT' }, app.status === 'SETTLING');
+      return claimAndSettle(p, app, actorOf(ctx, user), { type: 'RETRY_SETTLEMENT' }, app.status === 'SETTLING');
     });
     send(res, answer);
   });

@@ -14,6 +14,7 @@ import {
 } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
+import { operatorPerson } from '../support/operators';
 import { openDispute, paidWork, submitWork, type Work } from '../support/work';
 
 /**
@@ -71,8 +72,7 @@ beforeAll(async () => {
   const disputed = await paidWork(server, { name: 'simulated' });
   await submitWork(server, disputed, 'Draft');
   await openDispute(server, disputed.buyer.http, disputed.applicationId, 'The files are missing');
-  const http = new TestClient(server.url);
-  operator = { http, user: await signUpWithProfile(http, { name: 'Opal Operator', email: OPERATOR_EMAIL }) };
+  operator = await operatorPerson(server, { name: 'Opal Operator', email: OPERATOR_EMAIL });
   // A buyer of their own, so the buyer's screens above keep their one application.
   [reviewer, reviewed] = await Promise.all([make('Rae Reviewer'), make('Rex Buyer')]);
   const done = (await write(reviewed.http, 'gigs', gigDoc({ title: 'Reviewed zine' }))).master!;

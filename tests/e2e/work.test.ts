@@ -1,9 +1,22 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../shared/constants';
-import { launchBrowser, signedInActor, signedInContext, waitUpToDate, type Actor } from '../support/browser';
+import { launchBrowser, signedInContext, waitUpToDate, type Actor } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/in-process-server';
-import { onboard, paidWork, statusOf, submitWork, testClock, type Mode, type Work } from '../support/work';
+import { operatorPerson } from '../support/operators';
+import { waitFor } from '../support/wait';
+import {
+  askToCancel,
+  onboard,
+  openDispute,
+  paidWork,
+  refuseCancellation,
+  statusOf,
+  submitWork,
+  testClock,
+  type Mode,
+  type Work,
+} from '../support/work';
 
 /**
  * Issue 15 in Chromium with the simulated provider: the freelancer submits work, the buyer
@@ -128,7 +141,8 @@ describe('a dispute opened by the buyer, resolved by an operator', () => {
     await seller.goto(server.url + '/operator/disputes');
     await seller.getByRole('heading', { name: 'Page not found' }).waitFor({ timeout: 20_000 });
 
-    const operator: Actor = await signedInActor(browser, server.url, { name: 'Opal Operator', email: OPERATOR_EMAIL });
+    const made = await operatorPerson(server, { name: 'Opal Operator', email: OPERATOR_EMAIL });
+    const operator: Actor = { ...made, ...(await signedInContext(browser, server.url, made.http)) };
     await operator.page.goto(server.url + '/landing');
     await operator.page.getByRole('link', { name: 'Disputes' }).click({ timeout: 20_000 });
     const card = operator.page
@@ -164,6 +178,59 @@ describe('a dispute opened by the buyer, resolved by an operator', () => {
       .getByText('Split by an operator: C$180.00 to the freelancer, C$257.50 refunded to the buyer.')
       .waitFor({ timeout: 20_000 });
     await operator.context.close();
+  });
+});
+
+describe('decision 031, revised: asking again, cancelling under dispute, a payout not answered yet', () => {
+  it('after the freelancer refused, the buyer can ask to cancel again', async () => {
+    const { w, buyer } = await scene();
+    expect((await askToCancel(server, w, 'Our launch moved')).refusal).toBeUndefined();
+    expect((await refuseCancellation(server, w)).refusal).toBeUndefined();
+    await buyer.goto(server.url + '/basket');
+    await work(buyer).getByText('Sam Seller refused to cancel.', { exact: false }).waitFor({ timeout: 20_000 });
+    await work(buyer).getByRole('button', { name: 'Ask to cancel' }).click();
+    const dialog = buyer.getByRole('dialog', { name: 'Ask to cancel this work?' });
+    await dialog.getByRole('button', { name: 'Ask to cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await work(buyer).getByText('Cancellation requested', { exact: true }).waitFor({ timeout: 20_000 });
+    await waitFor(
+      'the second request on the server',
+      () => statusOf(server, w.applicationId) === 'CANCELLATION_REQUESTED',
+    );
+  });
+
+  it('the freelancer cancels and refunds work under dispute that was never delivered; both see the refund', async () => {
+    const { w, buyer, seller } = await scene();
+    expect((await openDispute(server, w.buyer.http, w.applicationId, 'Nothing arrived')).refusal).toBeUndefined();
+    await seller.goto(server.url + '/basket?view=seller');
+    await seller.getByRole('tab', { name: 'In Progress' }).click();
+    await sellerCard(seller).getByRole('button', { name: 'Cancel and refund' }).click({ timeout: 20_000 });
+    const confirm = seller.getByRole('dialog', { name: 'Cancel this work and refund the buyer?' });
+    await confirm.getByText('The dispute is then closed.', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel and refund' }).click();
+    await waitFor('the refund', () => statusOf(server, w.applicationId) === 'REFUNDED', 20_000);
+    await seller.getByRole('tab', { name: 'Cancelled' }).click();
+    await sellerCard(seller).getByText('The buyer was refunded C$463.50 in full.').waitFor({ timeout: 20_000 });
+    await buyer.goto(server.url + '/basket');
+    await work(buyer).getByText('You were refunded C$463.50 in full.').waitFor({ timeout: 20_000 });
+  });
+
+  it('"Approve and pay" the provider has not answered yet shows the payout being settled, not a failure', async () => {
+    const { w, buyer } = await scene();
+    await submitWork(server, w, 'Final files');
+    server.payments.simulated!.failNext('transfer', { status: 500 });
+    await buyer.goto(server.url + '/basket');
+    await work(buyer).getByRole('button', { name: 'Approve and pay' }).click({ timeout: 20_000 });
+    await buyer
+      .getByRole('dialog', { name: 'Approve this work and pay?' })
+      .getByRole('button', { name: 'Approve and pay' })
+      .click();
+    await work(buyer).getByText('Payment being settled', { exact: true }).waitFor({ timeout: 20_000 });
+    await work(buyer).getByText('The payout is under way with the payment provider…').waitFor();
+    expect(await work(buyer).getByText('Payment transfer was not successful').count()).toBe(0);
+    clock.advance(61_000);
+    await server.timers.runDue();
+    await work(buyer).getByText('Completed', { exact: true }).waitFor({ timeout: 20_000 });
   });
 });
 

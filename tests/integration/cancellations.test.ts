@@ -225,6 +225,53 @@ describe.each(['simulated', 'stripe'] as const)('with the %s provider', (name) =
       expect(refundsAt(delivered.applicationId)).toHaveLength(0);
     });
 
+    it('the freelancer cancels paid work under a dispute when nothing was ever submitted: a full refund closes the dispute, both told; with work submitted they cannot', async () => {
+      const w = await paidWork(server, mode);
+      expect((await openDispute(server, w.buyer.http, w.applicationId, 'Nothing has arrived')).refusal).toBeUndefined();
+      expect((await cancelPaidWork(w.buyer.http, w.applicationId)).body).toEqual({
+        error: 'Only the freelancer can cancel paid work.',
+      });
+      const res = await cancelPaidWork(w.seller.http, w.applicationId);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({
+        status: 'REFUNDED',
+        settlement: { kind: 'refund', by: 'freelancer', from: 'DISPUTED', refund: 46350, toFreelancer: 0 },
+      });
+      expect(refundsAt(w.applicationId).map((r) => r.amount)).toEqual([46350]);
+      expect(balanceOf(server, w.applicationId)).toEqual({
+        charged: 46350,
+        transferred: 0,
+        refunded: 46350,
+        platformKept: 0,
+        held: 0,
+      });
+      expect(await notificationsOf(w.buyer.http)).toContainEqual(
+        expect.objectContaining({
+          type: 'REFUND_ISSUED',
+          amount: 46350,
+          message:
+            '“Sam Seller” cancelled “Poster design”: you were refunded in full (C$463.50). The dispute is closed.',
+        }),
+      );
+      expect(await notificationsOf(w.seller.http)).toContainEqual(
+        expect.objectContaining({
+          type: 'DISPUTE_RESOLVED',
+          message:
+            'The dispute on “Poster design” is closed: you cancelled the work and “Bea Buyer” was refunded in full (C$463.50)',
+        }),
+      );
+      expect(server.ctx.store.get('gigs', w.gigId)!.filledAt).toBeNull();
+
+      const delivered = await paidWork(server, mode);
+      await submitWork(server, delivered, 'A first draft');
+      await openDispute(server, delivered.buyer.http, delivered.applicationId, 'Not what we agreed');
+      const refused = await cancelPaidWork(delivered.seller.http, delivered.applicationId);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({ error: 'This work is under dispute: an operator will resolve it.' });
+      expect(statusOf(server, delivered.applicationId)).toBe('DISPUTED');
+      expect(refundsAt(delivered.applicationId)).toHaveLength(0);
+    });
+
     it('nobody else cancels paid work: the buyer is refused, strangers and visitors find nothing', async () => {
       const w = await paidWork(server, mode);
       const stranger = (await acceptedOffer(server, 100)).buyer.http;

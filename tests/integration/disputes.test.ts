@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP } from '../../shared/chat-doc';
 import { conversationIdFor } from '../../shared/ids';
-import { person, type Person } from '../support/fixtures';
+import type { Person } from '../support/fixtures';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
+import { operatorPerson } from '../support/operators';
 import { startStripeMock, type StripeMock } from '../support/stripe-mock';
 import {
   approve,
@@ -50,7 +51,7 @@ describe.each(['simulated', 'stripe'] as const)('with the %s provider', (name) =
       mode = { name, stripe };
     } else mode = { name };
     server = await startTestServer(env, undefined, { now: clock.now });
-    operator = await person(server.url, { name: 'Opal Operator', email: OPERATOR_EMAIL });
+    operator = await operatorPerson(server, { name: 'Opal Operator', email: OPERATOR_EMAIL });
   });
   afterAll(async () => {
     await server.cleanup();

@@ -90,7 +90,15 @@ export async function signUpWithProfile(
   client: TestClient,
   overrides: Partial<{ name: string; email: string; username: string; location: string }> = {},
 ) {
-  const user = await signUp(client, overrides);
+  return setUpProfile(client, await signUp(client, overrides), overrides);
+}
+
+/** Completes the one-time profile setup of the signed-in `user`. */
+export async function setUpProfile(
+  client: TestClient,
+  user: SignedUpUser,
+  overrides: Partial<{ username: string; location: string }> = {},
+) {
   const own = await ownUser(client, user.id);
   const { refusal, master } = await write(
     client,

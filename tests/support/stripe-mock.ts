@@ -6,10 +6,12 @@ import Stripe from 'stripe';
 /**
  * A local Stripe-compatible HTTP server for integration tests (127.0.0.1, a free port), covering
  * the endpoints the payments code calls: accounts, account links, Checkout Sessions (with
- * `expand`), transfers, refunds. It records every request (path, form-decoded body, Idempotency-Key),
- * honours idempotency keys like Stripe (same key + same parameters → the first answer replayed;
- * other parameters → an idempotency_error), and lets a test do what the buyer or Stripe would:
- * pay a session, finish an account's onboarding.
+ * `expand`), transfers and refunds (made, and listed by charge, payment intent or transfer group).
+ * It records every request (path, form-decoded body, Idempotency-Key), honours idempotency keys
+ * like Stripe (same key + same parameters → the first answer replayed, a 500 included; other
+ * parameters → an idempotency_error), and lets a test do what the buyer or Stripe would: pay a
+ * session, finish an account's onboarding, refuse a transfer or refund, or answer one with a
+ * server error after making it or without.
  * (stripe-stateful-mock answers 404 for account links, sessions and transfers, as we found when choosing a mock.)
  */
 
@@ -37,10 +39,14 @@ export type StripeMock = {
   markPaid(sessionId: string): { paymentIntentId: string; chargeId: string };
   /** Onboarding finished: charges_enabled and payouts_enabled, transfers capability active. */
   enableAccount(accountId: string): void;
-  /** The next `count` transfers are refused with this status (e.g. 400 insufficient funds). */
-  failTransfers(count: number, status?: number): void;
-  /** The next `count` refunds are refused with this status (400: Stripe's refusal; 500: no answer worth trusting). */
-  failRefunds(count: number, status?: number): void;
+  /**
+   * The next `count` transfers fail with this status: 400 refuses them (insufficient funds); 500
+   * answers a server error, after making the transfer when `made` (Stripe may have done the work
+   * when it answers 500) or without. Stripe keeps that answer under the key.
+   */
+  failTransfers(count: number, status?: number, options?: { made?: boolean }): void;
+  /** The same for refunds. */
+  failRefunds(count: number, status?: number, options?: { made?: boolean }): void;
   close(): Promise<void>;
 };
 
@@ -83,8 +89,21 @@ export async function startStripeMock(): Promise<StripeMock> {
   const transfers: Obj[] = [];
   const refunds: Obj[] = [];
   const idempotency = new Map<string, { fingerprint: string; answer: Answer }>();
-  let transferFailures: { count: number; status: number } = { count: 0, status: 400 };
-  let refundFailures: { count: number; status: number } = { count: 0, status: 400 };
+  type Failures = { count: number; status: number; made: boolean };
+  let transferFailures: Failures = { count: 0, status: 400, made: false };
+  let refundFailures: Failures = { count: 0, status: 400, made: false };
+  /** The failure the next call meets, if any: a refusal (nothing made), or a server error after making it or not. */
+  const nextFailure = (f: Failures): Failures | undefined => {
+    if (f.count <= 0) return undefined;
+    f.count -= 1;
+    return { ...f, made: f.status >= 500 && f.made };
+  };
+  const serverError = (status: number) => error(status, 'An unknown error occurred', 'api_error');
+  /** A Stripe list object of `data` (newest first), one page. */
+  const list = (url: string, data: Obj[]): Answer => ({
+    status: 200,
+    body: { object: 'list', url, has_more: false, data: [...data].reverse() },
+  });
 
   function expandedSession(session: Obj, expand: string[]): Obj {
     const intentId = session.payment_intent as string | null;
@@ -186,15 +205,15 @@ export async function startStripeMock(): Promise<StripeMock> {
         );
       if (body.source_transaction && !charges.has(String(body.source_transaction)))
         return error(400, `No such charge: '${String(body.source_transaction)}'`);
-      if (transferFailures.count > 0) {
-        transferFailures.count -= 1;
+      const failure = nextFailure(transferFailures);
+      if (failure && failure.status < 500)
         return error(
-          transferFailures.status,
+          failure.status,
           'Insufficient funds in Stripe account.',
           'invalid_request_error',
           'balance_insufficient',
         );
-      }
+      if (failure && !failure.made) return serverError(failure.status);
       const transfer: Obj = {
         id: randomId('tr'),
         object: 'transfer',
@@ -207,7 +226,24 @@ export async function startStripeMock(): Promise<StripeMock> {
         created: seconds(),
       };
       transfers.push(transfer);
-      return { status: 200, body: transfer };
+      return failure ? serverError(failure.status) : { status: 200, body: transfer };
+    }
+    if (method === 'GET' && path === '/v1/transfers') {
+      const group = query.transfer_group === undefined ? undefined : String(query.transfer_group);
+      return list(
+        path,
+        transfers.filter((t) => group === undefined || t.transfer_group === group),
+      );
+    }
+    if (method === 'GET' && path === '/v1/refunds') {
+      const charge = query.charge === undefined ? undefined : String(query.charge);
+      const intent = query.payment_intent === undefined ? undefined : String(query.payment_intent);
+      return list(
+        path,
+        refunds.filter(
+          (r) => (charge === undefined || r.charge === charge) && (intent === undefined || r.payment_intent === intent),
+        ),
+      );
     }
     if (method === 'POST' && path === '/v1/refunds') {
       // As Stripe: a charge, or a payment intent (its latest charge); at most what is left of it.
@@ -230,15 +266,10 @@ export async function startStripeMock(): Promise<StripeMock> {
           'invalid_request_error',
           'amount_too_large',
         );
-      if (refundFailures.count > 0) {
-        refundFailures.count -= 1;
-        return error(
-          refundFailures.status,
-          'The refund could not be processed.',
-          'invalid_request_error',
-          'charge_disputed',
-        );
-      }
+      const failure = nextFailure(refundFailures);
+      if (failure && failure.status < 500)
+        return error(failure.status, 'The refund could not be processed.', 'invalid_request_error', 'charge_disputed');
+      if (failure && !failure.made) return serverError(failure.status);
       charge.amount_refunded = refunded + amount;
       const refund: Obj = {
         id: randomId('re'),
@@ -253,7 +284,7 @@ export async function startStripeMock(): Promise<StripeMock> {
         created: seconds(),
       };
       refunds.push(refund);
-      return { status: 200, body: refund };
+      return failure ? serverError(failure.status) : { status: 200, body: refund };
     }
     return error(404, `Unrecognized request URL (${method}: ${path}).`);
   }
@@ -274,6 +305,8 @@ export async function startStripeMock(): Promise<StripeMock> {
           'content-type': 'application/json',
           'request-id': randomId('req'),
           ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
+          // As Stripe: a replayed server error is not worth the SDK's own retries.
+          ...(replayed && answer.status >= 500 ? { 'stripe-should-retry': 'false' } : {}),
         });
         res.end(JSON.stringify(answer.body));
       };
@@ -347,11 +380,11 @@ export async function startStripeMock(): Promise<StripeMock> {
         requirements: { currently_due: [] },
       });
     },
-    failTransfers(count, status = 400) {
-      transferFailures = { count, status };
+    failTransfers(count, status = 400, options = {}) {
+      transferFailures = { count, status, made: options.made === true };
     },
-    failRefunds(count, status = 400) {
-      refundFailures = { count, status };
+    failRefunds(count, status = 400, options = {}) {
+      refundFailures = { count, status, made: options.made === true };
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -181,3 +181,46 @@ export async function notificationsOf(client: TestClient): Promise<Doc[]> {
 }
 
 export const statusOf = (server: TestServer, applicationId: string) => stored(server, applicationId).status;
+
+/**
+ * The next refund or transfer of the provider of `mode` meets `status`: a 4xx refuses it; a 5xx
+ * answers a server error after making it (`made`) or without (the Stripe mock's `failRefunds` /
+ * `failTransfers`, the simulated provider's `failNext`).
+ */
+export function failNext(
+  server: TestServer,
+  mode: Mode,
+  operation: 'refund' | 'transfer',
+  status: number,
+  made = false,
+): void {
+  if (mode.name === 'stripe') {
+    if (operation === 'refund') mode.stripe.failRefunds(1, status, { made });
+    else mode.stripe.failTransfers(1, status, { made });
+    return;
+  }
+  if (!server.payments.simulated) throw new Error('fixture: the server is not in simulated mode');
+  server.payments.simulated.failNext(operation, { status, made });
+}
+
+/** What the provider of `mode` itself refunded and transferred for one application (amounts, in order). */
+export function providerMoves(server: TestServer, mode: Mode, applicationId: string) {
+  const ledgerDocs = () => [...server.ctx.store.all('ledger')] as Doc[];
+  if (mode.name === 'stripe')
+    return {
+      refunds: mode.stripe.refunds
+        .filter((r) => (r.metadata as Doc).applicationId === applicationId)
+        .map((r) => ({ id: String(r.id), amount: Number(r.amount) })),
+      transfers: mode.stripe.transfers
+        .filter((t) => t.transfer_group === applicationId)
+        .map((t) => ({ id: String(t.id), amount: Number(t.amount) })),
+    };
+  return {
+    refunds: ledgerDocs()
+      .filter((d) => d.kind === 'sim_refund' && d.applicationId === applicationId)
+      .map((d) => ({ id: String(d.refundId), amount: Number(d.amount) })),
+    transfers: ledgerDocs()
+      .filter((d) => d.kind === 'sim_transfer' && d.transferGroup === applicationId)
+      .map((d) => ({ id: String(d.transferId), amount: Number(d.amount) })),
+  };
+}

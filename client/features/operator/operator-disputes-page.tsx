@@ -358,6 +358,12 @@ export default function OperatorDisputesPage() {
                         ? 'The payment provider has not answered yet.'
                         : (d.settlement?.failure ?? 'Refused by the payment provider.')}
                     </p>
+                    {d.status === 'SETTLEMENT_FAILED' && d.settlement?.refundedAt && (
+                      <p>
+                        The buyer’s refund of {formatMoney(d.settlement.refund, d.payment.currency)} went out; only the
+                        freelancer’s payout of {formatMoney(d.settlement.toFreelancer, d.payment.currency)} is left.
+                      </p>
+                    )}
                     <DisputeFacts d={d} />
                     <RetryFailed d={d} onDone={done} />
                   </li>

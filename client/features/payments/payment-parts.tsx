@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'react';
 import { buyerCheckout, formatMoney as money, payoutSplit } from '../../../shared/money';
-import { completionError, NEEDS_NETWORK, PAYMENT_START_FAILED } from '../../../shared/payment-messages';
+import {
+  COMPLETION_PENDING,
+  completionError,
+  NEEDS_NETWORK,
+  PAYMENT_START_FAILED,
+} from '../../../shared/payment-messages';
 import type { Application } from '../../../shared/schemas/application';
 import { api, ApiError, isOffline } from '../../lib/api';
 import { completeGig, startCheckout } from '../../lib/payments-api';
@@ -111,13 +116,16 @@ export function MarkComplete({
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
   async function complete() {
     setConfirming(false);
     setError(null);
     if (!online) return setError(NEEDS_NETWORK);
     setBusy(true);
     try {
-      await completeGig({ gigId: application.gigId, applicationId: application.id, userId });
+      const result = await completeGig({ gigId: application.gigId, applicationId: application.id, userId });
+      // Accepted, the provider's answer still to come: being settled, not failed.
+      setPending(result.payout === 'pending');
     } catch (err) {
       setError(isOffline(err) ? NEEDS_NETWORK : completionError(err instanceof ApiError ? err.message : undefined));
     } finally {
@@ -134,6 +142,11 @@ export function MarkComplete({
       {error && (
         <p className="form-error" role="alert">
           {error}
+        </p>
+      )}
+      {pending && (
+        <p className="notice" role="status">
+          {COMPLETION_PENDING}
         </p>
       )}
       {confirming && (

@@ -8,7 +8,6 @@ import {
   disputeReasonError,
   submissionErrors,
 } from '../../../shared/validation/work';
-import { isPaid } from '../../../shared/work-machine';
 import { useData } from '../../data/data-provider';
 import { ApiError, isOffline } from '../../lib/api';
 import { cancelPaidWork, retryPayment } from '../../lib/payments-api';
@@ -26,6 +25,7 @@ import {
 } from '../applications';
 import { MarkComplete } from '../payments';
 import { NoteDialog } from './note-dialog';
+import { buyerMoves, sellerMoves } from './work-moves';
 
 /** What a failed local write says (the machine's refusal when it has one, as thrown by the write). */
 const FAILED = {
@@ -129,21 +129,18 @@ function RetryPayment({ a }: { a: Application }) {
   );
 }
 
-const disputable = (a: Application) =>
-  isPaid(a) && (a.status === 'IN_PROGRESS' || a.status === 'DELIVERED' || a.status === 'CANCELLATION_REQUESTED');
-
 /** The buyer's moves on accepted work beyond paying and the receipt (decision 031). */
 export function BuyerWorkActions({ application: a, userId }: { application: Application; userId: string }) {
   const data = useData();
   const act = useWorkAction();
   const total = formatMoney(buyerCheckout(a.finalBudget ?? 0).total, a.currency);
-  if (a.status === 'SETTLEMENT_FAILED') return <RetryPayment a={a} />;
-  const unpaidWork = (a.finalBudget ?? 0) === 0 && (a.status === 'IN_PROGRESS' || a.status === 'DELIVERED');
-  const canCancel = a.status === 'PENDING_PAYMENT' || unpaidWork;
-  if (!(a.status === 'IN_PROGRESS' || a.status === 'DELIVERED' || canCancel || disputable(a))) return null;
+  const moves = buyerMoves(a);
+  if (moves.retry) return <RetryPayment a={a} />;
+  const canCancel = moves.cancelUnpaid;
+  if (!(moves.approveOrChanges || moves.askToCancel || canCancel || moves.dispute)) return null;
   return (
     <Actions error={act.error}>
-      {a.status === 'DELIVERED' && (
+      {moves.approveOrChanges && (
         <>
           <MarkComplete application={a} userId={userId} approve />
           <button
@@ -156,7 +153,7 @@ export function BuyerWorkActions({ application: a, userId }: { application: Appl
           </button>
         </>
       )}
-      {a.status === 'IN_PROGRESS' && isPaid(a) && !a.cancellation?.refusedAt && (
+      {moves.askToCancel && (
         <button
           type="button"
           className="button button--quiet"
@@ -176,7 +173,7 @@ export function BuyerWorkActions({ application: a, userId }: { application: Appl
           {a.status === 'PENDING_PAYMENT' ? 'Cancel offer' : 'Cancel work'}
         </button>
       )}
-      {disputable(a) && (
+      {moves.dispute && (
         <button
           type="button"
           className="button button--quiet"
@@ -248,13 +245,18 @@ export function SellerWorkActions({ application: a }: { application: Application
   const online = useOnline();
   const act = useWorkAction();
   const total = formatMoney(buyerCheckout(a.finalBudget ?? 0).total, a.currency);
-  if (a.status === 'SETTLEMENT_FAILED') return <RetryPayment a={a} />;
-  const withdrawable = a.status === 'PENDING' || a.status === 'CLOSED';
-  const unpaidWork = (a.finalBudget ?? 0) === 0 && (a.status === 'IN_PROGRESS' || a.status === 'DELIVERED');
-  const cancelUnpaidWork = a.status === 'PENDING_PAYMENT' || unpaidWork;
-  const cancelPaid = isPaid(a) && (a.status === 'IN_PROGRESS' || a.status === 'CANCELLATION_REQUESTED');
-  const submittable = a.status === 'IN_PROGRESS' || a.status === 'DELIVERED';
-  if (!(withdrawable || cancelUnpaidWork || cancelPaid || submittable || disputable(a))) return null;
+  const moves = sellerMoves(a);
+  if (moves.retry) return <RetryPayment a={a} />;
+  const { withdraw: withdrawable, cancelUnpaid: cancelUnpaidWork, submit: submittable } = moves;
+  if (!(
+    withdrawable ||
+    cancelUnpaidWork ||
+    moves.cancelPaid ||
+    moves.answerCancellation ||
+    submittable ||
+    moves.dispute
+  ))
+    return null;
   const refundNow = () =>
     online
       ? void act.run(
@@ -272,7 +274,7 @@ export function SellerWorkActions({ application: a }: { application: Application
           {a.status === 'DELIVERED' ? 'Submit again' : 'Submit work'}
         </button>
       )}
-      {a.status === 'CANCELLATION_REQUESTED' && (
+      {moves.answerCancellation && (
         <>
           <button type="button" className="button" disabled={act.busy} onClick={() => act.setDialog('cancel-paid')}>
             Accept and refund
@@ -287,7 +289,7 @@ export function SellerWorkActions({ application: a }: { application: Application
           </button>
         </>
       )}
-      {cancelPaid && a.status === 'IN_PROGRESS' && (
+      {moves.cancelPaid && (
         <button
           type="button"
           className="button button--quiet"
@@ -317,7 +319,7 @@ export function SellerWorkActions({ application: a }: { application: Application
           Withdraw application
         </button>
       )}
-      {disputable(a) && (
+      {moves.dispute && (
         <button
           type="button"
           className="button button--quiet"
@@ -348,7 +350,8 @@ export function SellerWorkActions({ application: a }: { application: Application
           title="Cancel this work and refund the buyer?"
           message={
             <p>
-              {a.creatorName} will be refunded {total} in full, service fee included. This cannot be undone.
+              {a.creatorName} will be refunded {total} in full, service fee included.
+              {a.status === 'DISPUTED' ? ' The dispute is then closed.' : ''} This cannot be undone.
             </p>
           }
           confirmLabel="Cancel and refund"

@@ -2,6 +2,7 @@ import { autoReleaseLabel } from '../../../shared/display';
 import { formatMoney } from '../../../shared/money';
 import type { Application } from '../../../shared/schemas/application';
 import { useNow } from '../../ui/hooks';
+import { settlementFailedText } from './work-texts';
 
 const day = (at: number) => new Date(at).toLocaleDateString();
 
@@ -88,7 +89,7 @@ export function WorkState({ application: a, side }: { application: Application; 
     case 'SETTLEMENT_FAILED':
       return (
         <p className="form-error" role="alert">
-          The payment provider refused the {what}. Nothing was marked paid; it can be tried again.
+          {settlementFailedText(a, side)}
         </p>
       );
     case 'REFUNDED':

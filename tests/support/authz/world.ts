@@ -18,6 +18,7 @@ import {
   type SignedUpUser,
 } from '../fixtures';
 import { TestClient } from '../http-client';
+import { operatorPerson } from '../operators';
 import type { TestServer } from '../in-process-server';
 import { waitFor } from '../wait';
 import { chatMessage, openChat, type ChatClient } from '../yjs-client';
@@ -104,12 +105,16 @@ export async function buildWorld(
     otherApplicant: 'Otto Other',
     operator: 'Opal Operator',
   };
+  // The operator as `npm run operator` makes one when the world has an operator email (the server
+  // lists it in OPERATOR_EMAILS); otherwise a member like the others.
   const signed = await Promise.all(
-    MEMBERS.map((m) =>
-      signUpWithProfile(clients[m], {
-        name: names[m],
-        ...(m === 'operator' ? { email: options.operatorEmail ?? uniqueEmail('operator') } : {}),
-      }),
+    MEMBERS.map(async (m) =>
+      m === 'operator' && options.operatorEmail
+        ? (await operatorPerson(server, { name: names[m], email: options.operatorEmail }, clients[m])).user
+        : signUpWithProfile(clients[m], {
+            name: names[m],
+            ...(m === 'operator' ? { email: uniqueEmail('operator') } : {}),
+          }),
     ),
   );
   const users = Object.fromEntries(MEMBERS.map((m, i) => [m, signed[i]!])) as Record<Member, SignedUpUser>;
