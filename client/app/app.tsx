@@ -31,13 +31,12 @@ const SignedInArea = signedIn.Screen;
 
 /** Applies the session redirect rules of docs/product.md §2 (shared/routes.ts) before anything renders. */
 function Guarded({ children }: { children: ReactNode }) {
-  const { user, endedNotice } = useSession();
+  const { user } = useSession();
   const location = useLocation();
   if (user === undefined) return <Loading />;
   const target = redirectFor(location.pathname, user !== null, location.search);
   if (target) {
-    // The server ended the session (decision 030), else why the page needs one (§2.2).
-    const notice = user === null ? (endedNotice ?? signedOutNotice(location.pathname)) : undefined;
+    const notice = user === null ? signedOutNotice(location.pathname) : undefined;
     return <Navigate to={target} replace state={notice ? { notice } : undefined} />;
   }
   return <>{children}</>;

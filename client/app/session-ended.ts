@@ -23,11 +23,44 @@ export function sessionEndedNotice(unsent: number): string {
 }
 
 /**
- * The session ended with nothing waiting to go out: the device forgets the user as a logout does
- * (push subscription, database, chat rooms, drafts, profile pages). The deletion waits for the data
- * to be closed in every tab, and is finished at the next start if the app closes first.
+ * The users whose ended session is being settled here (a 401 is reported by several requests), and
+ * those logging out in this tab (the 401s their own logout causes are not the server's doing).
  */
-export async function forgetEndedSession(userId: string): Promise<void> {
-  await forgetDevicePush();
-  await deleteUserData(userId).catch(() => undefined);
+const settling = new Set<string>();
+const loggingOut = new Set<string>();
+
+/** Runs a deliberate logout of this tab: meanwhile a 401 is not taken for the server ending the session. */
+export async function whileLoggingOut<T>(userId: string, logout: () => Promise<T>): Promise<T> {
+  loggingOut.add(userId);
+  try {
+    return await logout();
+  } finally {
+    loggingOut.delete(userId);
+  }
+}
+
+/**
+ * The server ended the user's session by itself. With nothing waiting to go out, the data closes in
+ * this tab (`close`), then `signOut` signs out (every tab follows, closing theirs) and shows the
+ * login page with the notice, and the device forgets the user as a logout does (push subscription,
+ * database, chat rooms, drafts, profile pages): the deletion waits for every tab to have closed the
+ * data, and is finished at the next start if the app closes first. What waits is kept, for the
+ * user's next login, and the notice says so.
+ */
+export async function settleEndedSession(
+  userId: string,
+  device: { close(): Promise<void>; signOut(notice: string): void },
+): Promise<void> {
+  if (settling.has(userId) || loggingOut.has(userId)) return;
+  settling.add(userId);
+  try {
+    const unsent = await unsentOnDevice(userId);
+    if (unsent === 0) await device.close();
+    device.signOut(sessionEndedNotice(unsent));
+    if (unsent > 0) return;
+    await forgetDevicePush();
+    await deleteUserData(userId).catch(() => undefined);
+  } finally {
+    settling.delete(userId);
+  }
 }

@@ -31,29 +31,29 @@ type SessionValue = {
    * signed out (the signed-in area deletes the user's data there). Every other tab signs out at once.
    */
   logout(steps?: { beforeServer?: () => Promise<void>; beforeSignOut?: () => Promise<void> }): Promise<void>;
-  /**
-   * The server said the session is gone (a 401): signed out here; the user's data is deleted when
-   * nothing waits to go out, else kept for their next login (session-ended.ts).
-   */
+  /** Signs out here only (the data provider closes the database). */
   signOutLocally(): void;
-  /** Why the server signed the user out, for the login page (null when it did not). */
-  endedNotice: string | null;
+  /**
+   * Set by the signed-in area while it is open: what to do when the check at start finds that the
+   * server ended the session of the user it is open for (app/session-ended.ts). Unset, that signs
+   * out without deleting anything.
+   */
+  onEnded: { current: (() => void) | null };
 };
 
 const SessionContext = createContext<SessionValue | null>(null);
 
-function readCache(): User | null {
+function readCacheOf(raw: string | null): User | null {
   try {
-    const raw = localStorage.getItem(CACHE_KEY);
     return raw ? (JSON.parse(raw) as User) : null;
   } catch {
     return null;
   }
 }
 
-function readCacheOf(raw: string | null): User | null {
+function readCache(): User | null {
   try {
-    return raw ? (JSON.parse(raw) as User) : null;
+    return readCacheOf(localStorage.getItem(CACHE_KEY));
   } catch {
     return null;
   }
@@ -92,11 +92,7 @@ function writeCache(user: User | null) {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null | undefined>(() => readCache() ?? undefined);
   const [operator, setOperator] = useState(false);
-  const [endedNotice, setEndedNotice] = useState<string | null>(null);
-  /** A logout of this tab is under way: the 401s it causes are not the server ending the session. */
-  const loggingOut = useRef(false);
-  /** The user whose ended session is being settled (a 401 is reported by several requests). */
-  const ending = useRef<string | null>(null);
+  const onEnded = useRef<(() => void) | null>(null);
 
   const set = useCallback((u: User | null) => {
     writeCache(u);
@@ -105,30 +101,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setUser(u);
   }, []);
 
-  // The server ended the session by itself: signed out (every tab), and the user's data deleted
-  // as a logout does when nothing waits to go out; what waits is kept, and the login page says so.
-  const endedByServer = useCallback(
-    async (userId: string) => {
-      if (loggingOut.current || ending.current === userId) return;
-      ending.current = userId;
-      try {
-        // Loaded on demand: the public pages never carry the data layer.
-        const ended = await import('./session-ended').catch(() => null);
-        // Without it the device cannot tell what waits: signed out all the same, nothing deleted.
-        const unsent = ended ? await ended.unsentOnDevice(userId) : undefined;
-        setEndedNotice(ended && unsent !== undefined ? ended.sessionEndedNotice(unsent) : null);
-        set(null);
-        if (ended && unsent === 0) await ended.forgetEndedSession(userId);
-      } finally {
-        ending.current = null;
-      }
-    },
-    [set],
-  );
-
   useEffect(() => {
     let cancelled = false;
-    const cached = readCache();
     void (async () => {
       if (flagged(LOGOUT_PENDING_KEY)) {
         // Logged out offline: the session is ended on the server first, and never resumed here.
@@ -147,8 +121,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           '/api/auth/me',
         );
         if (cancelled) return;
-        // The device had someone signed in whose session the server no longer has.
-        if (!fresh && cached) void endedByServer(cached.id);
+        if (!fresh && onEnded.current) onEnded.current();
         else set(fresh);
         setOperator(isOperator === true);
       } catch {
@@ -159,7 +132,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => {
       cancelled = true;
     };
-  }, [set, endedByServer]);
+  }, [set]);
 
   // Another tab signed in or out: this one follows (signing out closes its data, so a logout there
   // can delete it).
@@ -184,7 +157,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         );
         // A new session: whatever logout was pending is done (the login ended the old session).
         flag(LOGOUT_PENDING_KEY, false);
-        loggingOut.current = false;
         writeCache(u);
         setOperator(isOperator === true);
         return u;
@@ -192,12 +164,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       async signup(input) {
         const { user: u } = await api<{ user: User }>('POST', '/api/auth/signup', input);
         flag(LOGOUT_PENDING_KEY, false);
-        loggingOut.current = false;
         writeCache(u);
         return u;
       },
       async logout(steps = {}) {
-        loggingOut.current = true;
         // The other tabs sign out now (a storage event): they close their data before it is deleted.
         writeCache(null);
         await steps.beforeServer?.().catch(() => undefined);
@@ -216,17 +186,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         }
       },
       establish(u) {
-        loggingOut.current = false;
-        setEndedNotice(null);
         set(u);
       },
       signOutLocally() {
-        if (user) void endedByServer(user.id);
-        else set(null);
+        set(null);
       },
-      endedNotice: user ? null : endedNotice,
+      onEnded,
     }),
-    [user, operator, set, endedByServer, endedNotice],
+    [user, operator, set],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

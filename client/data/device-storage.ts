@@ -165,9 +165,14 @@ function savePendingDeletions(ids: string[]): void {
  */
 export async function deleteUserData(userId: string): Promise<void> {
   savePendingDeletions([...new Set([...pendingDeletions(), userId])]);
-  forgetUserStorage(userId, { withChat: true });
-  await deleteUserCaches(userId);
-  await deleteDatabases(await userDatabases(userId, { withChat: true }), 30_000);
+  try {
+    await deleteUserCaches(userId);
+    await deleteDatabases(await userDatabases(userId, { withChat: true }), 30_000);
+  } finally {
+    // Once the databases are gone: a tab still closing its data writes its status until it has
+    // closed (the deletion waits for that).
+    forgetUserStorage(userId, { withChat: true });
+  }
   savePendingDeletions(pendingDeletions().filter((id) => id !== userId));
 }
 

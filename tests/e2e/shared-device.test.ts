@@ -216,6 +216,26 @@ describe('a session the server ends by itself', () => {
     await context.close();
   });
 
+  it('found when the app starts again: the same, before anything of the user is shown', async () => {
+    const me = await signedInActor(browser, server.url, { name: 'Ray Restart' });
+    const { context } = me;
+    await me.page.goto(server.url + '/landing');
+    await waitUpToDate(me.page);
+    await me.page.close();
+    expect((await me.http.post('/api/auth/logout')).status).toBe(200);
+
+    const page = await context.newPage();
+    await page.goto(server.url + '/landing');
+    await page.waitForURL('**/login');
+    await page.getByRole('status').getByText('Your session has ended. Please log in again.').waitFor();
+    await waitFor('nothing left', async () => (await leftOnDevice(page, me.user.id)).databases.length === 0, 20_000);
+    expect(await leftOnDevice(page, me.user.id)).toEqual(NOTHING);
+    // A reload keeps what the login page says.
+    await page.reload();
+    await page.getByRole('status').getByText('Your session has ended. Please log in again.').waitFor();
+    await context.close();
+  });
+
   it('with a change waiting, keeps it and says so on the login page; logging in again sends it', async () => {
     const me = await signedInActor(browser, server.url, { name: 'Kit Kept' });
     const { page, context } = me;

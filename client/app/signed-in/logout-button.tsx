@@ -7,7 +7,7 @@ import { sendWaitingChatMessages } from '../../features/chat';
 import { forgetDevicePush } from '../../lib/web-push';
 import { ConfirmDialog, Modal } from '../../ui/modal';
 import { useSession } from '../session';
-import { unsentOnDevice as unsent } from '../session-ended';
+import { unsentOnDevice as unsent, whileLoggingOut } from '../session-ended';
 
 /** How long a logout waits for what is waiting to go out before asking. */
 const SEND_BEFORE_LOGOUT_MS = 15_000;
@@ -45,13 +45,15 @@ export function LogoutButton() {
 
   async function leave() {
     setPhase({ kind: 'leaving' });
-    await logout({
-      beforeServer: forgetDevicePush,
-      beforeSignOut: async () => {
-        await device.close();
-        await deleteUserData(userId).catch(() => undefined); // finished at the next start (device-storage.ts)
-      },
-    });
+    await whileLoggingOut(userId, () =>
+      logout({
+        beforeServer: forgetDevicePush,
+        beforeSignOut: async () => {
+          await device.close();
+          await deleteUserData(userId).catch(() => undefined); // finished at the next start (device-storage.ts)
+        },
+      }),
+    );
     navigate(PATHS.login, { replace: true });
   }
 
