@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { User } from '../../shared/schemas/user';
 import { api } from '../lib/api';
 import { setSignedInUser } from '../lib/device-session';
@@ -31,24 +31,29 @@ type SessionValue = {
    * signed out (the signed-in area deletes the user's data there). Every other tab signs out at once.
    */
   logout(steps?: { beforeServer?: () => Promise<void>; beforeSignOut?: () => Promise<void> }): Promise<void>;
-  /** The server said the session is gone: forget it locally (the data provider closes the database). */
+  /** Signs out here only (the data provider closes the database). */
   signOutLocally(): void;
+  /**
+   * Set by the signed-in area while it is open: what to do when the check at start finds that the
+   * server ended the session of the user it is open for (app/session-ended.ts). Unset, that signs
+   * out without deleting anything.
+   */
+  onEnded: { current: (() => void) | null };
 };
 
 const SessionContext = createContext<SessionValue | null>(null);
 
-function readCache(): User | null {
+function readCacheOf(raw: string | null): User | null {
   try {
-    const raw = localStorage.getItem(CACHE_KEY);
     return raw ? (JSON.parse(raw) as User) : null;
   } catch {
     return null;
   }
 }
 
-function readCacheOf(raw: string | null): User | null {
+function readCache(): User | null {
   try {
-    return raw ? (JSON.parse(raw) as User) : null;
+    return readCacheOf(localStorage.getItem(CACHE_KEY));
   } catch {
     return null;
   }
@@ -87,6 +92,7 @@ function writeCache(user: User | null) {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null | undefined>(() => readCache() ?? undefined);
   const [operator, setOperator] = useState(false);
+  const onEnded = useRef<(() => void) | null>(null);
 
   const set = useCallback((u: User | null) => {
     writeCache(u);
@@ -115,7 +121,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           '/api/auth/me',
         );
         if (cancelled) return;
-        set(fresh);
+        if (!fresh && onEnded.current) onEnded.current();
+        else set(fresh);
         setOperator(isOperator === true);
       } catch {
         // Offline: keep the cached user, if any.
@@ -184,6 +191,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       signOutLocally() {
         set(null);
       },
+      onEnded,
     }),
     [user, operator, set],
   );

@@ -4,7 +4,14 @@ import type { AppDatabase } from './database';
 import type { LocalData } from './local-data';
 import { Outbox, localStorageOutbox } from './outbox';
 import type { SyncController, SyncStatus } from './replication';
-import { deleteDatabases, deviceKeys, forgetUserStorage, resumeDeletions, userDatabases } from './device-storage';
+import {
+  deleteDatabases,
+  deleteUserCaches,
+  deviceKeys,
+  forgetUserStorage,
+  resumeDeletions,
+  userDatabases,
+} from './device-storage';
 import { localStorageSharedStatus } from './sync-status';
 import { WorkOffline } from './work-offline';
 
@@ -71,8 +78,9 @@ export type DeviceData = {
   close(): Promise<void>;
   /**
    * "Reset this device": every tab closes the data, the user's database is deleted with what the
-   * data layer keeps beside it (the chat rooms stay: they merge with the server's), and it opens
-   * again empty, to be pulled whole from the server.
+   * data layer keeps beside it and the profile pages read (copies of the server's, read again when
+   * next opened online); the chat rooms stay (they merge with the server's and may hold messages not
+   * sent yet). It opens again empty, to be pulled whole from the server.
    */
   reset(): Promise<void>;
 };
@@ -181,6 +189,7 @@ export function DataProvider({
         try {
           await deleteDatabases(await userDatabases(userId, { withChat: false }));
           forgetUserStorage(userId, { withChat: false, keepWorkOffline: true });
+          await deleteUserCaches(userId);
         } finally {
           reopen();
           channel?.postMessage({ type: 'reopen' } satisfies TabMessage);

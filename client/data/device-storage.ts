@@ -3,8 +3,8 @@ import { databaseName } from './database-name';
 /**
  * Everything this device keeps for a signed-in user, named in one place so it can all be found
  * and deleted (issue 17: a shared device keeps nothing of a user who logged out; "Reset this
- * device"): the RxDB database, one Yjs database per conversation, and a few localStorage entries.
- * Every name carries the user's id.
+ * device"): the RxDB database, one Yjs database per conversation, a few localStorage entries, and
+ * the public profile pages read (a Cache Storage cache). Every name carries the user's id.
  */
 
 /** localStorage entries of the data layer. */
@@ -30,6 +30,22 @@ export function chatSyncedKey(userId: string, roomId: string): string {
 /** The localStorage key of a conversation's unsent draft. */
 export function chatDraftKey(userId: string, roomId: string): string {
   return `chat-draft-${userId}-${roomId}`;
+}
+
+/** The Cache Storage cache of the public profile pages this device read for a user (data/profile-pages.ts). */
+export function profilePagesCacheName(userId: string): string {
+  return `profile-pages-v1-${userId}`;
+}
+
+/** This user's caches in Cache Storage: the profile pages', under this name or an earlier version's. */
+async function userCaches(userId: string): Promise<string[]> {
+  if (typeof caches === 'undefined') return [];
+  return (await caches.keys()).filter((name) => /^profile-pages-v\d+-(.+)$/.exec(name)?.[1] === userId);
+}
+
+/** Deletes this user's caches in Cache Storage (the public profile pages read on this device). */
+export async function deleteUserCaches(userId: string): Promise<void> {
+  for (const name of await userCaches(userId)) await caches.delete(name);
 }
 
 /**
@@ -142,14 +158,21 @@ function savePendingDeletions(ids: string[]): void {
 
 /**
  * Deletes everything this device keeps for a user (logging out of a shared device): the RxDB
- * database, the chat rooms' Yjs documents, drafts and every localStorage entry named by the user.
+ * database, the chat rooms' Yjs documents, drafts, every localStorage entry named by the user and
+ * the profile pages' cache.
  * Recorded first and cleared once done, so a deletion a closing tab cut short runs again before
  * the data next opens (`resumeDeletions`).
  */
 export async function deleteUserData(userId: string): Promise<void> {
   savePendingDeletions([...new Set([...pendingDeletions(), userId])]);
-  forgetUserStorage(userId, { withChat: true });
-  await deleteDatabases(await userDatabases(userId, { withChat: true }), 30_000);
+  try {
+    await deleteUserCaches(userId);
+    await deleteDatabases(await userDatabases(userId, { withChat: true }), 30_000);
+  } finally {
+    // Once the databases are gone: a tab still closing its data writes its status until it has
+    // closed (the deletion waits for that).
+    forgetUserStorage(userId, { withChat: true });
+  }
   savePendingDeletions(pendingDeletions().filter((id) => id !== userId));
 }
 

@@ -1,4 +1,5 @@
 import { profilePageSchema, type ProfilePage } from '../../shared/profiles';
+import { profilePagesCacheName as cacheName } from './device-storage';
 
 /**
  * Public profile pages as this device last read them (`GET /api/profiles/:username`), so a page
@@ -6,11 +7,11 @@ import { profilePageSchema, type ProfilePage } from '../../shared/profiles';
  * signed-in user, keyed by the username's key in a URL: not in the RxDB database, whose
  * open-source build allows 13 open collections per page (error COL23), which the replicated
  * collections already come close to when a test opens two devices in one process. At most
- * `KEPT` pages are kept, the oldest dropped first.
+ * `KEPT` pages are kept, the oldest dropped first. Logout and "Reset this device" delete them
+ * (device-storage.ts).
  */
 
 const KEPT = 100;
-const cacheName = (userId: string) => `profile-pages-v1-${userId}`;
 const keyUrl = (key: string) => `/__profile-pages__/${encodeURIComponent(key)}`;
 
 type Saved = { savedAt: number; page: ProfilePage };

@@ -64,10 +64,16 @@ async function browserSubscription(): Promise<PushSubscription | null> {
   return (await registration()).pushManager.getSubscription();
 }
 
-/** Whether notifications are on for this device and user, and which types. */
+/**
+ * Whether notifications are on for this device and user, and which types. A browser subscription
+ * made with another key than the server's (its keys were changed) can never get a push: the device
+ * is not subscribed, and turning notifications on replaces it.
+ */
 export async function devicePushState(): Promise<PushState> {
   const subscription = await browserSubscription();
   if (!subscription) return { subscribed: false, types: [] };
+  const { publicKey } = await api<{ publicKey: string }>('GET', '/api/push/key');
+  if (!sameKey(subscription.options.applicationServerKey, keyBytes(publicKey))) return { subscribed: false, types: [] };
   return api<PushState>('GET', `/api/push/subscription?endpoint=${encodeURIComponent(subscription.endpoint)}`);
 }
 

@@ -15,13 +15,17 @@ const payload = pushPayload({
 
 function device(signedIn: string | null) {
   const shown: { title: string; options: Parameters<PushDeps['showNotification']>[1] }[] = [];
+  const device = { subscribed: true };
   const deps: PushDeps = {
     showNotification: async (title, options) => {
       shown.push({ title, options });
     },
     signedInUser: async () => signedIn,
+    unsubscribe: async () => {
+      device.subscribed = false;
+    },
   };
-  return { shown, deps };
+  return { shown, deps, device };
 }
 
 describe('the service worker’s push handler', () => {
@@ -42,27 +46,43 @@ describe('the service worker’s push handler', () => {
     ]);
   });
 
+  it('keeps the device subscribed when it shows a push for the user signed in', async () => {
+    const { deps, device: d } = device('u1abc2');
+    await handlePush(JSON.stringify(payload), deps);
+    expect(d.subscribed).toBe(true);
+  });
+
   it.each([
-    ['nobody is signed in on this device', null],
+    ['nobody is signed in on this device (a logout made offline)', null],
     ['another user is signed in on this device', 'other1'],
-  ])('shows nothing when %s', async (_label, signedIn) => {
-    const { shown, deps } = device(signedIn);
+  ])('shows nothing and ends the device’s push subscription when %s', async (_label, signedIn) => {
+    const { shown, deps, device: d } = device(signedIn);
+    expect(await handlePush(JSON.stringify(payload), deps)).toBeNull();
+    expect(shown).toEqual([]);
+    expect(d.subscribed).toBe(false);
+  });
+
+  it('shows nothing even when ending the subscription fails', async () => {
+    const { shown, deps } = device(null);
+    deps.unsubscribe = () => Promise.reject(new Error('no push service'));
     expect(await handlePush(JSON.stringify(payload), deps)).toBeNull();
     expect(shown).toEqual([]);
   });
 
-  it('shows nothing when the device cannot tell who is signed in', async () => {
-    const { shown, deps } = device('u1abc2');
+  it('shows nothing but keeps the subscription when the device cannot tell who is signed in', async () => {
+    const { shown, deps, device: d } = device('u1abc2');
     deps.signedInUser = () => Promise.reject(new Error('IndexedDB unavailable'));
     expect(await handlePush(JSON.stringify(payload), deps)).toBeNull();
     expect(shown).toEqual([]);
+    expect(d.subscribed).toBe(true);
   });
 
-  it('shows nothing for a push that is not ours', async () => {
-    const { shown, deps } = device('u1abc2');
+  it('shows nothing for a push that is not ours, and keeps the subscription', async () => {
+    const { shown, deps, device: d } = device('u1abc2');
     for (const text of [null, '', 'hi', JSON.stringify({ ...payload, url: 'https://evil.example' })])
       await handlePush(text, deps);
     expect(shown).toEqual([]);
+    expect(d.subscribed).toBe(true);
   });
 });
 

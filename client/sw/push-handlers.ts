@@ -17,17 +17,30 @@ export type PushDeps = {
   ): Promise<void>;
   /** The user signed in on this device (client/lib/device-session.ts), null when nobody is. */
   signedInUser(): Promise<string | null>;
+  /** Ends this device's push subscription (`pushManager.getSubscription()` → `unsubscribe()`). */
+  unsubscribe(): Promise<void>;
 };
 
 /**
  * Shows the push as a notification, unless it is not for the user signed in on this device (they
- * signed out, or someone else signed in): then nothing is shown.
+ * signed out, or someone else signed in): then nothing is shown, and the device's push subscription
+ * ends, so the pushes stop (a logout made offline could not end it; the server forgets it at the
+ * push service's next 404/410). When the device cannot tell who is signed in, it shows nothing and
+ * keeps the subscription.
  */
 export async function handlePush(text: string | null, deps: PushDeps): Promise<PushPayload | null> {
   const payload = parsePushPayload(text);
   if (!payload) return null;
-  const user = await deps.signedInUser().catch(() => null);
-  if (user !== payload.userId) return null;
+  let user: string | null;
+  try {
+    user = await deps.signedInUser();
+  } catch {
+    return null;
+  }
+  if (user !== payload.userId) {
+    await deps.unsubscribe().catch(() => undefined);
+    return null;
+  }
   await deps.showNotification(payload.title, {
     body: payload.body,
     tag: payload.tag,

@@ -64,6 +64,10 @@ sw.addEventListener('push', (event) => {
     handlePush(event.data?.text() ?? null, {
       showNotification: (title, options) => sw.registration.showNotification(title, options),
       signedInUser,
+      unsubscribe: async () => {
+        const subscription = await sw.registration.pushManager.getSubscription();
+        await subscription?.unsubscribe();
+      },
     }),
   );
 });

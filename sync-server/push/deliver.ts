@@ -28,8 +28,12 @@ export function isAllowedEndpoint(endpoint: string, origins: readonly string[]):
 
 export type DeliveryOutcome =
   | { kind: 'sent' }
-  /** 404/410: the subscription is gone for good. */
-  | { kind: 'gone' }
+  /**
+   * The subscription will never take a push from this server: 404/410 (it expired or the device
+   * unsubscribed), or 401/403 (the push service refuses this server's VAPID signature for it: the
+   * device subscribed with another key, RFC 8292 §4.2).
+   */
+  | { kind: 'gone'; status: number }
   /** 429 or 5xx, or no answer: worth another try after `retryAfterMs`. */
   | { kind: 'retry'; retryAfterMs?: number; detail: string }
   /** Anything else the push service refused (a bad request, a key it rejects). */
@@ -74,7 +78,7 @@ export async function deliverPush(
     return { kind: 'retry', detail: err instanceof Error ? err.message : String(err) };
   }
   if (res.status >= 200 && res.status < 300) return { kind: 'sent' };
-  if (res.status === 404 || res.status === 410) return { kind: 'gone' };
+  if ([401, 403, 404, 410].includes(res.status)) return { kind: 'gone', status: res.status };
   if (res.status === 429 || res.status >= 500) {
     const seconds = Number(res.headers.get('retry-after'));
     return {

@@ -3,7 +3,7 @@ import { getAuth } from '../auth/middleware';
 import type { AppContext } from '../context';
 import { pushRoutes } from './routes';
 import { PushSender } from './sender';
-import { removeSessionSubscriptions } from './subscriptions';
+import { removeOtherKeysSubscriptions, removeSessionSubscriptions } from './subscriptions';
 import { loadVapidKeys } from './vapid';
 
 export type Push = {
@@ -18,6 +18,9 @@ export type Push = {
 /** Web push for a running server: its keys (made once per store), its routes and its sender. */
 export async function startPush(ctx: AppContext, options: { fetch?: typeof fetch } = {}): Promise<Push> {
   const keys = await loadVapidKeys(ctx.config, ctx.store, ctx.now());
+  // The keys were changed: devices subscribed with the old ones can never be pushed to again.
+  const removed = await removeOtherKeysSubscriptions(ctx.store, keys.publicKey);
+  if (removed > 0) ctx.log(`Web push: ${removed} subscriptions made for other VAPID keys removed`);
   const sender = new PushSender({
     store: ctx.store,
     vapid: { ...keys, subject: ctx.config.vapidSubject },

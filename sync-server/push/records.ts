@@ -6,9 +6,10 @@ import type { NotificationType } from '../../shared/constants';
  */
 
 /**
- * One device's subscription for one user. The id is derived from the user and the endpoint, so a
- * device that subscribes again replaces its own record. It belongs to the session that made it:
- * logging out of that session removes it, and a push is never sent for a session that has ended.
+ * One device's subscription for one user. The id is one of the user's device slots
+ * (push/subscriptions.ts), so a device that subscribes again rewrites its own record and a user
+ * never has more records than slots. It belongs to the session that made it: logging out of that
+ * session removes it, and a push is never sent for a session that has ended.
  */
 export type PushSubscriptionRecord = {
   id: string;
@@ -22,17 +23,37 @@ export type PushSubscriptionRecord = {
   auth: string;
   /** The notification types this device wants pushed. */
   types: NotificationType[];
+  /**
+   * The server's VAPID public key the device subscribed with (its `applicationServerKey`): a push
+   * signed with another key is refused by the push service. Absent on records made before it was
+   * recorded.
+   */
+  vapidKey?: string;
   createdAt: number;
   updatedAt: number;
 };
 
 /**
- * The claim on one notification's push (id: the notification's): the `createdAt` it was sent for.
- * A chat notification is refreshed in place with a new `createdAt` for each new message, which is
- * a new push; marking it read changes nothing here. Claimed in a store decision, so exactly one
- * server instance sends each.
+ * One notification's push, claimed: the `createdAt` it was sent for. A chat notification is
+ * refreshed in place with a new `createdAt` for each new message, which is a new push; marking it
+ * read changes nothing here.
  */
-export type PushSendRecord = { id: string; userId: string; createdAt: number; claimedAt: number };
+export type PushClaim = { notificationId: string; createdAt: number; claimedAt: number };
+
+/**
+ * The pushes claimed for one user (id `user:<userId>`), in a store decision, so exactly one server
+ * instance sends each. Only claims that can still matter are kept (push/claims.ts): the record
+ * stays small, and there is one per user who was ever pushed to.
+ */
+export type PushClaimsRecord = { id: string; userId: string; claims: PushClaim[] };
+
+/**
+ * Before the claims were kept per user, one record per notification (id: the notification's).
+ * Such records are no longer read or written; they stay as they were.
+ */
+export type LegacyPushSendRecord = { id: string; userId: string; createdAt: number; claimedAt: number };
+
+export type PushSendRecord = PushClaimsRecord | LegacyPushSendRecord;
 
 /** The VAPID key pair, created once per data store (meta collection, id `vapid`). */
 export type VapidKeysRecord = { id: 'vapid'; publicKey: string; privateKey: string; createdAt: number };

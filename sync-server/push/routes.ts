@@ -45,7 +45,7 @@ export function pushRoutes(ctx: AppContext, publicKey: string): Router {
     const parsed = pushEndpointSchema.safeParse(req.query.endpoint);
     if (!parsed.success) throw badRequest(PUSH_ERRORS.badEndpoint);
     if (!isAllowedEndpoint(parsed.data, ctx.config.pushServiceOrigins)) throw badRequest(PUSH_ERRORS.unknownService);
-    const found = subscriptionFor(ctx.store, user.id, parsed.data);
+    const found = subscriptionFor(ctx.store, user.id, parsed.data, publicKey);
     res.setHeader('Cache-Control', 'no-store');
     res.json(found ? { subscribed: true, types: found.types } : { subscribed: false, types: [] });
   });
@@ -57,7 +57,13 @@ export function pushRoutes(ctx: AppContext, publicKey: string): Router {
     if (!validDeviceKey(body.keys.p256dh) || Buffer.from(body.keys.auth, 'base64url').length !== 16)
       throw badRequest(PUSH_ERRORS.badKeys);
     await ctx.limits.writes.pushed.take(user.id, 1, QUOTA_MESSAGES.tooManyChanges);
-    const saved = await saveSubscription(ctx.store, { userId: user.id, sessionId: session.id, body, now: ctx.now() });
+    const saved = await saveSubscription(ctx.store, {
+      userId: user.id,
+      sessionId: session.id,
+      body,
+      vapidKey: publicKey,
+      now: ctx.now(),
+    });
     res.json({ subscribed: true, types: saved.types });
   });
 

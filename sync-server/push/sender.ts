@@ -1,23 +1,19 @@
 import { isMessageNotification } from '../../shared/display';
 import { pushPayload } from '../../shared/push-payload';
 import type { Change, Stored } from '../store/store';
+import { claimPush } from './claims';
 import { deliverPush, isAllowedEndpoint, type DeliveryOutcome } from './deliver';
-import { removeGoneSubscription, subscriptionsOf, type PushStore } from './subscriptions';
+import { FRESH_MS, SENDER_LIMITS, type SenderLimits } from './limits';
+import { madeForKey, removeGoneSubscription, subscriptionsOf, type PushStore } from './subscriptions';
 import type { VapidKeys } from './vapid';
 
-/**
- * A notification older than this when its change arrives is not news: it was marked read, or a
- * restart replays it, or an old one was rewritten. Only fresh notifications are pushed.
- */
-export const FRESH_MS = 10 * 60_000;
-/** Pushes in flight at once, and waiting at most (past that the newest are dropped, and logged). */
-const MAX_IN_FLIGHT = 8;
-const MAX_QUEUED = 10_000;
 /** Tries per push when the push service is busy or unreachable, with the wait before each retry. */
 const MAX_ATTEMPTS = 3;
 const MAX_RETRY_WAIT_MS = 60_000;
 
 type Job = {
+  userId: string;
+  notificationId: string;
   subscription: Stored<'pushsubscriptions'>;
   payload: string;
   urgency: 'normal' | 'high';
@@ -31,6 +27,8 @@ export type PushSenderOptions = {
   now: () => number;
   log: (message: string, err?: unknown) => void;
   fetch?: typeof fetch;
+  /** SENDER_LIMITS unless a test names smaller ones. */
+  limits?: Partial<SenderLimits>;
 };
 
 /**
@@ -39,16 +37,27 @@ export type PushSenderOptions = {
  * store reaches it; each notification's push is claimed in a store decision (collection
  * `pushsends`), so exactly one instance sends it. A chat notification refreshed with a new message
  * (a new `createdAt`) is a new push; marking one read is not.
+ *
+ * Each user has a bounded share: of the claims kept, of the pushes waiting and of those in flight.
+ * Users waiting are served in turn, so one user's flood (or slow push service) delays and drops
+ * only that user's pushes.
  */
 export class PushSender {
   private readonly unsubscribe: () => void;
-  private readonly queue: Job[] = [];
+  private readonly limits: SenderLimits;
+  /** Pushes waiting, per user, the users in the order they are served next. */
+  private readonly queues = new Map<string, Job[]>();
+  private queued = 0;
   private inFlight = 0;
+  private readonly inFlightOf = new Map<string, number>();
+  /** Users whose pushes are being dropped: logged once until their queue has room again. */
+  private readonly dropping = new Set<string>();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private closed = false;
   private readonly pending = new Set<Promise<unknown>>();
 
   constructor(private readonly options: PushSenderOptions) {
+    this.limits = { ...SENDER_LIMITS, ...options.limits };
     this.unsubscribe = options.store.onDurable((changes) => this.onChanges(changes));
   }
 
@@ -57,7 +66,8 @@ export class PushSender {
     this.closed = true;
     this.unsubscribe();
     for (const t of this.timers) clearTimeout(t);
-    this.queue.length = 0;
+    this.queues.clear();
+    this.queued = 0;
     await Promise.allSettled([...this.pending]);
   }
 
@@ -80,25 +90,21 @@ export class PushSender {
   }
 
   private async claimAndQueue(n: Stored<'notifications'>): Promise<void> {
-    const { store, now } = this.options;
-    const claimedAt = now();
-    const { value: claimed } = await store.transaction((read) => {
-      const claim = read.get('pushsends', n.id);
-      if (claim && !claim._deleted && claim.createdAt >= n.createdAt) return { writes: [], value: false };
-      const doc = { id: n.id, userId: n.userId, createdAt: n.createdAt, claimedAt, _deleted: false };
-      return { writes: [{ collection: 'pushsends', doc }], value: true };
-    });
-    if (!claimed || this.closed) return;
+    const { store, now, vapid, log } = this.options;
+    const outcome = await claimPush(store, n, now(), this.limits.claimsPerUser);
+    if (outcome === 'full') log(`Push not sent: ${this.limits.claimsPerUser} pushes already sent to one user lately`);
+    if (outcome !== 'claimed' || this.closed) return;
     const payload = JSON.stringify(pushPayload(n));
     const urgency = isMessageNotification(n.type) ? 'high' : 'normal';
     for (const subscription of subscriptionsOf(store, n.userId)) {
       if (!subscription.types.includes(n.type)) continue;
-      if (!this.sessionLive(subscription.sessionId)) {
-        // Its session ended without a logout (expired, or revoked): that device is signed out.
+      if (!this.sessionLive(subscription.sessionId) || !madeForKey(subscription, vapid.publicKey)) {
+        // Its session ended without a logout (expired, or revoked): that device is signed out. Or
+        // it was made for a key the server no longer has: every push to it would be refused.
         this.track(removeGoneSubscription(store, subscription));
         continue;
       }
-      this.enqueue({ subscription, payload, urgency, attempt: 1 });
+      this.enqueue({ userId: n.userId, notificationId: n.id, subscription, payload, urgency, attempt: 1 });
     }
   }
 
@@ -109,21 +115,60 @@ export class PushSender {
 
   private enqueue(job: Job): void {
     if (this.closed) return;
-    if (this.queue.length >= MAX_QUEUED) {
-      this.options.log(`Push dropped: ${MAX_QUEUED} pushes already waiting`);
+    const queue = this.queues.get(job.userId) ?? [];
+    // A newer push of the same notification to the same device replaces the one still waiting
+    // (a conversation's next message: the device would show only the newer one anyway).
+    const same = queue.findIndex(
+      (j) => j.notificationId === job.notificationId && j.subscription.id === job.subscription.id,
+    );
+    if (same >= 0) {
+      queue[same] = job;
       return;
     }
-    this.queue.push(job);
+    if (queue.length >= this.limits.queuedPerUser || this.queued >= this.limits.queued) {
+      if (!this.dropping.has(job.userId)) {
+        this.dropping.add(job.userId);
+        this.options.log(
+          queue.length >= this.limits.queuedPerUser
+            ? `Push dropped: ${this.limits.queuedPerUser} pushes already waiting for one user`
+            : `Push dropped: ${this.limits.queued} pushes already waiting`,
+        );
+      }
+      return;
+    }
+    this.dropping.delete(job.userId);
+    queue.push(job);
+    this.queues.set(job.userId, queue);
+    this.queued += 1;
     this.pump();
   }
 
+  /** The next push to send: from the first user in turn who has one waiting and room in flight. */
+  private next(): Job | undefined {
+    for (const [userId, queue] of this.queues) {
+      if ((this.inFlightOf.get(userId) ?? 0) >= this.limits.inFlightPerUser) continue;
+      const job = queue.shift()!;
+      // That user is served again after everyone else waiting.
+      this.queues.delete(userId);
+      if (queue.length > 0) this.queues.set(userId, queue);
+      this.queued -= 1;
+      return job;
+    }
+    return undefined;
+  }
+
   private pump(): void {
-    while (!this.closed && this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
-      const job = this.queue.shift()!;
+    while (!this.closed && this.inFlight < this.limits.inFlight) {
+      const job = this.next();
+      if (!job) return;
       this.inFlight += 1;
+      this.inFlightOf.set(job.userId, (this.inFlightOf.get(job.userId) ?? 0) + 1);
       this.track(
         this.send(job).finally(() => {
           this.inFlight -= 1;
+          const left = (this.inFlightOf.get(job.userId) ?? 1) - 1;
+          if (left > 0) this.inFlightOf.set(job.userId, left);
+          else this.inFlightOf.delete(job.userId);
           this.pump();
         }),
       );
@@ -139,12 +184,17 @@ export class PushSender {
       urgency: job.urgency,
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
     });
-    if (outcome.kind === 'gone') await removeGoneSubscription(store, subscription);
-    else if (outcome.kind === 'failed')
-      log(`Push refused for ${new URL(subscription.endpoint).host}: ${outcome.detail}`);
+    const host = new URL(subscription.endpoint).host;
+    if (outcome.kind === 'gone') {
+      if (outcome.status === 401 || outcome.status === 403)
+        log(
+          `Push refused for ${host} (${outcome.status}: not this server's key): the device's subscription is removed`,
+        );
+      await removeGoneSubscription(store, subscription);
+    } else if (outcome.kind === 'failed') log(`Push refused for ${host}: ${outcome.detail}`);
     else if (outcome.kind === 'retry') {
       if (job.attempt >= MAX_ATTEMPTS) {
-        log(`Push given up for ${new URL(subscription.endpoint).host}: ${outcome.detail}`);
+        log(`Push given up for ${host}: ${outcome.detail}`);
         return;
       }
       const wait = Math.min(MAX_RETRY_WAIT_MS, outcome.retryAfterMs ?? 1000 * 2 ** job.attempt);

@@ -157,6 +157,12 @@ describe('the sync panel', () => {
     await page.goto(server.url + '/landing');
     await card(page, 'Second poster').waitFor({ timeout: 20_000 });
     await waitUpToDate(page);
+    // A public profile page read here: kept for offline, a copy of the server's like the rest.
+    const profileCaches = () =>
+      page.evaluate(async (id) => (await caches.keys()).filter((name) => name.includes(id)), buyer.user.id);
+    await page.goto(server.url + `/u/${String(buyer.user.username)}`);
+    await page.getByRole('heading', { name: 'Rex Reset', level: 1 }).waitFor();
+    await expect.poll(profileCaches).toHaveLength(1);
 
     // A change that will be lost: made while working offline.
     let panel = await openPanel(page);
@@ -180,6 +186,7 @@ describe('the sync panel', () => {
     panel = page.getByRole('dialog', { name: 'Sync' });
     await panel.getByText('Nothing is waiting to go out.').waitFor({ timeout: 20_000 });
     await expect.poll(async () => panel.getByRole('row', { name: /^Gigs/ }).locator('td').textContent()).toBe('0');
+    expect(await profileCaches()).toEqual([]);
     await panel.getByRole('switch', { name: 'Work offline' }).click();
     await expect
       .poll(async () => Number(await panel.getByRole('row', { name: /^Gigs/ }).locator('td').textContent()), {

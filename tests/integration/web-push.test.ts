@@ -155,20 +155,79 @@ describe('sending a push for every notification the server creates', () => {
     expect(messages.received).toHaveLength(1);
   });
 
-  it('forgets a subscription the push service answers 410 (or 404) for, and sends nothing more to it', async () => {
+  it.each([
+    [410, 'it ended'],
+    [404, 'it is unknown there'],
+    [403, 'it refuses the signature: the device subscribed with another key'],
+    [401, 'it refuses the signature'],
+  ])('forgets a subscription the push service answers %i for (%s), and sends nothing more to it', async (status) => {
     const buyer = await person(server.url);
     const applicant = await person(server.url);
     const gone = service.device();
     const kept = service.device();
     await subscribe(buyer, gone);
     await subscribe(buyer, kept);
-    gone.answer = 410;
+    gone.answer = status;
     const gig = (await write(buyer.http, 'gigs', gigDoc())).master!;
     await applyTo(applicant, gig.id as string);
     await waitFor('the kept device got its push', () => kept.received.length === 1);
     await waitFor('the gone subscription is removed', async () => !(await subscriptionOf(buyer, gone)).body.subscribed);
     expect((await subscriptionOf(buyer, kept)).body.subscribed).toBe(true);
     expect(liveSubscriptions(buyer.user.id).map((s) => s.endpoint)).toEqual([kept.subscription.endpoint]);
+    // The next notification goes to the kept device only: the push service is not asked again.
+    const asked = gone.requests;
+    const second = (await write(buyer.http, 'gigs', gigDoc())).master!;
+    await applyTo(applicant, second.id as string);
+    await waitFor('the kept device got the second push', () => kept.received.length === 2);
+    expect(gone.requests).toBe(asked);
+  });
+});
+
+describe('VAPID keys that change', () => {
+  it('end the subscriptions made for the old keys at start: the device shows notifications off until turned on again', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gigs-push-rekey-'));
+    const [before, after] = [generateVapidKeys(), generateVapidKeys()];
+    const env = (keys: { publicKey: string; privateKey: string }) => ({
+      PUSH_SERVICE_ORIGINS: service.origin,
+      VAPID_PUBLIC_KEY: keys.publicKey,
+      VAPID_PRIVATE_KEY: keys.privateKey,
+    });
+    try {
+      const first = await startTestServer(env(before), dir);
+      const buyer = await person(first.url);
+      const applicant = await person(first.url);
+      const device = service.device();
+      await subscribe(buyer, device);
+      expect((await subscriptionOf(buyer, device)).body.subscribed).toBe(true);
+      await first.cleanup();
+
+      const again = await startTestServer(env(after), dir);
+      try {
+        const b = TestClient.withSession(again.url, buyer.http.sessionToken());
+        const a = { http: TestClient.withSession(again.url, applicant.http.sessionToken()), user: applicant.user };
+        const state = await b.get<{ subscribed: boolean }>(
+          `/api/push/subscription?endpoint=${encodeURIComponent(device.subscription.endpoint)}`,
+        );
+        expect(state.body.subscribed).toBe(false);
+        expect([...again.ctx.store.all('pushsubscriptions')].filter((d) => !d._deleted)).toEqual([]);
+        // Turned on again, with the new key: pushes signed with it reach the device.
+        const on = await b.post<{ subscribed: boolean }>('/api/push/subscribe', {
+          ...device.subscription,
+          types: ALL_TYPES,
+        });
+        expect(on.body.subscribed).toBe(true);
+        const second = (await write(b, 'gigs', gigDoc())).master!;
+        await applyTo(a, second.id as string);
+        const push = await waitFor('the push signed with the new key arrives', () => device.received[0]);
+        expect(push.vapid.publicKey).toBe(after.publicKey);
+        expect(device.received).toHaveLength(1);
+        expect(device.requests).toBe(1);
+      } finally {
+        await again.cleanup();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -221,6 +280,19 @@ describe('subscriptions per user and device', () => {
     expect(liveSubscriptions(p.user.id)).toHaveLength(PUSH_LIMITS.devicesPerUser);
     expect((await subscriptionOf(p, devices[0]!)).body.subscribed).toBe(false);
     expect((await subscriptionOf(p, devices.at(-1)!)).body.subscribed).toBe(true);
+  });
+
+  it(`never make more than ${PUSH_LIMITS.devicesPerUser} records for one user, however many endpoints subscribe and unsubscribe`, async () => {
+    const p = await person(server.url);
+    const records = () => [...server.ctx.store.all('pushsubscriptions')].filter((s) => s.userId === p.user.id);
+    for (let i = 0; i < 4 * PUSH_LIMITS.devicesPerUser; i++) {
+      const d = service.device();
+      expect((await subscribe(p, d, ['new_message'])).status).toBe(200);
+      if (i % 3 === 1) await p.http.post('/api/push/unsubscribe', { endpoint: d.subscription.endpoint });
+    }
+    // Tombstones included: the store never forgets a record, so the ids are the user's few slots.
+    expect(records().length).toBeLessThanOrEqual(PUSH_LIMITS.devicesPerUser);
+    expect(liveSubscriptions(p.user.id)).toHaveLength(PUSH_LIMITS.devicesPerUser);
   });
 
   it('belong to one user per device: another user subscribing from it takes it over', async () => {

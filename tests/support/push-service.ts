@@ -16,6 +16,8 @@ export type Device = {
   received: ReceivedPush[];
   /** What the push service answers for this device from now on (410 once it unsubscribed, say). */
   answer: number;
+  /** Requests the push service got for this device, whatever it answered. */
+  requests: number;
 };
 
 export type ReceivedPush = {
@@ -107,6 +109,7 @@ export async function startPushService(): Promise<PushService> {
         res.writeHead(404).end();
         return;
       }
+      entry.device.requests += 1;
       if (entry.device.answer !== 201) {
         res.writeHead(entry.device.answer).end();
         return;
@@ -148,6 +151,7 @@ export async function startPushService(): Promise<PushService> {
         },
         received: [],
         answer: 201,
+        requests: 0,
       };
       devices.set(path, { device, keys: { ecdh, auth } });
       return device;

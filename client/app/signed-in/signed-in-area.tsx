@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { preloadScreen, screens } from './screens';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
 import { PATHS, routesOf } from '../../../shared/routes';
@@ -6,6 +6,7 @@ import { DataProvider, RequireData } from '../../data/data-provider';
 import { BoardSkeleton } from '../../features/landing/board-controls';
 import { Loading } from '../../ui/loading';
 import { useSession } from '../session';
+import { EndedSession } from './ended-session';
 import { SignedInLayout } from './layout';
 
 function NotFound() {
@@ -22,7 +23,7 @@ function NotFound() {
 
 /** Everything behind sign-in: the user's database, replication, the layout and the protected routes. */
 export default function SignedInArea() {
-  const { user, signOutLocally } = useSession();
+  const { user, signOutLocally, onEnded } = useSession();
   const { pathname } = useLocation();
   // The first screen's chunk loads while the database opens, and both are shown together: a lazy
   // screen that suspends after the data is open would cost React's fallback throttle (300 ms).
@@ -36,10 +37,20 @@ export default function SignedInArea() {
       live = false;
     };
   }, [firstPath]);
-  const onUnauthorized = useCallback(() => signOutLocally(), [signOutLocally]);
+  // The server ended the session by itself (a 401, or the check at start, session.tsx): settled
+  // inside the data (EndedSession); before it is there, signed out without deleting anything.
+  const settle = useRef<(() => void) | null>(null);
+  const onUnauthorized = useCallback(() => (settle.current ?? signOutLocally)(), [signOutLocally]);
+  useEffect(() => {
+    onEnded.current = onUnauthorized;
+    return () => {
+      onEnded.current = null;
+    };
+  }, [onEnded, onUnauthorized]);
   if (!user) return <Loading />;
   return (
     <DataProvider userId={user.id} onUnauthorized={onUnauthorized}>
+      <EndedSession settle={settle} />
       <SignedInLayout>
         <RequireData
           ready={screenReady}

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { subscriptionId } from '../../../../sync-server/push/subscriptions';
+import { subscriptionsOf } from '../../../../sync-server/push/subscriptions';
 import type { TestClient } from '../../http-client';
 import { Action, http, selfOf } from '../cells';
 import type { Member, Role, World } from '../world';
@@ -18,10 +18,8 @@ function device(): { endpoint: string; keys: { p256dh: string; auth: string } } 
   };
 }
 
-const isLive = (w: World, userId: string, endpoint: string) => {
-  const doc = w.server.ctx.store.get('pushsubscriptions', subscriptionId(userId, endpoint));
-  return !!doc && !doc._deleted;
-};
+const isLive = (w: World, userId: string, endpoint: string) =>
+  subscriptionsOf(w.server.ctx.store, userId).some((d) => d.endpoint === endpoint);
 
 /** Another member, with notifications on for a device of theirs. */
 async function victimDevice(w: World, role: Role): Promise<{ victim: Member; endpoint: string }> {

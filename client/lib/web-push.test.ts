@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { devicePushState } from './web-push';
+
+// The Settings screen's check of this device (docs/decisions/030-installed-app.md, "Revised"): a
+// browser subscription made for another VAPID key than the server's shows as not subscribed.
+
+const api = vi.hoisted(() => vi.fn());
+vi.mock('./api', () => ({ api }));
+
+const key = (fill: number) => {
+  const bytes = new Uint8Array(65).fill(fill);
+  bytes[0] = 4;
+  return bytes;
+};
+const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+
+function deviceWith(subscription: { endpoint: string; applicationServerKey: Uint8Array } | null) {
+  const browser = subscription && {
+    endpoint: subscription.endpoint,
+    options: { userVisibleOnly: true, applicationServerKey: subscription.applicationServerKey.slice().buffer },
+  };
+  const registration = { pushManager: { getSubscription: async () => browser } };
+  vi.stubGlobal('navigator', { serviceWorker: { ready: Promise.resolve(registration) } });
+}
+
+const serverKey = key(7);
+const endpoint = 'https://fcm.googleapis.com/fcm/send/abc';
+
+beforeEach(() => {
+  api.mockImplementation(async (_method: string, path: string) => {
+    if (path === '/api/push/key') return { publicKey: base64url(serverKey) };
+    if (path.startsWith('/api/push/subscription?')) return { subscribed: true, types: ['new_message'] };
+    throw new Error(`unexpected ${path}`);
+  });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  api.mockReset();
+});
+
+describe('whether notifications are on for this device', () => {
+  it('asks the server when the browser’s subscription was made with the server’s key', async () => {
+    deviceWith({ endpoint, applicationServerKey: serverKey });
+    expect(await devicePushState()).toEqual({ subscribed: true, types: ['new_message'] });
+  });
+
+  it('says not subscribed when the browser’s subscription was made with another key (the server’s keys changed)', async () => {
+    deviceWith({ endpoint, applicationServerKey: key(9) });
+    expect(await devicePushState()).toEqual({ subscribed: false, types: [] });
+    expect(api.mock.calls.map(([, path]) => path)).not.toContainEqual(
+      expect.stringContaining('/api/push/subscription'),
+    );
+  });
+
+  it('says not subscribed when the browser has no subscription', async () => {
+    deviceWith(null);
+    expect(await devicePushState()).toEqual({ subscribed: false, types: [] });
+  });
+});
