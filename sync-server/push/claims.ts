@@ -57,12 +57,38 @@ export async function claimPush(
   now: number,
   limit: number,
 ): Promise<ClaimOutcome> {
-  const id = claimsId(n.userId);
+  const [outcome] = await claimPushes(store, n.userId, [n], now, limit);
+  return outcome!;
+}
+
+/**
+ * Claims the pushes of several notifications of one user, in order, in one store decision: a
+ * batch of notifications written together (thirty at once, say) is one write of the user's
+ * record, not thirty decisions contending for it (on PostgreSQL they would be run again and
+ * again, and some given up). Answers each notification's outcome.
+ */
+export async function claimPushes(
+  store: PushStore,
+  userId: string,
+  notifications: readonly { id: string; createdAt: number }[],
+  now: number,
+  limit: number,
+): Promise<ClaimOutcome[]> {
+  const id = claimsId(userId);
   const { value } = await store.transaction((read) => {
-    const decided = decideClaim(claimsOf(read.get('pushsends', id)), n, now, limit);
-    if (!decided.claims) return { writes: [], value: decided.outcome };
-    const record: PushClaimsRecord = { id, userId: n.userId, claims: decided.claims };
-    return { writes: [{ collection: 'pushsends', doc: { ...record, _deleted: false } }], value: decided.outcome };
+    let claims = claimsOf(read.get('pushsends', id));
+    let changed = false;
+    const outcomes = notifications.map((n) => {
+      const decided = decideClaim(claims, n, now, limit);
+      if (decided.claims) {
+        claims = decided.claims;
+        changed = true;
+      }
+      return decided.outcome;
+    });
+    if (!changed) return { writes: [], value: outcomes };
+    const record: PushClaimsRecord = { id, userId, claims };
+    return { writes: [{ collection: 'pushsends', doc: { ...record, _deleted: false } }], value: outcomes };
   });
   return value;
 }

@@ -1,7 +1,7 @@
 import { isMessageNotification } from '../../shared/display';
 import { pushPayload } from '../../shared/push-payload';
 import type { Change, Stored } from '../store/store';
-import { claimPush } from './claims';
+import { claimPushes } from './claims';
 import { deliverPush, isAllowedEndpoint, type DeliveryOutcome } from './deliver';
 import { FRESH_MS, SENDER_LIMITS, type SenderLimits } from './limits';
 import { madeForKey, removeGoneSubscription, subscriptionsOf, type PushStore } from './subscriptions';
@@ -73,6 +73,7 @@ export class PushSender {
 
   private onChanges(changes: Change[]): void {
     const { store, now } = this.options;
+    const byUser = new Map<string, Stored<'notifications'>[]>();
     for (const change of changes) {
       if (change.collection !== 'notifications' || change.doc._deleted) continue;
       const n = store.get('notifications', change.doc.id);
@@ -80,8 +81,10 @@ export class PushSender {
       if (now() - n.createdAt > FRESH_MS) continue;
       // Most users have no device subscribed: nothing is claimed or written for them.
       if (subscriptionsOf(store, n.userId).every((s) => !s.types.includes(n.type))) continue;
-      this.track(this.claimAndQueue(n));
+      byUser.set(n.userId, [...(byUser.get(n.userId) ?? []), n]);
     }
+    // One claim decision per user and group of changes (claims.ts).
+    for (const [userId, notifications] of byUser) this.track(this.claimAndQueue(userId, notifications));
   }
 
   private track(work: Promise<unknown>): void {
@@ -89,11 +92,18 @@ export class PushSender {
     this.pending.add(p);
   }
 
-  private async claimAndQueue(n: Stored<'notifications'>): Promise<void> {
-    const { store, now, vapid, log } = this.options;
-    const outcome = await claimPush(store, n, now(), this.limits.claimsPerUser);
-    if (outcome === 'full') log(`Push not sent: ${this.limits.claimsPerUser} pushes already sent to one user lately`);
-    if (outcome !== 'claimed' || this.closed) return;
+  private async claimAndQueue(userId: string, notifications: Stored<'notifications'>[]): Promise<void> {
+    const { store, now, log } = this.options;
+    const outcomes = await claimPushes(store, userId, notifications, now(), this.limits.claimsPerUser);
+    if (outcomes.includes('full'))
+      log(`Push not sent: ${this.limits.claimsPerUser} pushes already sent to one user lately`);
+    notifications.forEach((n, i) => {
+      if (outcomes[i] === 'claimed' && !this.closed) this.queuePush(n);
+    });
+  }
+
+  private queuePush(n: Stored<'notifications'>): void {
+    const { store, vapid } = this.options;
     const payload = JSON.stringify(pushPayload(n));
     const urgency = isMessageNotification(n.type) ? 'high' : 'normal';
     for (const subscription of subscriptionsOf(store, n.userId)) {
