@@ -240,9 +240,10 @@ describe('chat logs', () => {
     expect(missed.pos).toEqual([2]);
     expect(await loser.appendChat('room-race', [Uint8Array.of(4)], 2)).toEqual({ ok: true, pos: 3 });
     expect((await a.chatLog('room-race')).pos).toEqual([1, 2, 3]);
-    // Every append is announced to every instance, by the digest of the room's name.
+    // Appends are announced to every instance after their commit, by the digest of the room's
+    // name (appends made while an announcement is on its way share the next one).
     const digest = createHash('md5').update('room-race').digest('hex');
-    await waitFor('b hears the three appends', () => heard.filter((d) => d === digest).length === 3);
+    await waitFor('b hears of the appends', () => heard.includes(digest));
   });
 
   it('keeps an update appended by another instance while a compaction merged the log, and files the merge at its last position', async () => {

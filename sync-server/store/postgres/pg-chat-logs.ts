@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ChatDecision, ChatRange } from '../store';
-import type { PgDocuments } from './pg-documents';
+import { roomDigest as digest, type PgDocuments } from './pg-documents';
 
 /**
  * The chat logs of a PostgreSQL-backed instance: each room held open here (`open`/`close`,
@@ -34,7 +34,12 @@ type RoomLog = {
 /** A decision taken this many times on a log other instances kept appending to gives up (the caller gets an error). */
 const MAX_ATTEMPTS = 100;
 
-const digest = (room: string) => createHash('md5').update(room).digest('hex');
+/**
+ * How often the rooms held here are checked for entries another instance appended without its
+ * notification arriving (an instance killed between its append and the notification, which
+ * follows the commit): one query for all of them.
+ */
+const HEADS_CHECK_MS = 1_000;
 
 /** NOTIFY payloads stay under 8,000 bytes: a presence update past this many is not sent. */
 const PRESENCE_MAX_BYTES = 5_600;
@@ -47,6 +52,7 @@ export class PgChatLogs {
   /** Tells this instance's presence notifications from the others'. */
   private readonly instance = randomBytes(8).toString('hex');
   private readonly stopListening: () => void;
+  private checkingHeads = false;
 
   constructor(private readonly documents: PgDocuments) {
     const stopAppended = documents.onChatAppended((d) => {
@@ -60,11 +66,33 @@ export class PgChatLogs {
       for (const [room, log] of this.logs) if (log.loaded) void this.catchUp(room, log).catch(() => undefined);
     });
     const stopPresence = documents.onPresence((payload) => this.fromPresence(payload));
+    const heads = setInterval(() => void this.checkHeads(), HEADS_CHECK_MS);
+    heads.unref();
     this.stopListening = () => {
       stopAppended();
       stopResync();
       stopPresence();
+      clearInterval(heads);
     };
+  }
+
+  /** Catches up the rooms held here whose log has grown past what they have seen. */
+  private async checkHeads(): Promise<void> {
+    if (this.checkingHeads) return;
+    const seen = new Map<string, number>();
+    for (const [room, log] of this.logs) if (log.loaded) seen.set(room, log.lastPos);
+    if (seen.size === 0) return;
+    this.checkingHeads = true;
+    try {
+      for (const room of await this.documents.chatHeads(seen)) {
+        const log = this.logs.get(room);
+        if (log?.loaded) void this.catchUp(room, log).catch(() => undefined);
+      }
+    } catch {
+      // Out of reach: the next check tries again.
+    } finally {
+      this.checkingHeads = false;
+    }
   }
 
   /** Holds a room's log open, reading it first when it is not held yet. */

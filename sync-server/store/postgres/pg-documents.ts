@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, DocWrite, IndexDefinitions, StoredDoc } from '../store';
 import { HORIZON_SQL, ROWS_PER_TRANSACTION, seqSql, toSeq } from './order';
@@ -55,6 +56,9 @@ export class PgDocuments {
   private readonly readWaiters = new Set<{ after: number; resolve: () => void }>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Notifications to send, by channel (see `announce`), and the send under way. */
+  private readonly notices = new Map<string, Set<string>>();
+  private noticing: Promise<void> | undefined;
 
   constructor(private readonly options: PgDocumentsOptions) {
     this.pool = options.pool;
@@ -127,7 +131,7 @@ export class PgDocuments {
    * other transaction ran beside it, on this instance or any other. When PostgreSQL detects a
    * conflict with a concurrent transaction it aborts one of them, and `fn` runs again on fresh
    * reads, so `fn` must only read, decide and write through `tx` (no other side effects).
-   * Committed means durable (synchronous commit); every instance is notified at commit.
+   * Committed means durable (synchronous commit); every instance is notified just after (`announce`).
    */
   async transaction<T>(fn: (tx: PgTransaction) => Promise<T>): Promise<{ value: T; seq: number; stamps: Stamp[] }> {
     for (let attempt = 1; ; attempt++) {
@@ -140,7 +144,10 @@ export class PgDocuments {
         const stamps = await tx.flush();
         await client.query('COMMIT');
         const seq = Math.max(0, ...stamps.map((s) => s.seq));
-        if (seq > 0) this.poll();
+        if (seq > 0) {
+          this.poll();
+          this.announce(CHANGES_CHANNEL, '');
+        }
         return { value, seq, stamps };
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {
@@ -170,15 +177,16 @@ export class PgDocuments {
    * a caller that got fewer than `limit` changes is caught up to `upTo - 1`.
    */
   async changesSince(afterSeq: number, limit: number): Promise<{ changes: Change[]; upTo: number; pending: boolean }> {
-    const { rows } = await this.pool.query<DocRow & { horizon: string; pending: boolean }>(
-      `WITH h AS (SELECT ${HORIZON_SQL} AS horizon)
+    const { rows } = await this.pool.query<DocRow & { horizon: string; pending: boolean }>({
+      name: 'feed-read',
+      text: `WITH h AS (SELECT ${HORIZON_SQL} AS horizon)
        SELECT h.horizon, d.collection, d.id, d.seq, d.deleted, d.body,
               EXISTS (SELECT 1 FROM documents p WHERE p.seq >= h.horizon) AS pending
          FROM h LEFT JOIN LATERAL (
            SELECT * FROM documents WHERE seq > $1 AND seq < h.horizon ORDER BY seq LIMIT $2
          ) d ON true`,
-      [afterSeq, limit],
-    );
+      values: [afterSeq, limit],
+    });
     const [first] = rows;
     if (!first) throw new Error('the change feed query returned no row');
     const changes = rows.filter((r) => r.id !== null).map((r) => ({ collection: r.collection, doc: toDoc(r) }));
@@ -197,7 +205,7 @@ export class PgDocuments {
    * exists, i.e. another append took it first, or a compaction filed past it entries the caller
    * has not seen (a merge goes to the last position it merged, leaving holes before it): the
    * caller reads what it missed (`chatLog(room, afterPos)`) and decides again. Every instance is
-   * told (`onChatAppended`) at commit.
+   * told (`onChatAppended`) just after the commit.
    */
   async appendChat(
     room: string,
@@ -209,16 +217,16 @@ export class PgDocuments {
       // committed before the statement, and one committed after it can only sit at a position
       // the caller has seen (merges) or at this one (the key).
       // The check holds for every row alike, and a collision fails the whole statement: all or none.
-      const { rowCount } = await this.pool.query(
-        `WITH added AS (
-           INSERT INTO chat_updates (room, pos, update)
-             SELECT $1, $2 + w.i - 1, w.u FROM unnest($3::bytea[]) WITH ORDINALITY AS w(u, i)
-              WHERE NOT EXISTS (SELECT 1 FROM chat_updates WHERE room = $1 AND pos >= $2)
-             RETURNING 1)
-         SELECT pg_notify('${CHAT_CHANNEL}', md5($1)) FROM (SELECT 1 FROM added LIMIT 1) AS any_added`,
-        [room, afterPos + 1, updates.map((u) => Buffer.from(u))],
-      );
-      return rowCount === 1 ? { ok: true, pos: afterPos + updates.length } : { ok: false };
+      const { rowCount } = await this.pool.query({
+        name: 'chat-append',
+        text: `INSERT INTO chat_updates (room, pos, update)
+           SELECT $1, $2 + w.i - 1, w.u FROM unnest($3::bytea[]) WITH ORDINALITY AS w(u, i)
+            WHERE NOT EXISTS (SELECT 1 FROM chat_updates WHERE room = $1 AND pos >= $2)`,
+        values: [room, afterPos + 1, updates.map((u) => Buffer.from(u))],
+      });
+      if (rowCount !== updates.length) return { ok: false };
+      this.announce(CHAT_CHANNEL, roomDigest(room));
+      return { ok: true, pos: afterPos + updates.length };
     } catch (err) {
       if ((err as { code?: string }).code === UNIQUE_VIOLATION) return { ok: false };
       throw err;
@@ -227,10 +235,11 @@ export class PgDocuments {
 
   /** A room's entries after position `afterPos` (all of them by default) and up to `upTo` (included), in order. */
   async chatLog(room: string, afterPos = 0, upTo = Number.MAX_SAFE_INTEGER): Promise<ChatLogEntries> {
-    const { rows } = await this.pool.query<{ pos: string; update: Buffer }>(
-      'SELECT pos, update FROM chat_updates WHERE room = $1 AND pos > $2 AND pos <= $3 ORDER BY pos',
-      [room, afterPos, upTo],
-    );
+    const { rows } = await this.pool.query<{ pos: string; update: Buffer }>({
+      name: 'chat-log',
+      text: 'SELECT pos, update FROM chat_updates WHERE room = $1 AND pos > $2 AND pos <= $3 ORDER BY pos',
+      values: [room, afterPos, upTo],
+    });
     return { pos: rows.map((r) => toSeq(r.pos)), updates: rows.map((r) => new Uint8Array(r.update)) };
   }
 
@@ -290,7 +299,59 @@ export class PgDocuments {
    * included, now: not stored, and lost by an instance not listening at that moment.
    */
   async notifyPresence(payload: string): Promise<void> {
-    await this.pool.query('SELECT pg_notify($1, $2)', [PRESENCE_CHANNEL, payload]);
+    this.announce(PRESENCE_CHANNEL, payload);
+  }
+
+  /** The chat rooms among `rooms` whose log holds a position past the one given: one query for all. */
+  async chatHeads(rooms: ReadonlyMap<string, number>): Promise<string[]> {
+    if (rooms.size === 0) return [];
+    const { rows } = await this.pool.query<{ room: string }>(
+      `SELECT r.room FROM unnest($1::text[], $2::bigint[]) AS r(room, seen)
+        WHERE EXISTS (SELECT 1 FROM chat_updates c WHERE c.room = r.room AND c.pos > r.seen)`,
+      [[...rooms.keys()], [...rooms.values()]],
+    );
+    return rows.map((r) => r.room);
+  }
+
+  /**
+   * Sends a notification to every instance (this one included) once the commit it announces is
+   * done, not inside it: PostgreSQL holds one lock for the whole cluster from a notifying commit
+   * until its flush, so commits that notify cannot share a flush (decision 023, "How far one
+   * database goes"). The notifications waiting are sent together, one send at a time, in a
+   * transaction of their own that waits for no flush (they are not data). One lost with an
+   * instance killed between its commit and its send is covered by the readers' periodic reads
+   * (the document feed every second; the chat rooms held, `PgChatLogs`).
+   */
+  private announce(channel: string, payload: string): void {
+    if (this.closed) return;
+    let waiting = this.notices.get(channel);
+    if (!waiting) this.notices.set(channel, (waiting = new Set()));
+    waiting.add(payload);
+    this.sendNotices();
+  }
+
+  private sendNotices(): void {
+    if (this.noticing || this.closed || this.notices.size === 0) return;
+    const channels: string[] = [];
+    const payloads: string[] = [];
+    for (const [channel, waiting] of this.notices) {
+      for (const payload of waiting) {
+        channels.push(channel);
+        payloads.push(payload);
+      }
+    }
+    this.notices.clear();
+    this.noticing = this.pool
+      .query({ name: 'notify', text: NOTIFY_SQL, values: [channels, payloads] })
+      .then(
+        () => undefined,
+        // Out of reach: lost, and covered by the periodic reads.
+        () => undefined,
+      )
+      .finally(() => {
+        this.noticing = undefined;
+        this.sendNotices();
+      });
   }
 
   /** Called with every presence payload any instance sends. Returns an unsubscribe. */
@@ -451,6 +512,16 @@ export class PgDocuments {
 }
 
 const MAX_ATTEMPTS = 20;
+/**
+ * Notifications in a transaction of their own that waits for no flush (`synchronous_commit` off
+ * for it alone): it holds the cluster's notify lock for microseconds, not for a flush.
+ */
+const NOTIFY_SQL = `SELECT set_config('synchronous_commit', 'off', true), pg_notify(n.c, n.p)
+  FROM unnest($1::text[], $2::text[]) AS n(c, p)`;
+
+/** The digest a room is announced by (names are user text: the digest bounds the payload). */
+export const roomDigest = (room: string): string => createHash('md5').update(room).digest('hex');
+
 /** A lost LISTEN connection is opened again after this long (and again, until it succeeds). */
 const RELISTEN_MS = 500;
 /** After a failed read of the feed (the database restarting), the next one waits this long. */
@@ -542,8 +613,9 @@ async function readVersions(
     seq: string | null;
     index_name: string | null;
     key: string | null;
-  }>(
-    `SELECT d.collection, d.id, d.seq, NULL::text AS index_name, NULL::text AS key FROM documents d
+  }>({
+    name: 'doc-versions',
+    text: `SELECT d.collection, d.id, d.seq, NULL::text AS index_name, NULL::text AS key FROM documents d
        JOIN unnest($1::text[], $2::text[]) AS r(c, i) ON d.collection = r.c AND d.id = r.i
      UNION ALL
      SELECT k.collection, k.id, d.seq, k.index_name, k.key FROM document_keys k
@@ -552,7 +624,7 @@ async function readVersions(
      UNION ALL
      SELECT r.c, NULL, NULL, r.x, r.key FROM unnest($6::text[], $7::text[], $8::text[]) AS r(c, x, key)
       WHERE EXISTS (SELECT 1 FROM document_keys k WHERE k.collection = r.c AND k.index_name = r.x AND k.key = r.key)`,
-    [
+    values: [
       ids.map((r) => r.collection),
       ids.map((r) => r.id),
       keys.map((k) => k.collection),
@@ -562,7 +634,7 @@ async function readVersions(
       exists.map((k) => k.index),
       exists.map((k) => k.key),
     ],
-  );
+  });
   const versions: Versions = { docs: new Map(), keys: new Map(), present: new Set() };
   for (const row of rows) {
     if (row.id === null || row.seq === null) {
@@ -634,9 +706,10 @@ export class PgTransaction {
     // Index keys first: an index function that throws leaves the transaction unwritten.
     const keys = writes.flatMap((w) => indexKeys(this.indexes, w.collection, w.doc as StoredDoc));
     // One statement: the documents, their index keys (the stale ones removed, the new ones added;
-    // disjoint sets, so the two parts cannot see each other's rows) and the notification.
-    const { rows } = await this.client.query<{ seqs: string[] }>(
-      `WITH w AS (
+    // disjoint sets, so the two parts cannot see each other's rows).
+    const { rows } = await this.client.query<{ seqs: string[] }>({
+      name: 'doc-write',
+      text: `WITH w AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::json[]) AS w(c, i, p, d, b)
        ), k AS (
          SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) AS k(c, x, key, i)
@@ -652,9 +725,8 @@ export class PgTransaction {
        ), added AS (
          INSERT INTO document_keys (collection, index_name, key, id) SELECT c, x, key, i FROM k ON CONFLICT DO NOTHING
        )
-       SELECT (SELECT array_agg(docs.seq ORDER BY w.p) FROM docs JOIN w ON w.c = docs.collection AND w.i = docs.id) AS seqs,
-              pg_notify('${CHANGES_CHANNEL}', '')`,
-      [
+       SELECT (SELECT array_agg(docs.seq ORDER BY w.p) FROM docs JOIN w ON w.c = docs.collection AND w.i = docs.id) AS seqs`,
+      values: [
         writes.map((w) => w.collection),
         writes.map((w) => w.doc.id),
         writes.map((_, i) => i),
@@ -665,7 +737,7 @@ export class PgTransaction {
         keys.map((k) => k.key),
         keys.map((k) => k.id),
       ],
-    );
+    });
     const seqs = rows[0]?.seqs ?? [];
     if (seqs.length !== writes.length)
       throw new Error(`wrote ${writes.length} documents but got ${seqs.length} seqs back`);
