@@ -11,6 +11,9 @@ export default defineConfig({
     outDir: '../dist',
     emptyOutDir: true,
     sourcemap: false,
+    // Every browser the app supports (its service worker, web push, IndexedDB) knows
+    // <link rel="modulepreload">: the polyfill would cost the public entry about 0.5 kB gzip.
+    modulePreload: { polyfill: false },
   },
   server: {
     proxy: {

@@ -119,6 +119,16 @@ export class LocalData {
     return true;
   }
 
+  /** Whether `name` is a collection that replicates (what the outbox tracks). */
+  isReplicated(name: string): name is ReplicatedName {
+    return REPLICATED.has(name);
+  }
+
+  /** Every collection on this device: the replicated ones and the sync problems. */
+  names(): LocalName[] {
+    return [...REPLICATED_NAMES, 'syncproblems'];
+  }
+
   /** How many documents of a collection this device holds (deleted ones not counted). */
   async count(name: LocalName): Promise<number> {
     return this.collections[name].count().exec();

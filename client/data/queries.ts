@@ -5,7 +5,7 @@ import type { Notification } from '../../shared/schemas/notification';
 import type { Review } from '../../shared/schemas/review';
 import type { User } from '../../shared/schemas/user';
 import { useEffect, useState } from 'react';
-import { REPLICATED_NAMES, type ReplicatedName, type SyncProblem } from './collections';
+import type { ReplicatedName, SyncProblem } from './collections';
 import { useData } from './data-provider';
 import type { LocalName, Query } from './local-data';
 import { useLive, type Live } from './use-live-query';
@@ -124,7 +124,6 @@ export type WaitingChange = {
   deleted: boolean;
 };
 
-const isReplicatedName = (name: string): name is ReplicatedName => (REPLICATED_NAMES as readonly string[]).includes(name);
 
 /** Every change waiting to go out (the outbox, shared by the tabs), oldest first, live. */
 export function useWaitingChanges(): WaitingChange[] | undefined {
@@ -138,7 +137,7 @@ export function useWaitingChanges(): WaitingChange[] | undefined {
       const entries = outbox.entries().flatMap((key) => {
         const at = key.indexOf(':');
         const collection = key.slice(0, at);
-        return at > 0 && isReplicatedName(collection) ? [{ key, collection, id: key.slice(at + 1) }] : [];
+        return at > 0 && local.isReplicated(collection) ? [{ key, collection, id: key.slice(at + 1) }] : [];
       });
       const byCollection = new Map<ReplicatedName, string[]>();
       for (const e of entries) byCollection.set(e.collection, [...(byCollection.get(e.collection) ?? []), e.id]);
@@ -161,15 +160,13 @@ export function useWaitingChanges(): WaitingChange[] | undefined {
   return changes;
 }
 
-const COUNTED: readonly LocalName[] = [...REPLICATED_NAMES, 'syncproblems'];
-
 /** How many documents of each collection this device holds; counted again when `refresh` changes. */
 export function useLocalCounts(refresh: unknown): Partial<Record<LocalName, number>> | undefined {
   const { local } = useData();
   const [counts, setCounts] = useState<Partial<Record<LocalName, number>> | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    void Promise.all(COUNTED.map(async (name) => [name, await local.count(name)] as const)).then(
+    void Promise.all(local.names().map(async (name) => [name, await local.count(name)] as const)).then(
       (pairs) => live && setCounts(Object.fromEntries(pairs)),
       () => undefined,
     );
