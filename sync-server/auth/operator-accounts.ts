@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { DocWrite, Store } from '../store/store';
 import { isOperatorEmail } from './operators';
 import { hashPassword } from './password';
+import { newUserRecord } from './users';
 
 /**
  * Operator accounts (decision 031, revised): made or confirmed by whoever runs the server, with
@@ -65,17 +66,7 @@ export async function makeOperatorAccount(
       return { writes, value: { userId: existing.id, created: false, sessionsEnded: sessions.length } };
     }
     if (!name) return { writes: [], value: 'name needed' };
-    const user = {
-      id: fresh,
-      name,
-      email,
-      termsAccepted: true,
-      termsAcceptedAt: now,
-      createdAt: now,
-      updatedAt: now,
-      payoutStatus: 'none',
-      _deleted: false,
-    };
+    const user = newUserRecord({ id: fresh, name, email, now });
     return {
       writes: [
         { collection: 'users', doc: user },

@@ -15,7 +15,7 @@ import { isOperator, isOperatorEmail, OPERATOR_SIGNUP_REFUSED } from './operator
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import { createSession, revokeSession, SESSION_COOKIE, sessionCookieOptions } from './sessions';
 import { readCurrent, type DecisionReader, type StoredDoc } from '../store/store';
-import { ownUserView } from './users';
+import { newUserRecord, ownUserView } from './users';
 
 const LOGIN_FAILED = 'Invalid email or password. Please try again.';
 export const EMAIL_TAKEN = 'An account with this email already exists. Please log in instead.';
@@ -52,17 +52,7 @@ export function authRoutes(ctx: AppContext): Router {
     const passwordHash = await hashPassword(body.password, scryptParams);
     const now = ctx.now();
     const id = newId((n) => crypto.randomBytes(n));
-    const user = {
-      id,
-      name: body.name.trim(),
-      email,
-      termsAccepted: true,
-      termsAcceptedAt: now,
-      createdAt: now,
-      updatedAt: now,
-      payoutStatus: 'none',
-      _deleted: false,
-    };
+    const user = newUserRecord({ id, name: body.name.trim(), email, now });
     // Checked again as one decision with the write: two sign-ups with one email, on any instances, cannot both pass.
     const { value: created } = await ctx.store.transaction((read) =>
       taken(read)

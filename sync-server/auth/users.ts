@@ -35,3 +35,19 @@ export function publicProfileView(doc: StoredDoc): Record<string, unknown> {
   for (const f of PUBLIC_FIELDS) if (doc[f] !== undefined) out[f] = doc[f];
   return out;
 }
+
+/** A new member's user record, as sign-up and the operator command (`npm run operator`) create it. */
+export function newUserRecord(input: { id: string; name: string; email: string; now: number }) {
+  const { id, name, email, now } = input;
+  return {
+    id,
+    name,
+    email,
+    termsAccepted: true,
+    termsAcceptedAt: now,
+    createdAt: now,
+    updatedAt: now,
+    payoutStatus: 'none',
+    _deleted: false,
+  };
+}
