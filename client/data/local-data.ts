@@ -88,6 +88,7 @@ export class LocalData {
     const collection: RxCollection<Doc<K>> = this.collections[name];
     this.track(name, doc.id);
     await collection.insert(doc);
+    this.written(name, doc.id);
   }
 
   /** Changes some fields of a document; false when there is no such document. */
@@ -106,6 +107,7 @@ export class LocalData {
       const changed = next(current);
       return stamped ? { ...changed, updatedAt: Date.now() } : changed;
     });
+    this.written(name, id);
     return true;
   }
 
@@ -116,6 +118,7 @@ export class LocalData {
     if (!doc) return false;
     this.track(name, id);
     await doc.remove();
+    this.written(name, id);
     return true;
   }
 
@@ -175,5 +178,9 @@ export class LocalData {
 
   private track(name: LocalName, id: string): void {
     if (REPLICATED.has(name)) this.outbox.track(name, id);
+  }
+
+  private written(name: LocalName, id: string): void {
+    if (REPLICATED.has(name)) this.outbox.written(name, id);
   }
 }

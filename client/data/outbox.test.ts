@@ -18,6 +18,18 @@ describe('outbox: local changes waiting to go out', () => {
     expect(outbox.count).toBe(1);
     expect(counts).toEqual([1, 1, 2, 1]);
   });
+
+  it('tells its listeners again once a waiting change is written, so they read what was written', () => {
+    const outbox = new Outbox();
+    const heard: number[] = [];
+    outbox.subscribe((n) => heard.push(n));
+    outbox.track('applications', 'a1');
+    outbox.written('applications', 'a1');
+    outbox.written('applications', 'not-waiting');
+    outbox.settle('applications', ['a1']);
+    outbox.written('applications', 'a1');
+    expect(heard).toEqual([1, 1, 0]);
+  });
 });
 
 describe('outbox shared by the tabs of a browser', () => {

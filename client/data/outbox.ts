@@ -53,6 +53,14 @@ export class Outbox {
     if (any) this.changed();
   }
 
+  /**
+   * A tracked change's document was written: it is tracked before the write (so a push that
+   * answers at once always finds it), and what the listeners read of it is only there now.
+   */
+  written(collection: string, id: string): void {
+    if (this.keys.has(`${collection}:${id}`)) this.notify();
+  }
+
   /** Forgets every waiting change (the device's data was deleted). */
   clear(): void {
     this.keys.clear();

@@ -117,11 +117,13 @@ describe('the sync panel', () => {
 
     panel = await openPanel(page);
     await panel.getByRole('switch', { name: 'Work offline' }).click();
+    // A refused change's row (the same change, sent again, shows as waiting in a row of its own).
     const refused = (title: string) =>
       panel
         .getByRole('list', { name: 'Changes' })
         .getByRole('listitem')
-        .filter({ hasText: `Application to “${title}”` });
+        .filter({ hasText: `Application to “${title}”` })
+        .filter({ has: page.getByRole('button', { name: 'Retry' }) });
     for (const title of ['Mural for a café', 'Logo for a bakery']) {
       await refused(title).getByText('Refused').waitFor({ timeout: 20_000 });
       await refused(title).getByText('This gig is no longer accepting applications').waitFor();
@@ -134,11 +136,22 @@ describe('the sync panel', () => {
     const now = server.ctx.store.get('gigs', String(mural.id))!;
     const { _seq, _deleted, ...current } = now;
     expect((await write(buyer.http, 'gigs', { ...current, openings: 2 }, current)).refusal).toBeUndefined();
+    // Retried while working offline, it waits as what it is: an application (the document this
+    // device held was the refusal's rollback, a deletion, and the row read it before the write).
+    await panel.getByRole('switch', { name: 'Work offline' }).click();
+    await status(page).getByText('Working offline', { exact: false }).waitFor();
     await refused('Mural for a café').getByRole('button', { name: 'Retry' }).click();
+    await refused('Mural for a café').waitFor({ state: 'detached' });
+    const waiting = panel
+      .getByRole('list', { name: 'Changes' })
+      .getByRole('listitem')
+      .filter({ has: page.getByText('Waiting', { exact: true }) });
+    await waiting.getByText('Application to “Mural for a café”', { exact: true }).waitFor();
+    expect(await waiting.count()).toBe(1);
+    await panel.getByRole('switch', { name: 'Work offline' }).click();
     await waitFor('the retried application on the server', () =>
       server.ctx.store.get('applications', `${String(mural.id)}.${ari.user.id}`),
     );
-    await refused('Mural for a café').waitFor({ state: 'detached' });
 
     await refused('Logo for a bakery').getByRole('button', { name: 'Discard' }).click();
     const confirm = page.getByRole('dialog', { name: 'Discard this change?' });
