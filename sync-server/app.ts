@@ -20,6 +20,9 @@ import { operatorRoutes } from './operator/routes';
 import { WEBHOOK_PATHS, webhookRoutes } from './payments/webhook';
 import type { Push } from './push/push';
 
+/** A replication push (`/api/sync/<collection>/push`). */
+const isSyncPush = (path: string) => path.startsWith('/api/sync/') && path.endsWith('/push');
+
 /** Paths that verify their caller another way (Stripe signs its webhooks). */
 const ORIGIN_EXEMPT = new Set(Object.values(WEBHOOK_PATHS).map((path) => '/api' + path));
 
@@ -36,13 +39,14 @@ export function createApp(
   const origins = originPolicy(ctx.config.publicOrigin, ctx.config.host);
   app.use(securityHeaders({ https: ctx.config.cookieSecure, origins }));
   // gzip for the client's files and the API's answers (pulls of thousands of gigs), over the
-  // slow links our users have; never the change stream, whose events must leave at once.
-  app.use(
-    compression({
-      filter: (req, res) =>
-        !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
-    }),
-  );
+  // slow links our users have; never the change stream, whose events must leave at once. Not a
+  // push's answer either: it is the pushed documents as the server keeps them, about the size of
+  // the request the device just sent uncompressed, and the wrapper cost every push its share.
+  const gzip = compression({
+    filter: (req, res) =>
+      !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
+  });
+  app.use((req, res, next) => (req.method === 'POST' && isSyncPush(req.path) ? next() : gzip(req, res, next)));
 
   // For load balancers: 503 while the store cannot reach its data (a database restarting).
   app.get('/api/health', async (_req, res) => {
@@ -56,17 +60,33 @@ export function createApp(
     }
   });
 
+  // What every API request passes first.
+  const guards: express.RequestHandler[] = [
+    knownHostOnly(origins),
+    sameOriginJsonOnly(origins, (p) => ORIGIN_EXEMPT.has(p)),
+    // Every request reads what was committed before it arrived, on whichever instance: a user whose
+    // last request went elsewhere finds their own writes (a no-op on the embedded store).
+    (_req, _res, next) => {
+      ctx.store.catchUp().then(() => next(), next);
+    },
+  ];
+
+  // Replication, the hottest path, first: the same guards, its own body limit, the session, and
+  // its routes, without walking the rest of the API's routers for every pull and push. A path
+  // under /api/sync that it does not serve goes on to the API's 404.
+  app.use(
+    '/api/sync',
+    ...guards,
+    express.json({ limit: '2mb', strict: false }),
+    refuseForbiddenKeys(),
+    loadSession(ctx),
+    replicationRoutes(ctx, hub),
+  );
+
   const api = express.Router();
-  api.use(knownHostOnly(origins));
-  api.use(sameOriginJsonOnly(origins, (p) => ORIGIN_EXEMPT.has('/api' + p)));
-  // Every request reads what was committed before it arrived, on whichever instance: a user whose
-  // last request went elsewhere finds their own writes (a no-op on the embedded store).
-  api.use((_req, _res, next) => {
-    ctx.store.catchUp().then(() => next(), next);
-  });
+  api.use(...guards);
   // Before the JSON parsers: the webhook's signature covers its raw body.
   api.use(webhookRoutes(payments));
-  api.use('/sync', express.json({ limit: '2mb', strict: false }));
   api.use(express.json({ limit: '64kb', strict: false }));
   api.use(refuseForbiddenKeys());
   api.use(loadSession(ctx));
@@ -80,7 +100,6 @@ export function createApp(
   api.use('/auth', authRoutes(ctx));
   api.use('/push', push.routes);
   api.use('/waitlist', waitlistRoutes(ctx));
-  api.use('/sync', replicationRoutes(ctx, hub));
   api.use('/profiles', profileRoutes(ctx));
   api.use(paymentRoutes(payments));
   api.use(workRoutes(payments));

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import {
   isReplicated,
   pullQuerySchema,
@@ -20,6 +20,17 @@ function collectionParam(name: string | undefined): ReplicatedCollection {
 }
 
 /**
+ * A replication answer as JSON. Without an ETag: pulls say no-store and pushes are never cached,
+ * and `res.json` would hash every answer for one.
+ */
+function sendJson(res: Response, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/**
  * The RxDB HTTP replication protocol: pull with a checkpoint, push with conflicts, one change
  * stream. What travels is defined once, in shared/sync/protocol.ts.
  */
@@ -37,7 +48,7 @@ export function replicationRoutes(ctx: AppContext, hub: ChangeStreamHub): Router
     const query = pullQuerySchema.safeParse(req.query);
     if (!query.success) throw badRequest(SYNC_ERRORS.badPullQuery);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(pullChanges(ctx.store, auth.user.id, collection, query.data.seq, query.data.limit));
+    sendJson(res, pullChanges(ctx.store, auth.user.id, collection, query.data.seq, query.data.limit));
   });
 
   router.post('/:collection/push', async (req, res) => {
@@ -47,7 +58,7 @@ export function replicationRoutes(ctx: AppContext, hub: ChangeStreamHub): Router
     if (!rows.success) throw badRequest(SYNC_ERRORS.badPushBody);
     await chargePush(ctx, auth.user.id, collection, rows.data);
     const result = await applyPush(ctx, auth, collection, rows.data);
-    res.json(result);
+    sendJson(res, result);
   });
 
   return router;
