@@ -112,17 +112,44 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
       .find((c) => c.startsWith('sid='))!
       .slice(4);
     await context.addCookies([{ name: 'sid', value: sid, url }]);
+    // When the board first draws with at least 50 gigs to show: its count says so and its window
+    // has cards (the grid draws only what is in view). A string: tsx's name helpers do not exist
+    // in the page.
+    await context.addInitScript(`(() => {
+      let seen = false;
+      new MutationObserver(() => {
+        if (seen) return;
+        const count = /^([0-9]+) gigs?$/.exec(document.querySelector('.field-state')?.textContent ?? '');
+        if (count && Number(count[1]) >= 50 && document.querySelector('.gig-card')) {
+          seen = true;
+          performance.mark('bench:50-gigs-drawn');
+        }
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    })()`);
     const page = await context.newPage();
     const syncStart = Date.now();
     await page.goto(`${url}/landing`);
     await page.getByText(`${GIGS} gigs`).waitFor({ timeout: 180_000 });
+    const firstSync = Date.now() - syncStart;
     push({
       name: `browser: first sync of ${GIGS} gigs into IndexedDB`,
       stat: 'once',
-      value: Date.now() - syncStart,
+      value: firstSync,
       unit: 'ms',
-      target: 'info',
-      pass: null,
+      target: '≤ 1500 ms',
+      pass: firstSync <= 1500,
+    });
+    const drawnAfterFirstBatch = (await page.evaluate(`(() => {
+      const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+      return at('bench:50-gigs-drawn') - at('sync:first-gigs');
+    })()`)) as number;
+    push({
+      name: 'browser: first sync, first gigs arrived → 50 gigs drawn',
+      stat: 'once',
+      value: drawnAfterFirstBatch,
+      unit: 'ms',
+      target: '≤ 500 ms',
+      pass: drawnAfterFirstBatch <= 500,
     });
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 
@@ -152,16 +179,16 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
       stat: 'median',
       value: percentile(first, 50),
       unit: 'ms',
-      target: '≤ 300 ms',
-      pass: percentile(first, 50) <= 300,
+      target: '≤ 150 ms',
+      pass: percentile(first, 50) <= 150,
     });
     push({
       name: 'browser: offline reload → first 50 gigs drawn',
       stat: 'p95',
       value: percentile(first, 95),
       unit: 'ms',
-      target: 'info',
-      pass: null,
+      target: '≤ 250 ms',
+      pass: percentile(first, 95) <= 250,
     });
     push({
       name: 'browser: offline reload → whole board usable',

@@ -41,9 +41,10 @@ export async function benchServerPush(report: Report, options: PushOptions = {})
       const cpuPerWrite = ((await server.cpuMicros()) - cpuBefore) / SAMPLES;
       client.close();
       report.info(label, 'p50', percentile(latencies, 50), 'ms');
-      report.atMost(label, 'p95', percentile(latencies, 95), 'ms', 5);
+      // Issue 20's targets for a single writer (issue 8's were p95 ≤ 5 ms, CPU not bounded).
+      report.atMost(label, 'p95', percentile(latencies, 95), 'ms', 3);
       report.info(label, 'p99', percentile(latencies, 99), 'ms');
-      report.info(label, 'server CPU per write', cpuPerWrite, 'µs');
+      report.atMost(label, 'server CPU per write', cpuPerWrite, 'µs', 500);
 
       const writers = data.sessions.slice(0, WRITERS).map((s) => new LoadClient(server.url, s.token, 1));
       const before = (await server.ask<{ store: { journalSyncs: number } }>('stats')).store.journalSyncs;

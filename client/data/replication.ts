@@ -54,6 +54,9 @@ export type SyncOptions = {
   rewinds?: RewindPersistence;
 };
 
+
+/** The performance mark set when the first pulled gigs arrive. */
+const FIRST_GIGS_MARK = 'sync:first-gigs';
 /** The longest a push waits after a 429 before it is tried again (the server's Retry-After may be hours). */
 const MAX_THROTTLED_RETRY_MS = 5 * 60_000;
 
@@ -330,6 +333,9 @@ export class SyncController {
             this.rewinding.set(name, this.rewinds.mark(name));
           }
           const body = pullAnswerSchema.parse(await this.request('GET', pullPath(name, { seq, limit: batchSize })));
+          // For the benchmarks: when a new device's first gigs arrived (bench/browser-board.ts).
+          if (name === 'gigs' && body.documents.length > 0 && performance.getEntriesByName(FIRST_GIGS_MARK).length === 0)
+            performance.mark(FIRST_GIGS_MARK);
           if (body.documents.length < batchSize) this.afterPass(name);
           this.received += body.documents.length;
           this.emit();
