@@ -61,7 +61,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   },
 ];
 
-const DEFAULT_GIGS = 300;
+export const DEFAULT_GIGS = 300;
 
 /** What each demo account finds when it signs in, as rows of a table (a header first). */
 function accountRows(store: JournalStore): string[][] {
