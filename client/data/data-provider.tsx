@@ -2,6 +2,7 @@ import { createContext, useContext, useEffect, useMemo, useRef, useState, type R
 import type { RxStorage } from 'rxdb';
 import type { AppDatabase } from './database';
 import type { LocalData } from './local-data';
+import { collectionsForScreen } from './first-screen';
 import { Outbox, localStorageOutbox } from './outbox';
 import type { SyncController, SyncStatus } from './replication';
 import {
@@ -64,6 +65,7 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
     rewinds: localStorageRewinds(keys.pullRewinds),
     shared: localStorageSharedStatus(keys.syncStatus),
     workOffline,
+    firstCollections: collectionsForScreen(globalThis.location?.pathname ?? '/'),
   });
   return { db, local: new LocalData(db, outbox), sync, outbox, workOffline, userId };
 }

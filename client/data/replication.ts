@@ -49,11 +49,16 @@ export type SyncOptions = {
   shared?: SharedStatus;
   /** The "Work offline" switch: while on, nothing is sent or fetched. */
   workOffline?: WorkOffline;
+  /** Collections a new device pulls first: those of the screen the user opened (first-screen.ts). */
+  firstCollections?: readonly ReplicatedName[];
   batchSize?: number;
   /** Where the collections still to be pulled again after a failed store are kept (default: memory only). */
   rewinds?: RewindPersistence;
 };
 
+
+/** The longest the other collections wait for the opened screen's first pass on a new device. */
+const FIRST_SCREEN_WAIT_MS = 3_000;
 
 /** The performance mark set when the first pulled gigs arrive. */
 const FIRST_GIGS_MARK = 'sync:first-gigs';
@@ -254,11 +259,35 @@ export class SyncController {
     this.emit();
   }
 
-  /** Starts (or, after a pause, resumes) every collection's replication and opens the change stream. */
+  /**
+   * Starts (or, after a pause, resumes) every collection's replication and opens the change stream.
+   * A new device's first sync starts the opened screen's collections first (`firstCollections`),
+   * and the others once those have done their first pass, or after FIRST_SCREEN_WAIT_MS at most.
+   */
   private run(): void {
-    for (const s of this.states()) {
+    const start = (s: ReplicationHandle) => {
       s.retryTime = 1000;
       s.start().catch(() => undefined); // a failed start is reported on error$
+    };
+    const first = new Set(!this.started && !this.initialDone ? (this.options.firstCollections ?? []) : []);
+    const now = [...this.replications].filter(([name]) => first.has(name)).map(([, r]) => r.state);
+    const later = [...this.replications].filter(([name]) => !first.has(name)).map(([, r]) => r.state);
+    if (now.length === 0 || later.length === 0) {
+      for (const s of this.states()) start(s);
+    } else {
+      for (const s of now) start(s);
+      let done = false;
+      const startLater = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        this.retryTimers.delete(timer);
+        // Paused meanwhile ("Work offline"): the resume starts everything.
+        if (this.running) for (const s of later) start(s);
+      };
+      const timer = setTimeout(startLater, FIRST_SCREEN_WAIT_MS);
+      this.retryTimers.add(timer);
+      void Promise.all(now.map((s) => s.awaitInitialReplication())).then(startLater, startLater);
     }
     this.openStream();
     if (this.started) return;

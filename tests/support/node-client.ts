@@ -1,6 +1,7 @@
 import type { RxStorage } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { createAppDatabase, type AppDatabase } from '../../client/data/database';
+import type { ReplicatedName } from '../../client/data/collections';
 import { Outbox } from '../../client/data/outbox';
 import { SyncController } from '../../client/data/replication';
 import type { TestClient } from './http-client';
@@ -17,8 +18,16 @@ export type NodeAppClient = {
   close(): Promise<void>;
 };
 
-/** What a test may swap: the storage under RxDB, the fetch the replication uses, the pull batch size. */
-export type NodeClientOptions = { storage?: RxStorage<unknown, unknown>; fetch?: typeof fetch; batchSize?: number };
+/**
+ * What a test may swap: the storage under RxDB, the fetch the replication uses, the pull batch size,
+ * the collections pulled first (the opened screen's).
+ */
+export type NodeClientOptions = {
+  storage?: RxStorage<unknown, unknown>;
+  fetch?: typeof fetch;
+  batchSize?: number;
+  firstCollections?: readonly ReplicatedName[];
+};
 
 export async function startNodeClient(
   http: TestClient,
@@ -43,6 +52,7 @@ export async function startNodeClient(
     waitForLeadership: false,
     fetch: options.fetch,
     batchSize: options.batchSize,
+    firstCollections: options.firstCollections,
   });
   return {
     db,
