@@ -48,11 +48,7 @@ export async function benchLighthouse(report: Report, options: LighthouseOptions
   if (options.onlyDemo) return benchDemoFirstVisits(report, runs, distDir, options.pages);
   const dataDir = gigs > 0 ? await copyOf(await dataset({ gigs }), 'lighthouse') : await tempDataDir('lighthouse');
   const server = await startChildServer({ dataDir, env: { ...LOAD_ENV, DIST_DIR: distDir } });
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM_PATH,
-    chromeFlags: CHROMIUM_ARGS,
-    logLevel: 'silent',
-  });
+  const chrome = await launchChrome();
   try {
     const client = new TestClient(server.url);
     await signUpWithProfile(client, { name: 'Lighthouse Reader', email: uniqueEmail('lighthouse') });
@@ -88,11 +84,7 @@ async function benchDemoFirstVisits(
   const dataDir = await tempDataDir('lighthouse-demo');
   await generateDataDir(dataDir, { gigs: DEMO_GIGS, demoAccounts: DEMO_ACCOUNTS });
   const server = await startChildServer({ dataDir, env: { ...LOAD_ENV, DIST_DIR: distDir } });
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM_PATH,
-    chromeFlags: CHROMIUM_ARGS,
-    logLevel: 'silent',
-  });
+  const chrome = await launchChrome();
   try {
     const account = DEMO_ACCOUNTS[0]!;
     const client = new TestClient(server.url);
@@ -165,6 +157,10 @@ async function clearOrigin(port: number, origin: string): Promise<void> {
 }
 
 type Page = { label: string; path: string; headers?: Record<string, string>; file?: string };
+
+/** Debian's Chromium with the tests' flags, for Lighthouse to drive. */
+const launchChrome = () =>
+  chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS, logLevel: 'silent' });
 
 /** The demo account's screens measured as first visits. */
 const DEMO_PAGES = ['/landing', '/basket', '/notifications', '/applications'];
