@@ -177,10 +177,10 @@ export class LocalData {
   }
 
   private track(name: LocalName, id: string): void {
-    if (REPLICATED.has(name)) this.outbox.track(name, id);
+    if (this.isReplicated(name)) this.outbox.track(name, id);
   }
 
   private written(name: LocalName, id: string): void {
-    if (REPLICATED.has(name)) this.outbox.written(name, id);
+    if (this.isReplicated(name)) this.outbox.written(name, id);
   }
 }

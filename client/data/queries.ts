@@ -124,7 +124,6 @@ export type WaitingChange = {
   deleted: boolean;
 };
 
-
 /** Every change waiting to go out (the outbox, shared by the tabs), oldest first, live. */
 export function useWaitingChanges(): WaitingChange[] | undefined {
   const { local, outbox } = useData();

@@ -56,12 +56,12 @@ export type SyncOptions = {
   rewinds?: RewindPersistence;
 };
 
-
 /** The longest the other collections wait for the opened screen's first pass on a new device. */
 const FIRST_SCREEN_WAIT_MS = 3_000;
 
 /** The performance mark set when the first pulled gigs arrive. */
 const FIRST_GIGS_MARK = 'sync:first-gigs';
+
 /** The longest a push waits after a 429 before it is tried again (the server's Retry-After may be hours). */
 const MAX_THROTTLED_RETRY_MS = 5 * 60_000;
 
