@@ -84,13 +84,15 @@ describe('chat between two users in two browsers', () => {
     await send(ben.page, 'Offline one.');
     await send(ben.page, 'Offline two.');
     await expect.poll(() => messages(ben.page).filter({ hasText: 'Waiting to send' }).count()).toBe(2);
+    expect(await texts(ada.page)).not.toContain('Offline one.');
     await ben.page.getByLabel('Message', { exact: true }).fill('a draft that survives');
+    // (Ada is asked before the reload: Chromium lifts the context's offline emulation for the
+    // document a reload leaves, which may send what waits; README, "Offline in end-to-end tests".)
     await ben.page.reload();
     await expect
       .poll(() => texts(ben.page), { timeout: 20_000 })
       .toEqual(expect.arrayContaining(['Offline one.', 'Offline two.']));
     expect(await ben.page.getByLabel('Message', { exact: true }).inputValue()).toBe('a draft that survives');
-    expect(await texts(ada.page)).not.toContain('Offline one.');
 
     await ben.context.setOffline(false);
     const expected = [
