@@ -4,9 +4,10 @@ import { viewFor } from './visibility';
 
 /**
  * The documents of one collection that `userId` may see, changed after the checkpoint, in
- * sequence order. The sequence is global, so the scan skips other collections' changes and what
- * the user may not see; the returned checkpoint is the last sequence scanned, so nothing is
- * scanned twice. It stops early only when the batch is full, so a short batch means "caught up".
+ * sequence order. The sequence is global; the store's change log per collection holds only this
+ * collection's, and the scan skips what the user may not see; the returned checkpoint is the last
+ * sequence scanned (or, caught up, the durable end), so nothing is scanned twice. It stops early
+ * only when the batch is full, so a short batch means "caught up".
  */
 export function pullChanges(
   store: Store,
@@ -19,11 +20,10 @@ export function pullChanges(
   let cursor = after;
   const end = store.durableSeq();
   scan: while (cursor < end) {
-    const batch = store.changesSince(cursor, 2000);
+    const batch = store.changesSince(cursor, 2000, collection);
     if (batch.length === 0) break;
     for (const change of batch) {
       cursor = change.doc._seq;
-      if (change.collection !== collection) continue;
       const view = viewFor(store, userId, collection, change.doc);
       if (!view) continue;
       documents.push(view);

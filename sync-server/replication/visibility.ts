@@ -9,15 +9,12 @@ import { vouchFor } from '../store/documents';
 
 export { isReplicated, REPLICATED, type ReplicatedCollection } from '../../shared/sync/protocol';
 
-/** True when an application links the two users (either may be the buyer). */
+/** The document without the server's bookkeeping (`_seq`) and the fields `drop` names, in one copy. */
 function withoutServerFields(doc: StoredDoc, drop: readonly string[] = []): SyncDocument {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(doc)) {
-    if (k === '_seq' || drop.includes(k)) continue;
-    out[k] = v;
-  }
-  // (Both are among the fields copied: restating them types the view without moving them.)
-  return { ...out, id: doc.id, _deleted: doc._deleted };
+  for (const k of Object.keys(doc)) if (k !== '_seq' && !drop.includes(k)) out[k] = doc[k];
+  // (Both are among the fields copied: assigning them types the view without moving them.)
+  return Object.assign(out, { id: doc.id, _deleted: doc._deleted });
 }
 
 /**

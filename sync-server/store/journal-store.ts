@@ -11,6 +11,7 @@ import type {
   Change,
   ChatDecision,
   ChatRange,
+  CollectionName,
   Decision,
   DecisionReader,
   DocWrite,
@@ -179,8 +180,8 @@ class JournalStoreImpl extends MemoryReads implements JournalStore {
     return this.durable;
   }
 
-  changesSince(afterSeq: number, limit: number): Change[] {
-    return this.memory.changesSince(afterSeq, limit, this.durable);
+  changesSince(afterSeq: number, limit: number, collection?: CollectionName): Change[] {
+    return this.memory.changesSince(afterSeq, limit, this.durable, collection);
   }
 
   onDurable(listener: (changes: Change[]) => void): () => void {

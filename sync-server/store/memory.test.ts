@@ -55,4 +55,40 @@ describe('memory state', () => {
     expect(memory.changesSince(0, 10, 35).map((c) => c.doc.id)).toEqual(['a', 'c']);
     expect(memory.changesSince(25, 10, 100).map((c) => c.doc.id)).toEqual(['c', 'b']);
   });
+
+  it("answers one collection's changes without the others', in sequence order", () => {
+    const memory = new MemoryState({});
+    let seq = 0;
+    for (let i = 0; i < 3000; i++)
+      memory.applyWrites([
+        i % 10 === 0
+          ? { collection: 'gigs', doc: doc(`g${i}`, ++seq) }
+          : { collection: 'notifications', doc: doc(`n${i % 1500}`, ++seq) },
+      ]);
+    const gigs = memory.changesSince(0, Infinity, seq, 'gigs');
+    expect(gigs.every((c) => c.collection === 'gigs')).toBe(true);
+    expect(gigs.map((c) => c.doc._seq)).toEqual(Array.from({ length: 300 }, (_, i) => i * 10 + 1));
+    expect(memory.changesSince(1500, 3, seq, 'gigs').map((c) => c.doc._seq)).toEqual([1501, 1511, 1521]);
+    // All collections together: the same order as one log.
+    const all = memory.changesSince(0, Infinity, seq).map((c) => c.doc._seq);
+    expect(all).toEqual([...all].sort((a, b) => a - b));
+    expect(all).toHaveLength(300 + 1350);
+  });
+
+  it('keeps the log in order when late writes arrive in the call that drops stale entries', () => {
+    const memory = new MemoryState({});
+    const ids = Array.from({ length: 1100 }, (_, i) => `g${i}`);
+    ids.forEach((id, i) => memory.applyWrites([{ collection: 'gigs', doc: doc(id, i + 1) }]));
+    ids.forEach((id, i) => memory.applyWrites([{ collection: 'gigs', doc: doc(id, 2001 + i) }]));
+    // One more stale entry than live ones: this call drops them, with a write from before the tail.
+    memory.applyNewer([
+      { collection: 'gigs', doc: doc('late', 1500) },
+      { collection: 'gigs', doc: doc('g0', 3101) },
+      { collection: 'gigs', doc: doc('g1', 3102) },
+    ]);
+    const seqs = memory.changesSince(0, Infinity, 4000, 'gigs').map((c) => c.doc._seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(seqs).toHaveLength(1101);
+    expect(memory.changesSince(1400, 1, 4000, 'gigs').map((c) => c.doc.id)).toEqual(['late']);
+  });
 });

@@ -3,14 +3,14 @@ import type { Change, ChatRange, CollectionName, IndexDefinitions, StoredDoc } f
 /** A stored document together with where it goes; the shape of a write in the journal too. */
 export type StampedWrite = { collection: CollectionName; doc: StoredDoc };
 
-/** One entry of the change log: the document `id` of `collection` was written at `seq`. */
-type LogEntry = { seq: number; collection: CollectionName; id: string };
+/** One entry of a collection's change log: the document `id` was written at `seq`. */
+type LogEntry = { seq: number; id: string };
 
 type IndexMap = Map<string, Set<string>>; // key → ids
 
 /**
  * The whole data set in memory: documents per collection, their secondary indexes, a change log
- * ordered by sequence, and the chat logs. Nothing here touches the disk.
+ * per collection ordered by sequence, and the chat logs. Nothing here touches the disk.
  */
 export class MemoryState {
   /** Highest sequence stamped on any document held here. */
@@ -19,11 +19,11 @@ export class MemoryState {
 
   private readonly docs = new Map<CollectionName, Map<string, StoredDoc>>();
   private readonly indexMaps = new Map<CollectionName, Map<string, IndexMap>>();
-  // Appended in sequence order, so a pull finds its starting point by binary search. An update
-  // leaves the document's older entry behind as stale; those are dropped in bulk once they
-  // outnumber the live ones, which keeps the cost per write constant on average.
-  private log: LogEntry[] = [];
-  private staleEntries = 0;
+  // Per collection (a pull reads one: it scans that collection's writes, not everyone's), in
+  // sequence order, so a pull finds its starting point by binary search. An update leaves the
+  // document's older entry behind as stale; those are dropped in bulk once they outnumber the live
+  // ones, which keeps the cost per write constant on average.
+  private readonly logs = new Map<CollectionName, { entries: LogEntry[]; stale: number }>();
 
   constructor(private readonly indexes: IndexDefinitions) {}
 
@@ -69,10 +69,11 @@ export class MemoryState {
     const newKeys = writes.map((w) => this.keysOf(w.collection, w.doc));
     writes.forEach((w, i) => {
       const docs = this.collection(w.collection);
+      const log = this.logOf(w.collection);
       const previous = docs.get(w.doc.id);
       if (previous) {
         this.unindex(w.collection, previous);
-        this.staleEntries++;
+        log.stale++;
       }
       docs.set(w.doc.id, w.doc);
       for (const [index, keys] of newKeys[i]!) {
@@ -83,10 +84,16 @@ export class MemoryState {
           ids.add(w.doc.id);
         }
       }
-      this.log.push({ seq: w.doc._seq, collection: w.collection, id: w.doc.id });
+      log.entries.push({ seq: w.doc._seq, id: w.doc.id });
       this.lastSeq = w.doc._seq;
     });
-    if (this.staleEntries > 1024 && this.staleEntries > this.log.length / 2) this.dropStaleEntries();
+    for (const [collection, log] of this.logs) {
+      if (log.stale > 1024 && log.stale > log.entries.length / 2) {
+        const docs = this.collection(collection);
+        log.entries = log.entries.filter((e) => docs.get(e.id)?._seq === e.seq);
+        log.stale = 0;
+      }
+    }
   }
 
   /** Fills an empty state from a snapshot's collections. */
@@ -99,11 +106,20 @@ export class MemoryState {
 
   /**
    * The latest version of each document written after `afterSeq` and at most at `maxSeq`, in
-   * sequence order. A document rewritten later shows up only at its newer sequence.
+   * sequence order: of one collection, or of all. A document rewritten later shows up only at its
+   * newer sequence.
    */
-  changesSince(afterSeq: number, limit: number, maxSeq: number): Change[] {
+  changesSince(afterSeq: number, limit: number, maxSeq: number, collection?: CollectionName): Change[] {
+    if (collection) return this.collectionChanges(collection, afterSeq, limit, maxSeq);
+    const all = [...this.logs.keys()].flatMap((name) => this.collectionChanges(name, afterSeq, limit, maxSeq));
+    return all.sort((a, b) => a.doc._seq - b.doc._seq).slice(0, limit);
+  }
+
+  private collectionChanges(collection: CollectionName, afterSeq: number, limit: number, maxSeq: number): Change[] {
     const out: Change[] = [];
-    const log = this.log;
+    const log = this.logs.get(collection)?.entries;
+    if (!log) return out;
+    const docs = this.collection(collection);
     let lo = 0;
     let hi = log.length;
     while (lo < hi) {
@@ -114,8 +130,8 @@ export class MemoryState {
     for (let i = lo; i < log.length && out.length < limit; i++) {
       const entry = log[i]!;
       if (entry.seq > maxSeq) break;
-      const doc = this.get(entry.collection, entry.id);
-      if (doc && doc._seq === entry.seq) out.push({ collection: entry.collection, doc });
+      const doc = docs.get(entry.id);
+      if (doc && doc._seq === entry.seq) out.push({ collection, doc });
     }
     return out;
   }
@@ -136,27 +152,13 @@ export class MemoryState {
     }
     const applied = [...newest.values()].sort((a, b) => a.doc._seq - b.doc._seq);
     if (applied.length === 0) return applied;
-    const first = applied[0]!.doc._seq;
-    const tail = this.log.at(-1)?.seq ?? 0;
-    if (first > tail) {
-      this.applyWrites(applied);
-      return applied;
-    }
-    // Some land before the end of the change log: apply them, then file their log entries in order.
-    const logLength = this.log.length;
     const lastSeq = this.lastSeq;
     this.applyWrites(applied);
-    const added = this.log.splice(logLength);
-    for (const entry of added) {
-      let lo = 0;
-      let hi = this.log.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (this.log[mid]!.seq < entry.seq) lo = mid + 1;
-        else hi = mid;
-      }
-      this.log.splice(lo, 0, entry);
-    }
+    // Some may land before the end of their collection's log: each moves back to its place (the
+    // bulk drop of stale entries keeps the order of those it keeps, so they are still the last).
+    const added = new Map<CollectionName, number>();
+    for (const w of applied) added.set(w.collection, (added.get(w.collection) ?? 0) + 1);
+    for (const [collection, count] of added) settleTail(this.logOf(collection).entries, count);
     this.lastSeq = Math.max(lastSeq, applied.at(-1)!.doc._seq);
     return applied;
   }
@@ -182,9 +184,10 @@ export class MemoryState {
     this.chat.set(room, list);
   }
 
-  private dropStaleEntries(): void {
-    this.log = this.log.filter((e) => this.get(e.collection, e.id)?._seq === e.seq);
-    this.staleEntries = 0;
+  private logOf(collection: CollectionName): { entries: LogEntry[]; stale: number } {
+    let log = this.logs.get(collection);
+    if (!log) this.logs.set(collection, (log = { entries: [], stale: 0 }));
+    return log;
   }
 
   private collection(name: CollectionName): Map<string, StoredDoc> {
@@ -223,5 +226,18 @@ export class MemoryState {
         if (ids?.size === 0) map.delete(key);
       }
     }
+  }
+}
+
+/** Moves a log's last `count` entries, appended out of order, back to their places in sequence order. */
+function settleTail(log: LogEntry[], count: number): void {
+  for (let i = Math.max(1, log.length - count); i < log.length; i++) {
+    const entry = log[i]!;
+    let j = i - 1;
+    while (j >= 0 && log[j]!.seq > entry.seq) {
+      log[j + 1] = log[j]!;
+      j--;
+    }
+    log[j + 1] = entry;
   }
 }

@@ -114,8 +114,8 @@ export interface Store {
   catchUp(): Promise<void>;
   /** Highest sequence that is durable. */
   durableSeq(): number;
-  /** Durable changes with `_seq > afterSeq`, ordered by sequence, at most `limit`. */
-  changesSince(afterSeq: number, limit: number): Change[];
+  /** Durable changes with `_seq > afterSeq`, ordered by sequence, at most `limit`: of `collection`, or of all. */
+  changesSince(afterSeq: number, limit: number, collection?: CollectionName): Change[];
   /** Called with each group of changes once it is durable. Returns an unsubscribe function. */
   onDurable(listener: (changes: Change[]) => void): () => void;
 

@@ -266,8 +266,8 @@ export class PgStore extends MemoryReads implements Store {
     return this.durable;
   }
 
-  changesSince(afterSeq: number, limit: number): Change[] {
-    return this.memory.changesSince(afterSeq, limit, this.durable);
+  changesSince(afterSeq: number, limit: number, collection?: CollectionName): Change[] {
+    return this.memory.changesSince(afterSeq, limit, this.durable, collection);
   }
 
   onDurable(listener: (changes: Change[]) => void): () => void {
