@@ -1,13 +1,13 @@
-import type { PullAnswer, SyncDocument } from '../../shared/sync/protocol';
 import type { CollectionName, Store } from '../store/store';
-import { viewFor } from './visibility';
+import { viewJson, viewKindFor } from './visibility';
 
 /**
  * The documents of one collection that `userId` may see, changed after the checkpoint, in
  * sequence order. The sequence is global; the store's change log per collection holds only this
  * collection's, and the scan skips what the user may not see; the returned checkpoint is the last
  * sequence scanned (or, caught up, the durable end), so nothing is scanned twice. It stops early
- * only when the batch is full, so a short batch means "caught up".
+ * only when the batch is full, so a short batch means "caught up". Returns the answer (the
+ * protocol's PullAnswer) as JSON text, made of each document's view as JSON (`viewJson`).
  */
 export function pullChanges(
   store: Store,
@@ -15,8 +15,8 @@ export function pullChanges(
   collection: CollectionName,
   after: number,
   limit: number,
-): PullAnswer {
-  const documents: SyncDocument[] = [];
+): string {
+  const documents: string[] = [];
   let cursor = after;
   const end = store.durableSeq();
   scan: while (cursor < end) {
@@ -24,12 +24,12 @@ export function pullChanges(
     if (batch.length === 0) break;
     for (const change of batch) {
       cursor = change.doc._seq;
-      const view = viewFor(store, userId, collection, change.doc);
-      if (!view) continue;
-      documents.push(view);
+      const kind = viewKindFor(store, userId, collection, change.doc);
+      if (!kind) continue;
+      documents.push(viewJson(kind, collection, change.doc));
       if (documents.length >= limit) break scan;
     }
   }
   if (documents.length < limit) cursor = Math.max(cursor, end);
-  return { documents, checkpoint: { seq: cursor } };
+  return `{"documents":[${documents.join(',')}],"checkpoint":${JSON.stringify({ seq: cursor })}}`;
 }

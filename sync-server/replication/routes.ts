@@ -24,7 +24,10 @@ function collectionParam(name: string | undefined): ReplicatedCollection {
  * and `res.json` would hash every answer for one.
  */
 function sendJson(res: Response, body: unknown): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, JSON.stringify(body));
+}
+
+function sendJsonText(res: Response, text: string): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
@@ -48,7 +51,7 @@ export function replicationRoutes(ctx: AppContext, hub: ChangeStreamHub): Router
     const query = pullQuerySchema.safeParse(req.query);
     if (!query.success) throw badRequest(SYNC_ERRORS.badPullQuery);
     res.setHeader('Cache-Control', 'no-store');
-    sendJson(res, pullChanges(ctx.store, auth.user.id, collection, query.data.seq, query.data.limit));
+    sendJsonText(res, pullChanges(ctx.store, auth.user.id, collection, query.data.seq, query.data.limit));
   });
 
   router.post('/:collection/push', async (req, res) => {

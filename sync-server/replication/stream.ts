@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { STREAM_EVENTS, STREAM_RETRY_MS, type Checkpoint, type HelloEvent } from '../../shared/sync/protocol';
 import type { AppContext } from '../context';
 import type { Change } from '../store/store';
-import { REPLICATED, shapeView, viewKindFor, type ReplicatedCollection, type ViewKind } from './visibility';
+import { REPLICATED, viewJson, viewKindFor, type ReplicatedCollection, type ViewKind } from './visibility';
 
 const HEARTBEAT_MS = 25_000;
 
@@ -118,7 +118,7 @@ export class ChangeStreamHub {
         const { collection, doc } = item.change;
         const kind = viewKindFor(this.ctx.store, l.userId, collection, doc);
         if (!kind) return;
-        const json = (item.json[kind] ??= JSON.stringify(shapeView(kind, collection, doc)));
+        const json = (item.json[kind] ??= viewJson(kind, collection, doc));
         const name = collection as ReplicatedCollection;
         const entry = byCollection.get(name) ?? { key: name, docs: [] };
         entry.key += `,${index}${kind[0]}`;

@@ -76,6 +76,24 @@ export function shapeView(kind: ViewKind, collection: CollectionName, doc: Store
   return withoutServerFields(doc, collection === 'gigs' ? ['creatorEmail'] : []);
 }
 
+/**
+ * The JSON of a 'shared' view, kept with the stored version it shows: a stored document is never
+ * changed in place (a write stores a new object), so the board's gigs are serialized once for all
+ * the devices that pull them, not once per pull. Held weakly: it goes with the version.
+ */
+const sharedJson = new WeakMap<StoredDoc, string>();
+
+/** A view of the document as JSON (see `shapeView`). */
+export function viewJson(kind: ViewKind, collection: CollectionName, doc: StoredDoc): string {
+  if (kind !== 'shared') return JSON.stringify(shapeView(kind, collection, doc));
+  let json = sharedJson.get(doc);
+  if (json === undefined) {
+    json = JSON.stringify(shapeView(kind, collection, doc));
+    sharedJson.set(doc, json);
+  }
+  return json;
+}
+
 /** What `userId` may see of a stored document, shaped for them, or undefined when they may not see it at all. */
 export function viewFor(
   store: DecisionReader,
