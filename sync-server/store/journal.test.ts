@@ -41,7 +41,7 @@ describe('journal writer', () => {
     });
     const first = writer.append('1\n', 1);
     const second = writer.append('2\n', 2); // same tick: same batch
-    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve)); // the first write has started
     const rest = [3, 4, 5].map((n) => writer.append(`${n}\n`, n)); // while the first sync runs
     await Promise.all([first, second, ...rest]);
     expect(writes).toEqual(['1\n2\n', '3\n4\n5\n']);

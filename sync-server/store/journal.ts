@@ -1,3 +1,4 @@
+import { fdatasyncSync, writeSync } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -8,6 +9,12 @@ import path from 'node:path';
  *
  * The journal is a series of files `journal-<first line number>.jsonl`. A snapshot rotates to a
  * new file, so the files before it hold only lines the snapshot covers and can be deleted.
+ *
+ * A line still alone once the event loop has read what else arrived is written and synced on the
+ * main thread: handing it to libuv's pool and back cost a lone write more than the sync itself (two
+ * thread wake-ups on cores the client shares). Under load, lines arrive together and queue behind
+ * a sync in flight, and share the next one off the main thread, as before; and a disk whose last
+ * sync was slow (`INLINE_MAX_SYNC_MS`) is never waited on inline.
  */
 
 const FILE_PATTERN = /^journal-(\d+)\.jsonl$/;
@@ -37,8 +44,11 @@ export async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** The part of a file handle the writer uses; tests stand in a failing one. */
-export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'>;
+/** The part of a file handle the writer uses (the descriptor for inline syncs); tests stand in a failing one. */
+export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'> & { readonly fd?: number };
+
+/** A lone line is synced on the main thread only while the disk's last sync took at most this long. */
+const INLINE_MAX_SYNC_MS = 2;
 
 type Line<P> = { kind: 'line'; text: string; payload: P; resolve(): void; reject(err: Error): void };
 type Rotate = { kind: 'rotate'; firstLsn: number; resolve(): void; reject(err: Error): void };
@@ -63,6 +73,8 @@ export class JournalWriter<P> {
   private failure: Error | undefined;
   private file: JournalFile;
   private fileLsn: number;
+  /** How long the last sync took, in milliseconds (unknown before the first). */
+  private lastSyncMs = Number.POSITIVE_INFINITY;
 
   constructor(private readonly options: JournalWriterOptions<P>) {
     this.file = options.file;
@@ -100,8 +112,10 @@ export class JournalWriter<P> {
       this.queue.push(make(resolve, reject));
       if (!this.running) {
         this.running = true;
-        // Deferred to a microtask so every commit made in the same tick shares the first sync too.
-        queueMicrotask(() => void this.drain());
+        // Deferred until the event loop has read what else arrived (the other requests of this
+        // turn), so their commits share the first sync too, and a line still alone then is the
+        // only one being written (written inline, see above).
+        setImmediate(() => void this.drain());
       }
     });
   }
@@ -130,11 +144,19 @@ export class JournalWriter<P> {
     const batch = this.queue.splice(0, end === -1 ? this.queue.length : end) as Line<P>[];
     try {
       const buffer = Buffer.from(batch.map((l) => l.text).join(''), 'utf8');
-      for (let offset = 0; offset < buffer.length;) {
-        const { bytesWritten } = await this.file.write(buffer, offset, buffer.length - offset);
-        offset += bytesWritten;
+      const started = performance.now();
+      const { fd } = this.file;
+      if (batch.length === 1 && fd !== undefined && this.lastSyncMs <= INLINE_MAX_SYNC_MS) {
+        for (let offset = 0; offset < buffer.length;) offset += writeSync(fd, buffer, offset, buffer.length - offset);
+        fdatasyncSync(fd);
+      } else {
+        for (let offset = 0; offset < buffer.length;) {
+          const { bytesWritten } = await this.file.write(buffer, offset, buffer.length - offset);
+          offset += bytesWritten;
+        }
+        await this.file.datasync();
       }
-      await this.file.datasync();
+      this.lastSyncMs = performance.now() - started;
       this.syncs++;
     } catch (err) {
       // The batch is lost with the rest: put it back so `fail` rejects it too.
