@@ -84,4 +84,45 @@ describe('journal writer', () => {
     expect(await fs.readFile(files[0]!.file, 'utf8')).toBe('1\n2\n');
     expect(await fs.readFile(files[1]!.file, 'utf8')).toBe('3\n');
   });
+
+  it('writes a line alone on the main thread once the disk has answered fast, and lines together off it', async () => {
+    const file = path.join(await tempDir(), 'journal-1.jsonl');
+    const handle = await fs.open(file, 'a');
+    let pooled = 0; // writes handed to libuv's pool (the file handle's own write)
+    let slowSync = false;
+    const observed: JournalFile = {
+      fd: handle.fd,
+      write: ((...args: Parameters<JournalFile['write']>) => {
+        pooled++;
+        return handle.write(...args);
+      }) as JournalFile['write'],
+      datasync: async () => {
+        if (slowSync) await new Promise((resolve) => setTimeout(resolve, 300));
+        await handle.datasync();
+      },
+      close: () => handle.close(),
+    };
+    const writer = new JournalWriter<number>({
+      dir: path.dirname(file),
+      file: observed,
+      firstLsn: 1,
+      onDurable: () => {},
+    });
+    await writer.append('1\n', 1); // the disk's speed is not known yet: off the main thread
+    expect(pooled).toBe(1);
+    await writer.append('2\n', 2); // alone, and the last sync was fast: inline
+    expect(pooled).toBe(1);
+    await Promise.all([writer.append('3\n', 3), writer.append('4\n', 4)]); // together: one pooled write
+    expect(pooled).toBe(2);
+    slowSync = true;
+    await Promise.all([writer.append('5\n', 5), writer.append('6\n', 6)]); // a slow sync…
+    slowSync = false;
+    await writer.append('7\n', 7); // …and the next line alone is not waited on inline
+    expect(pooled).toBe(4);
+    await writer.append('8\n', 8); // that sync was fast again
+    expect(pooled).toBe(4);
+    expect(writer.syncs).toBe(6);
+    await writer.close();
+    expect(await fs.readFile(file, 'utf8')).toBe('1\n2\n3\n4\n5\n6\n7\n8\n');
+  });
 });

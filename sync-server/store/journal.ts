@@ -63,6 +63,8 @@ export type JournalWriterOptions<P> = {
   onDurable(payloads: P[]): void;
   /** Opens a new journal file; replaceable in tests. */
   openFile?(file: string): Promise<JournalFile>;
+  /** A lone line is written inline while the last sync took at most this long (default INLINE_MAX_SYNC_MS). */
+  inlineMaxSyncMs?: number;
 };
 
 export class JournalWriter<P> {
@@ -146,7 +148,11 @@ export class JournalWriter<P> {
       const buffer = Buffer.from(batch.map((l) => l.text).join(''), 'utf8');
       const started = performance.now();
       const { fd } = this.file;
-      if (batch.length === 1 && fd !== undefined && this.lastSyncMs <= INLINE_MAX_SYNC_MS) {
+      if (
+        batch.length === 1 &&
+        fd !== undefined &&
+        this.lastSyncMs <= (this.options.inlineMaxSyncMs ?? INLINE_MAX_SYNC_MS)
+      ) {
         for (let offset = 0; offset < buffer.length;) offset += writeSync(fd, buffer, offset, buffer.length - offset);
         fdatasyncSync(fd);
       } else {
