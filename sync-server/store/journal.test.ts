@@ -85,7 +85,7 @@ describe('journal writer', () => {
     expect(await fs.readFile(files[1]!.file, 'utf8')).toBe('3\n');
   });
 
-  it('writes a line alone on the main thread once the disk has answered fast, and lines together off it', async () => {
+  it('writes a small batch on the main thread once the disk has answered fast, and a larger one off it', async () => {
     const file = path.join(await tempDir(), 'journal-1.jsonl');
     const handle = await fs.open(file, 'a');
     let pooled = 0; // writes handed to libuv's pool (the file handle's own write)
@@ -102,17 +102,21 @@ describe('journal writer', () => {
       },
       close: () => handle.close(),
     };
+    // "Fast" is under 250 ms here, so that a busy test machine's syncs count as fast; "small" is
+    // one line of two bytes.
     const writer = new JournalWriter<number>({
       dir: path.dirname(file),
       file: observed,
       firstLsn: 1,
       onDurable: () => {},
+      inlineMaxBytes: 2,
+      inlineMaxSyncMs: 250,
     });
     await writer.append('1\n', 1); // the disk's speed is not known yet: off the main thread
     expect(pooled).toBe(1);
     await writer.append('2\n', 2); // alone, and the last sync was fast: inline
     expect(pooled).toBe(1);
-    await Promise.all([writer.append('3\n', 3), writer.append('4\n', 4)]); // together: one pooled write
+    await Promise.all([writer.append('3\n', 3), writer.append('4\n', 4)]); // larger: one pooled write
     expect(pooled).toBe(2);
     slowSync = true;
     await Promise.all([writer.append('5\n', 5), writer.append('6\n', 6)]); // a slow sync…

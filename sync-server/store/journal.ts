@@ -10,11 +10,12 @@ import path from 'node:path';
  * The journal is a series of files `journal-<first line number>.jsonl`. A snapshot rotates to a
  * new file, so the files before it hold only lines the snapshot covers and can be deleted.
  *
- * A line still alone once the event loop has read what else arrived is written and synced on the
- * main thread: handing it to libuv's pool and back cost a lone write more than the sync itself (two
- * thread wake-ups on cores the client shares). Under load, lines arrive together and queue behind
- * a sync in flight, and share the next one off the main thread, as before; and a disk whose last
- * sync was slow (`INLINE_MAX_SYNC_MS`) is never waited on inline.
+ * The lines the event loop read in one turn (the drain starts after its reads) are written and
+ * synced on the main thread when they are few (about one request's: `INLINE`): handing a lone
+ * write to libuv's pool and back cost more than the sync itself (two thread wake-ups on cores the
+ * client shares). A larger batch (many writers at once) goes to the pool, where the next lines
+ * queue behind the sync in flight and share the next one; and a disk whose last sync was slow is
+ * never waited on inline.
  */
 
 const FILE_PATTERN = /^journal-(\d+)\.jsonl$/;
@@ -47,8 +48,13 @@ export async function syncDir(dir: string): Promise<void> {
 /** The part of a file handle the writer uses (the descriptor for inline syncs); tests stand in a failing one. */
 export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'> & { readonly fd?: number };
 
-/** A lone line is synced on the main thread only while the disk's last sync took at most this long. */
-const INLINE_MAX_SYNC_MS = 2;
+/** When the lines read in one turn of the event loop are written and synced on the main thread. */
+const INLINE = {
+  /** At most about one request's writes (a push of a gig, a chat message and its record). */
+  maxBytes: 16 * 1024,
+  /** The disk's last sync took at most this long. */
+  maxSyncMs: 2,
+};
 
 type Line<P> = { kind: 'line'; text: string; payload: P; resolve(): void; reject(err: Error): void };
 type Rotate = { kind: 'rotate'; firstLsn: number; resolve(): void; reject(err: Error): void };
@@ -63,7 +69,9 @@ export type JournalWriterOptions<P> = {
   onDurable(payloads: P[]): void;
   /** Opens a new journal file; replaceable in tests. */
   openFile?(file: string): Promise<JournalFile>;
-  /** A lone line is written inline while the last sync took at most this long (default INLINE_MAX_SYNC_MS). */
+  /** Lines are written inline up to this many bytes (default INLINE.maxBytes)… */
+  inlineMaxBytes?: number;
+  /** …while the last sync took at most this long (default INLINE.maxSyncMs). */
   inlineMaxSyncMs?: number;
 };
 
@@ -149,9 +157,9 @@ export class JournalWriter<P> {
       const started = performance.now();
       const { fd } = this.file;
       if (
-        batch.length === 1 &&
+        buffer.length <= (this.options.inlineMaxBytes ?? INLINE.maxBytes) &&
         fd !== undefined &&
-        this.lastSyncMs <= (this.options.inlineMaxSyncMs ?? INLINE_MAX_SYNC_MS)
+        this.lastSyncMs <= (this.options.inlineMaxSyncMs ?? INLINE.maxSyncMs)
       ) {
         for (let offset = 0; offset < buffer.length;) offset += writeSync(fd, buffer, offset, buffer.length - offset);
         fdatasyncSync(fd);
