@@ -1,5 +1,5 @@
 import type { CollectionName, Store } from '../store/store';
-import { viewJson, viewKindFor } from './visibility';
+import { documentsJson, viewJson, viewKindFor } from './visibility';
 
 /**
  * The documents of one collection that `userId` may see, changed after the checkpoint, in
@@ -31,5 +31,5 @@ export function pullChanges(
     }
   }
   if (documents.length < limit) cursor = Math.max(cursor, end);
-  return `{"documents":[${documents.join(',')}],"checkpoint":${JSON.stringify({ seq: cursor })}}`;
+  return documentsJson(documents, { seq: cursor });
 }

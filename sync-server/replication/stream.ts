@@ -2,7 +2,14 @@ import type { Response } from 'express';
 import { STREAM_EVENTS, STREAM_RETRY_MS, type Checkpoint, type HelloEvent } from '../../shared/sync/protocol';
 import type { AppContext } from '../context';
 import type { Change } from '../store/store';
-import { REPLICATED, viewJson, viewKindFor, type ReplicatedCollection, type ViewKind } from './visibility';
+import {
+  documentsJson,
+  REPLICATED,
+  viewJson,
+  viewKindFor,
+  type ReplicatedCollection,
+  type ViewKind,
+} from './visibility';
 
 const HEARTBEAT_MS = 25_000;
 
@@ -109,7 +116,6 @@ export class ChangeStreamHub {
     const seq = changes[changes.length - 1]!.doc._seq;
     // A `ChangesEvent`, written by hand so that each document's JSON is shared (see above).
     const checkpoint: Checkpoint = { seq };
-    const tail = `],"checkpoint":${JSON.stringify(checkpoint)}}\n\n`;
     /** Payloads by the documents and kinds they carry: readers who see the same share the buffer. */
     const payloads = new Map<string, Buffer>();
     for (const l of [...this.listeners]) {
@@ -129,7 +135,7 @@ export class ChangeStreamHub {
         let payload = payloads.get(key);
         if (!payload) {
           payload = Buffer.from(
-            `event: ${STREAM_EVENTS.changes}\ndata: {"collection":${JSON.stringify(collection)},"documents":[${docs.join(',')}${tail}`,
+            `event: ${STREAM_EVENTS.changes}\ndata: ${documentsJson(docs, checkpoint, collection)}\n\n`,
           );
           payloads.set(key, payload);
         }

@@ -1,7 +1,7 @@
 import { isAcceptedOffer } from '../../shared/constants';
 import { isDocumentId } from '../../shared/ids';
 import { replicatesReviewTo } from '../../shared/reviews';
-import type { SyncDocument } from '../../shared/sync/protocol';
+import type { Checkpoint, ReplicatedCollection, SyncDocument } from '../../shared/sync/protocol';
 import { ownUserView, publicProfileView } from '../auth/users';
 import type { CollectionName, DecisionReader, StoredDoc } from '../store/store';
 import { hasPostedGig, linkedByApplication } from '../domain/links';
@@ -92,6 +92,19 @@ export function viewJson(kind: ViewKind, collection: CollectionName, doc: Stored
     sharedJson.set(doc, json);
   }
   return json;
+}
+
+/**
+ * A pull's answer (PullAnswer) or, with its collection, a stream's changes event (ChangesEvent) as
+ * JSON, written by hand around documents already JSON (`viewJson`), so that each one's is shared.
+ */
+export function documentsJson(
+  documents: readonly string[],
+  checkpoint: Checkpoint,
+  collection?: ReplicatedCollection,
+): string {
+  const head = collection === undefined ? '' : `"collection":${JSON.stringify(collection)},`;
+  return `{${head}"documents":[${documents.join(',')}],"checkpoint":${JSON.stringify(checkpoint)}}`;
 }
 
 /** What `userId` may see of a stored document, shaped for them, or undefined when they may not see it at all. */

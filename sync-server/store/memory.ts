@@ -87,13 +87,7 @@ export class MemoryState {
       log.entries.push({ seq: w.doc._seq, id: w.doc.id });
       this.lastSeq = w.doc._seq;
     });
-    for (const [collection, log] of this.logs) {
-      if (log.stale > 1024 && log.stale > log.entries.length / 2) {
-        const docs = this.collection(collection);
-        log.entries = log.entries.filter((e) => docs.get(e.id)?._seq === e.seq);
-        log.stale = 0;
-      }
-    }
+    for (const collection of new Set(writes.map((w) => w.collection))) this.dropStaleEntries(collection);
   }
 
   /** Fills an empty state from a snapshot's collections. */
@@ -182,6 +176,15 @@ export class MemoryState {
     }
     list.splice(from, to - from, merged);
     this.chat.set(room, list);
+  }
+
+  /** Drops a collection's stale log entries once they outnumber the live ones. */
+  private dropStaleEntries(collection: CollectionName): void {
+    const log = this.logOf(collection);
+    if (log.stale <= 1024 || log.stale <= log.entries.length / 2) return;
+    const docs = this.collection(collection);
+    log.entries = log.entries.filter((e) => docs.get(e.id)?._seq === e.seq);
+    log.stale = 0;
   }
 
   private logOf(collection: CollectionName): { entries: LogEntry[]; stale: number } {
