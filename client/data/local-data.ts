@@ -39,13 +39,24 @@ function keptAsDocument<K extends ReplicatedName>(collection: K, content: unknow
   return parsed.success ? parsed.data : undefined;
 }
 
+/** Plain values already made, per RxDB document (one object per stored version of a document). */
+const plainValues = new WeakMap<object, unknown>();
+
 /**
  * A document's plain value. RxDB types it deeply readonly, which the compiler cannot relate to the
  * document type in general; the value is the document's own JSON and nothing in the app mutates
  * it. The one conversion of its kind: screens get typed documents from here and cast nothing.
+ * Made once per stored version: a live query gives the same RxDB document for a version until it
+ * changes, and without the cache every update of the board during a first sync (a write every 50
+ * gigs) copied all 10,000 of its gigs again.
  */
 function plain<T>(doc: RxDocument<T>): T {
-  return doc.toJSON() as T;
+  let value = plainValues.get(doc) as T | undefined;
+  if (value === undefined) {
+    value = doc.toJSON() as T;
+    plainValues.set(doc, value);
+  }
+  return value;
 }
 
 /**
