@@ -32,7 +32,15 @@ type OpenData = DataContextValue & { db: AppDatabase };
 const DataContext = createContext<DataContextValue | null>(null);
 
 let dataModules:
-  | Promise<[typeof import('./database'), typeof import('./replication'), typeof import('rxdb/plugins/storage-dexie'), typeof import('./local-data')]>
+  | Promise<
+      [
+        typeof import('./database'),
+        typeof import('./replication'),
+        typeof import('rxdb/plugins/storage-dexie'),
+        typeof import('./local-data'),
+        typeof import('./chunked-storage'),
+      ]
+    >
   | undefined;
 
 /**
@@ -40,7 +48,13 @@ let dataModules:
  * contains them; the signed-in area starts this as soon as its own chunk runs.
  */
 export function loadDataModules() {
-  dataModules ??= Promise.all([import('./database'), import('./replication'), import('rxdb/plugins/storage-dexie'), import('./local-data')]);
+  dataModules ??= Promise.all([
+    import('./database'),
+    import('./replication'),
+    import('rxdb/plugins/storage-dexie'),
+    import('./local-data'),
+    import('./chunked-storage'),
+  ]);
   dataModules.catch(() => (dataModules = undefined)); // retried by the next caller
   return dataModules;
 }
@@ -49,10 +63,13 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
   performance.mark('data:open');
   // A deletion a logout started and a closing tab cut short is finished before any data opens.
   await resumeDeletions().catch(() => undefined);
-  const [{ createAppDatabase }, { SyncController, localStorageRewinds }, { getRxStorageDexie }, { LocalData }] = await loadDataModules();
+  const [{ createAppDatabase }, { SyncController, localStorageRewinds }, { getRxStorageDexie }, { LocalData }, { chunkedWrites }] =
+    await loadDataModules();
   const refused = new Set<string>();
   performance.mark('data:modules');
-  const db = await createAppDatabase(userId, getRxStorageDexie() as RxStorage<unknown, unknown>, { refused });
+  // Large writes (a pulled batch) are stored in chunks the page can draw and answer between.
+  const storage = chunkedWrites(getRxStorageDexie() as RxStorage<unknown, unknown>);
+  const db = await createAppDatabase(userId, storage, { refused });
   performance.mark('data:ready');
   const keys = deviceKeys(userId);
   const outbox = new Outbox(localStorageOutbox(keys.outbox));
