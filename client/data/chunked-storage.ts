@@ -4,7 +4,7 @@ import type { BulkWriteRow, RxStorage, RxStorageBulkWriteResponse, RxStorageInst
 export const WRITE_CHUNK_ROWS = 50;
 
 /** Gives the event loop a turn: a message, which background tabs do not slow down as they do timers. */
-export function yieldToEventLoop(): Promise<void> {
+function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => {
@@ -30,9 +30,9 @@ export type ChunkOptions = {
  * Lighthouse models one), so a pulled batch of 500 documents stored at once held the page for one
  * long task: nothing drew, no key or tap was answered. In chunks, the page draws the screen and
  * answers its user between them (a new device's board is drawn sooner; a first sync of 10k gigs
- * ends later: decision 008). To RxDB each chunk is a write of its own, with its own change event, exactly as if the
- * caller had written the rows in several calls: a query read between two chunks sees the first
- * and is then told of the second. (Holding the chunks' events until the last one was tried: a
+ * ends later: decision 008). To RxDB each chunk is a write of its own, with its own change event,
+ * exactly as if the caller had written the rows in several calls: a query read between two chunks
+ * sees the first and is then told of the second. (Holding the chunks' events until the last one was tried: a
  * query that read the storage between two chunks then counted the first chunk's documents twice.)
  * A write's answer holds the errors of all its chunks; what is lost is the atomicity of one
  * IndexedDB transaction, which RxDB does not promise across documents anyway: a write cut short by

@@ -113,7 +113,7 @@ export class LocalData {
     const doc = await collection.findOne(id).exec();
     if (!doc) return false;
     this.track(name, id);
-    const stamped = REPLICATED.has(name);
+    const stamped = this.isReplicated(name);
     await doc.incrementalModify((current) => {
       const changed = next(current);
       return stamped ? { ...changed, updatedAt: Date.now() } : changed;

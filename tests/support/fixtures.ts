@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { PullAnswer, PushAnswer } from '../../shared/sync/protocol';
 import { TestClient } from './http-client';
 
-/** Factories shared by the integration and end-to-end tests. */
+/** Factories shared by the tests (integration, end-to-end, and unit tests of the client data layer). */
 
 export const PASSWORD = 'Str0ngPassword';
 
