@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { RxStorage } from 'rxdb';
 import { chunkedWrites } from './chunked-storage';
+import { indexedReads } from './indexed-reads';
 import type { AppDatabase } from './database';
 import type { LocalData } from './local-data';
 import { collectionsForScreen } from './first-screen';
@@ -54,7 +55,7 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
   const refused = new Set<string>();
   performance.mark('data:modules');
   // Large writes (a pulled batch) are stored in chunks the page can draw and answer between.
-  const storage = chunkedWrites(getRxStorageDexie() as RxStorage<unknown, unknown>);
+  const storage = chunkedWrites(indexedReads(getRxStorageDexie() as RxStorage<unknown, unknown>));
   const db = await createAppDatabase(userId, storage, { refused });
   performance.mark('data:ready');
   const keys = deviceKeys(userId);

@@ -1,0 +1,130 @@
+import { IDBIndex, IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import {
+  createRxDatabase,
+  type MangoQuery,
+  type RxCollection,
+  type RxDatabase,
+  type RxJsonSchema,
+  type RxStorage,
+} from 'rxdb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { indexedReads } from './indexed-reads';
+
+type Item = { id: string; group: string; rank: number; flag: boolean; text: string };
+
+const schema: RxJsonSchema<Item> = {
+  version: 0,
+  primaryKey: 'id',
+  type: 'object',
+  properties: {
+    id: { type: 'string', maxLength: 20 },
+    group: { type: 'string', maxLength: 4 },
+    rank: { type: 'integer', minimum: 0, maximum: 1000, multipleOf: 1 },
+    flag: { type: 'boolean' },
+    text: { type: 'string' },
+  },
+  required: ['id', 'group', 'rank', 'flag', 'text'],
+  indexes: ['rank', ['group', 'rank'], 'flag'],
+};
+
+/** 120 items over three groups, ranks out of order and repeated, some deleted afterwards. */
+const items: Item[] = Array.from({ length: 120 }, (_, i) => ({
+  id: `item-${String(i).padStart(3, '0')}`,
+  group: ['a', 'b', 'c'][i % 3]!,
+  rank: (i * 37) % 100,
+  flag: i % 4 === 0,
+  text: `${['blue', 'red', 'green', 'gold'][i % 4]} ${(i * 13) % 29}`,
+}));
+const removed = items.filter((_, i) => i % 10 === 7).map((item) => item.id);
+
+type Db = RxDatabase<{ items: RxCollection<Item> }>;
+const dexie = () => getRxStorageDexie({ indexedDB, IDBKeyRange }) as RxStorage<unknown, unknown>;
+
+let plain: Db;
+let wrapped: Db;
+
+async function open(name: string, storage: RxStorage<unknown, unknown>): Promise<Db> {
+  const db: Db = await createRxDatabase({ name, storage, multiInstance: false });
+  await db.addCollections({ items: { schema } });
+  await db.items.bulkInsert(items);
+  await db.items.find({ selector: { id: { $in: removed } } }).remove();
+  return db;
+}
+
+beforeAll(async () => {
+  plain = await open('reads-plain', dexie());
+  wrapped = await open('reads-wrapped', indexedReads(dexie()));
+});
+
+afterAll(async () => {
+  await plain.close();
+  await wrapped.close();
+});
+
+const ids = async (db: Db, query: MangoQuery<Item>) => (await db.items.find(query).exec()).map((d) => d.id);
+
+/** IndexedDB cursors opened on an index while `run` runs. */
+async function cursorsDuring(run: () => Promise<unknown>): Promise<number> {
+  const spy = vi.spyOn(IDBIndex.prototype, 'openCursor');
+  try {
+    await run();
+    return spy.mock.calls.length;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('indexedReads', () => {
+  const queries: [string, MangoQuery<Item>][] = [
+    ['everything, by primary key', {}],
+    ['an index range, sorted by it, with a limit', { selector: { rank: { $gte: 20 } }, sort: [{ rank: 'asc' }], limit: 7 }],
+    ['the same with a skip', { selector: { rank: { $gte: 20 } }, sort: [{ rank: 'asc' }], skip: 5, limit: 7 }],
+    ['an exclusive range on both ends', { selector: { rank: { $gt: 10, $lt: 40 } }, sort: [{ rank: 'asc' }] }],
+    ['a compound index, equal then sorted', { selector: { group: 'b' }, sort: [{ rank: 'asc' }, { id: 'asc' }], limit: 6 }],
+    ['a boolean index', { selector: { flag: true } }],
+    ['a selector no index answers', { selector: { text: { $regex: '^gold' } } }],
+    ['a sort no index gives, with a limit', { sort: [{ text: 'desc' }, { id: 'asc' }], limit: 9 }],
+    ['an index order with a selector it does not answer, limited', { selector: { text: { $regex: '^red' } }, sort: [{ rank: 'asc' }], limit: 4 }],
+    ['a limit of nothing', { selector: { rank: { $gte: 0 } }, sort: [{ rank: 'asc' }], limit: 0 }],
+    ['a range holding nothing', { selector: { rank: { $gt: 1000 } }, sort: [{ rank: 'asc' }] }],
+  ];
+
+  it.each(queries)('answers like RxDB’s own Dexie query: %s', async (_, query) => {
+    const expected = await ids(plain, query);
+    expect(await ids(wrapped, query)).toEqual(expected);
+  });
+
+  it('never returns a deleted document', async () => {
+    const all = await ids(wrapped, {});
+    expect(all).toHaveLength(items.length - removed.length);
+    expect(all.some((id) => removed.includes(id))).toBe(false);
+  });
+
+  it('returns documents whole, booleans as booleans', async () => {
+    const [doc] = await wrapped.items.find({ selector: { flag: true }, sort: [{ id: 'asc' }], limit: 1 }).exec();
+    expect(doc?.toJSON()).toEqual(items[0]);
+  });
+
+  it('reads an index range in one request instead of a cursor', async () => {
+    const query: MangoQuery<Item> = { selector: { rank: { $gte: 0 } }, sort: [{ rank: 'asc' }], limit: 50 };
+    expect(await cursorsDuring(() => plain.items.find(query).exec())).toBeGreaterThan(0);
+    expect(await cursorsDuring(() => wrapped.items.find(query).exec())).toBe(0);
+    expect(await cursorsDuring(() => wrapped.items.find().exec())).toBe(0);
+  });
+
+  it('keeps the cursor where it stops early: an index order, a selector it does not answer, a limit', async () => {
+    // Not a query asked before: RxDB answers a repeated query from its cache, reading nothing.
+    const query: MangoQuery<Item> = { selector: { text: { $regex: '^blue' } }, sort: [{ rank: 'asc' }], limit: 3 };
+    expect(await cursorsDuring(() => wrapped.items.find(query).exec())).toBeGreaterThan(0);
+  });
+
+  it('sees a write at once', async () => {
+    await wrapped.items.insert({ id: 'item-new', group: 'a', rank: 0, flag: false, text: 'new' });
+    expect(await ids(wrapped, { selector: { rank: { $gte: 0 } }, sort: [{ rank: 'asc' }, { id: 'asc' }], limit: 1 })).toEqual([
+      'item-000',
+    ]);
+    expect(await ids(wrapped, { selector: { group: 'a', rank: 0 } })).toEqual(['item-000', 'item-new']);
+    await wrapped.items.findOne('item-new').remove();
+  });
+});
