@@ -1,7 +1,4 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { RxStorage } from 'rxdb';
-import { chunkedWrites } from './chunked-storage';
-import { indexedReads } from './indexed-reads';
 import type { AppDatabase } from './database';
 import type { LocalData } from './local-data';
 import { collectionsForScreen } from './first-screen';
@@ -34,7 +31,7 @@ type OpenData = DataContextValue & { db: AppDatabase };
 const DataContext = createContext<DataContextValue | null>(null);
 
 let dataModules:
-  | Promise<[typeof import('./database'), typeof import('./replication'), typeof import('rxdb/plugins/storage-dexie'), typeof import('./local-data')]>
+  | Promise<[typeof import('./database'), typeof import('./replication'), typeof import('./browser-storage'), typeof import('./local-data')]>
   | undefined;
 
 /**
@@ -42,7 +39,7 @@ let dataModules:
  * contains them; the signed-in area starts this as soon as its own chunk runs.
  */
 export function loadDataModules() {
-  dataModules ??= Promise.all([import('./database'), import('./replication'), import('rxdb/plugins/storage-dexie'), import('./local-data')]);
+  dataModules ??= Promise.all([import('./database'), import('./replication'), import('./browser-storage'), import('./local-data')]);
   dataModules.catch(() => (dataModules = undefined)); // retried by the next caller
   return dataModules;
 }
@@ -51,12 +48,10 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
   performance.mark('data:open');
   // A deletion a logout started and a closing tab cut short is finished before any data opens.
   await resumeDeletions().catch(() => undefined);
-  const [{ createAppDatabase }, { SyncController, localStorageRewinds }, { getRxStorageDexie }, { LocalData }] = await loadDataModules();
+  const [{ createAppDatabase }, { SyncController, localStorageRewinds }, { browserStorage }, { LocalData }] = await loadDataModules();
   const refused = new Set<string>();
   performance.mark('data:modules');
-  // Large writes (a pulled batch) are stored in chunks the page can draw and answer between.
-  const storage = chunkedWrites(indexedReads(getRxStorageDexie() as RxStorage<unknown, unknown>));
-  const db = await createAppDatabase(userId, storage, { refused });
+  const db = await createAppDatabase(userId, browserStorage(), { refused });
   performance.mark('data:ready');
   const keys = deviceKeys(userId);
   const outbox = new Outbox(localStorageOutbox(keys.outbox));

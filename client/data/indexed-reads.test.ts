@@ -1,4 +1,4 @@
-import { IDBIndex, IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { IDBIndex, IDBKeyRange, IDBObjectStore, indexedDB } from 'fake-indexeddb';
 import {
   createRxDatabase,
   type MangoQuery,
@@ -9,7 +9,7 @@ import {
 } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { indexedReads } from './indexed-reads';
+import { indexedReads, keyRangeGets } from './indexed-reads';
 
 type Item = { id: string; group: string; rank: number; flag: boolean; text: string };
 
@@ -40,6 +40,14 @@ const removed = items.filter((_, i) => i % 10 === 7).map((item) => item.id);
 
 type Db = RxDatabase<{ items: RxCollection<Item> }>;
 const dexie = () => getRxStorageDexie({ indexedDB, IDBKeyRange }) as RxStorage<unknown, unknown>;
+/** As the browser's storage reads (browser-storage.ts), over fake-indexeddb. */
+const reading = () =>
+  indexedReads(
+    getRxStorageDexie({ indexedDB, IDBKeyRange, onCreate: (db) => void db.use(keyRangeGets) }) as RxStorage<
+      unknown,
+      unknown
+    >,
+  );
 
 let plain: Db;
 let wrapped: Db;
@@ -54,7 +62,7 @@ async function open(name: string, storage: RxStorage<unknown, unknown>): Promise
 
 beforeAll(async () => {
   plain = await open('reads-plain', dexie());
-  wrapped = await open('reads-wrapped', indexedReads(dexie()));
+  wrapped = await open('reads-wrapped', reading());
 });
 
 afterAll(async () => {
@@ -65,8 +73,12 @@ afterAll(async () => {
 const ids = async (db: Db, query: MangoQuery<Item>) => (await db.items.find(query).exec()).map((d) => d.id);
 
 /** IndexedDB cursors opened on an index while `run` runs. */
-async function cursorsDuring(run: () => Promise<unknown>): Promise<number> {
-  const spy = vi.spyOn(IDBIndex.prototype, 'openCursor');
+const cursorsDuring = (run: () => Promise<unknown>) => callsDuring(IDBIndex.prototype, 'openCursor', run);
+/** Documents read one by one (`get` on a table) while `run` runs. */
+const getsDuring = (run: () => Promise<unknown>) => callsDuring(IDBObjectStore.prototype, 'get', run);
+
+async function callsDuring<T extends object>(on: T, method: keyof T & string, run: () => Promise<unknown>) {
+  const spy = vi.spyOn(on, method as never);
   try {
     await run();
     return spy.mock.calls.length;
@@ -126,5 +138,47 @@ describe('indexedReads', () => {
     ]);
     expect(await ids(wrapped, { selector: { group: 'a', rank: 0 } })).toEqual(['item-000', 'item-new']);
     await wrapped.items.findOne('item-new').remove();
+  });
+});
+
+describe('keyRangeGets', () => {
+  const fresh = (from: number, n: number): Item[] =>
+    Array.from({ length: n }, (_, i) => ({
+      id: `more-${String(from + i).padStart(3, '0')}`,
+      group: 'c',
+      rank: (from + i) % 100,
+      flag: false,
+      text: `more ${from + i}`,
+    }));
+
+  it('writes a batch of new ids without reading them one by one, and stores them all', async () => {
+    const batch = fresh(0, 30);
+    expect(await getsDuring(() => plain.items.bulkInsert(batch))).toBeGreaterThanOrEqual(30);
+    expect(await getsDuring(() => wrapped.items.bulkInsert(batch))).toBe(0);
+    expect(await ids(wrapped, { selector: { group: 'c' } })).toEqual(await ids(plain, { selector: { group: 'c' } }));
+  });
+
+  it('finds a conflict on an id already stored, among new ones, as RxDB’s own reads do', async () => {
+    const batch = [...fresh(30, 10), ...fresh(25, 5)]; // the last five ids exist (25–29)
+    const [mine, theirs] = [await wrapped.items.bulkInsert(batch), await plain.items.bulkInsert(batch)];
+    expect(mine.error.map((e) => [e.documentId, e.status])).toEqual(theirs.error.map((e) => [e.documentId, e.status]));
+    expect(mine.error.map((e) => e.documentId).sort()).toEqual(['more-025', 'more-026', 'more-027', 'more-028', 'more-029']);
+    expect(mine.success).toHaveLength(theirs.success.length);
+  });
+
+  it('updates documents read by range with their stored state, deleted ones included', async () => {
+    const batch = fresh(0, 12).map((item) => ({ ...item, text: `${item.text}, changed` }));
+    await wrapped.items.bulkUpsert(batch);
+    await plain.items.bulkUpsert(batch);
+    const found = async (db: Db) => [...(await db.items.findByIds([...batch.map((b) => b.id), 'more-999', removed[0]!]).exec()).values()].map((d) => d.toJSON());
+    expect(await found(wrapped)).toEqual(await found(plain));
+    expect((await found(wrapped)).map((d) => d.text)).toContain('more 3, changed');
+  });
+
+  it('reads ids spread across many stored documents one by one', async () => {
+    // Every tenth item: the range between the first and the last holds ten times as many rows.
+    const spread = items.filter((_, i) => i % 10 === 1).map((item) => ({ ...item, text: `${item.text}!` }));
+    expect(await getsDuring(() => wrapped.items.bulkUpsert(spread))).toBeGreaterThanOrEqual(spread.length);
+    expect((await wrapped.items.findOne(spread[3]!.id).exec())?.text).toBe(spread[3]!.text);
   });
 });

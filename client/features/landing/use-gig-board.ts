@@ -1,8 +1,17 @@
 import { useEffect, useState } from 'react';
+import { asyncScheduler, throttleTime } from 'rxjs';
 import type { Gig } from '../../../shared/schemas/gig';
 import type { LocalData } from '../../data/local-data';
 
 export const FIRST_PAGE = 50;
+
+/**
+ * The whole board is handed on at most this often while changes stream in (a sync storing pulled
+ * gigs 50 at a time): the first change at once, the latest at the end of each window. Sorting and
+ * drawing 10k gigs after every stored chunk cost the first sync of 10k gigs about a second
+ * (decision 008); a change on its own is drawn as soon as it is stored.
+ */
+const BOARD_UPDATE_MS = 200;
 
 export type BoardData = { gigs: Gig[]; loading: boolean; complete: boolean };
 
@@ -11,7 +20,7 @@ export type BoardData = { gigs: Gig[]; loading: boolean; complete: boolean };
  * first the newest 50 through the ascending `sortKey` index, which stops at its limit (20–30 ms
  * at 10k gigs after a reload), so the board draws at once; then, once those are in, one live query
  * holding every gig, sorted and filtered in plain JS on each change (about 3 ms per filter change),
- * which keeps the board live. The second waits for the first: reading 10k gigs at the same time
+ * which keeps the board live (handed on at most every BOARD_UPDATE_MS while changes stream in). The second waits for the first: reading 10k gigs at the same time
  * held the first 50 behind it (IndexedDB answers one request after another). Performance marks
  * `board:first-50` and `board:complete` time both.
  */
@@ -24,15 +33,18 @@ export function useGigBoard(local: LocalData): BoardData {
     let sub: { unsubscribe(): void } | undefined;
     const observeWhole = () => {
       if (!live) return;
-      sub = local.observeAll('gigs').subscribe((all) => {
-        if (!live) return;
-        const gigs = all.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
-        setState({ gigs, loading: false, complete: true });
-        if (!complete) {
-          complete = true;
-          performance.mark('board:complete');
-        }
-      });
+      sub = local
+        .observeAll('gigs')
+        .pipe(throttleTime(BOARD_UPDATE_MS, asyncScheduler, { leading: true, trailing: true }))
+        .subscribe((all) => {
+          if (!live) return;
+          const gigs = all.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
+          setState({ gigs, loading: false, complete: true });
+          if (!complete) {
+            complete = true;
+            performance.mark('board:complete');
+          }
+        });
     };
     performance.mark('board:query');
     local
@@ -43,7 +55,7 @@ export function useGigBoard(local: LocalData): BoardData {
           setState({ gigs, loading: false, complete: false });
           performance.mark('board:first-50');
         },
-        () => undefined, // the live query below reads them again, and reports its own failure
+        () => undefined, // the live query below reads every gig anyway
       )
       .finally(observeWhole);
     return () => {
