@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import { signedInActor, signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { accept, applyTo, gigDoc, offer, person, pullAll, write, type Person } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
@@ -179,5 +179,37 @@ describe('hiring, in the browser', () => {
     // A gig with nothing under way still offers Delete.
     await card(ada.page, 'Cover letter polish').getByRole('button', { name: 'Delete gig' }).waitFor();
     await ada.context.close();
+  });
+
+  it("a buyer's new device: My Gigs waits for the first sync rather than showing a gig without the applications still on the way", async () => {
+    const ada = await person(server.url, { name: 'Ada Author' });
+    const ben = await person(server.url, { name: 'Ben Editor' });
+    const gig = await postGig(ada, 'Album liner notes');
+    await applyTo(ben, String(gig.id));
+
+    // A new device whose first pull of the applications is held: the gigs arrive, the applications not yet.
+    const { context, page } = await signedInContext(browser, server.url, ada.http);
+    const held: Route[] = [];
+    let holding = true;
+    await context.route('**/api/sync/applications/pull**', (route) => {
+      if (holding) held.push(route);
+      else void route.continue();
+    });
+    await page.goto(server.url + '/basket');
+    await waitFor('the first pull of the applications', () => held.length > 0, 20_000);
+    await page
+      .getByTestId('sync-status')
+      .getByText(/Syncing your data/)
+      .waitFor();
+    await page.getByRole('status').filter({ hasText: 'Loading your gigs…' }).waitFor();
+    expect(await page.getByText('0 applicants').count()).toBe(0);
+
+    holding = false;
+    for (const route of held.splice(0)) await route.continue();
+    await card(page, 'Album liner notes')
+      .getByText(/1 applicant\b/)
+      .waitFor({ timeout: 20_000 });
+    await waitUpToDate(page);
+    await context.close();
   });
 });

@@ -27,8 +27,12 @@ export default function BasketPage() {
   const sync = useSyncStatus();
   const online = useOnline();
   const [postedN, appliedN] = [Number(roles.posted), Number(roles.applied)];
-  // Nothing on this device yet may only mean the first sync has not brought it: wait for that (when online).
-  const known = !roles.loading && (postedN + appliedN > 0 || sync.initialSync.done || !online);
+  // A new device's first sync stores the gigs and applications a chunk at a time: drawn before it
+  // ends, the cards would jump as each chunk lands and a gig would read "No applicants yet." while
+  // its applications are on the way. The lists wait for it, unless nothing is coming (offline,
+  // the server unreachable, or "Work offline").
+  const firstSync = !sync.initialSync.done && online && sync.network === 'online' && !sync.workingOffline;
+  const known = !roles.loading && !firstSync;
   const view =
     requested === 'seller' || requested === 'buyer' ? requested : known ? defaultBasketView(postedN, appliedN) : null;
   const choose = (v: 'buyer' | 'seller') => setParams({ view: v }, { replace: true });
@@ -48,7 +52,7 @@ export default function BasketPage() {
         onSelect={choose}
         disabled={!view}
       />
-      {view === null || (params.get('review') && reviewOf.loading) ? (
+      {view === null || firstSync || (params.get('review') && reviewOf.loading) ? (
         <p role="status">Loading your gigs…</p>
       ) : view === 'buyer' ? (
         <BuyerView focus={work?.id} />
