@@ -255,3 +255,14 @@ export function useSyncStatus(): SyncStatus {
   }, [sync]);
   return status;
 }
+
+/**
+ * This device's first sync is still bringing the user's data, and can (online, the server
+ * reachable, not "Work offline"). A screen that lists what the user has (My Gigs, Applications)
+ * waits for it rather than draw a part of it: the cards would jump as each stored chunk lands,
+ * and an empty or short list would say "no applications" while they are on the way.
+ */
+export function useFirstSyncUnderWay(): boolean {
+  const status = useSyncStatus();
+  return !status.initialSync.done && status.network === 'online' && !status.workingOffline;
+}

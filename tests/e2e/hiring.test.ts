@@ -181,13 +181,11 @@ describe('hiring, in the browser', () => {
     await ada.context.close();
   });
 
-  it("a buyer's new device: My Gigs waits for the first sync rather than showing a gig without the applications still on the way", async () => {
+  /** Ada's gig with Ben's application, and Ada's new device, whose first pull of the applications is held. */
+  async function newDeviceHoldingApplications(title: string) {
     const ada = await person(server.url, { name: 'Ada Author' });
     const ben = await person(server.url, { name: 'Ben Editor' });
-    const gig = await postGig(ada, 'Album liner notes');
-    await applyTo(ben, String(gig.id));
-
-    // A new device whose first pull of the applications is held: the gigs arrive, the applications not yet.
+    await applyTo(ben, String((await postGig(ada, title)).id));
     const { context, page } = await signedInContext(browser, server.url, ada.http);
     const held: Route[] = [];
     let holding = true;
@@ -195,21 +193,47 @@ describe('hiring, in the browser', () => {
       if (holding) held.push(route);
       else void route.continue();
     });
+    const firstPullHeld = async () => {
+      await waitFor('the first pull of the applications', () => held.length > 0, 20_000);
+      await page
+        .getByTestId('sync-status')
+        .getByText(/Syncing your data/)
+        .waitFor();
+    };
+    const release = async () => {
+      holding = false;
+      for (const route of held.splice(0)) await route.continue();
+    };
+    return { context, page, firstPullHeld, release };
+  }
+
+  it("a buyer's new device: My Gigs waits for the first sync rather than showing a gig without the applications still on the way", async () => {
+    const { context, page, firstPullHeld, release } = await newDeviceHoldingApplications('Album liner notes');
     await page.goto(server.url + '/basket');
-    await waitFor('the first pull of the applications', () => held.length > 0, 20_000);
-    await page
-      .getByTestId('sync-status')
-      .getByText(/Syncing your data/)
-      .waitFor();
+    await firstPullHeld();
     await page.getByRole('status').filter({ hasText: 'Loading your gigs…' }).waitFor();
     expect(await page.getByText('0 applicants').count()).toBe(0);
 
-    holding = false;
-    for (const route of held.splice(0)) await route.continue();
+    await release();
     await card(page, 'Album liner notes')
       .getByText(/1 applicant\b/)
       .waitFor({ timeout: 20_000 });
     await waitUpToDate(page);
+    await context.close();
+  });
+
+  it("a buyer's new device: Applications says it is loading, not 'No applications yet', while they are on the way", async () => {
+    const { context, page, firstPullHeld, release } = await newDeviceHoldingApplications('Podcast show notes');
+    await page.goto(server.url + '/applications');
+    await firstPullHeld();
+    await page.getByRole('status').filter({ hasText: 'Loading applications…' }).waitFor();
+    expect(await page.getByText('No applications yet.', { exact: false }).count()).toBe(0);
+
+    await release();
+    await page
+      .getByRole('list', { name: 'Applications received' })
+      .getByText('Ben Editor')
+      .waitFor({ timeout: 20_000 });
     await context.close();
   });
 });

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { isNewApplication, offerLabel, statusLabel } from '../../../shared/display';
 import type { Application } from '../../../shared/schemas/application';
-import { useData } from '../../data/data-provider';
+import { useData, useFirstSyncUnderWay } from '../../data/data-provider';
 import { useApplicationsToMe } from '../../data/queries';
 import { useNow } from '../../ui/hooks';
 import { NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
@@ -21,6 +21,8 @@ export default function ApplicationsPage() {
   const notice = (useLocation().state as { notice?: unknown } | null)?.notice;
   const now = useNow();
   const { data: docs, loading, error } = useApplicationsToMe();
+  // "No applications yet" is not said while a new device's first sync may still bring some.
+  const firstSync = useFirstSyncUnderWay();
   const applications = useMemo(() => [...(docs ?? [])].sort((a, b) => b.appliedAt - a.appliedAt), [docs]);
   const [profileOf, setProfileOf] = useState<Application | null>(null);
   const [errors, setErrors] = useState<ReadonlyMap<string, string>>(new Map());
@@ -41,7 +43,7 @@ export default function ApplicationsPage() {
           {notice}
         </p>
       )}
-      {loading ? (
+      {loading || firstSync ? (
         <p role="status">Loading applications…</p>
       ) : error ? (
         <p role="alert">Failed to load applications. Please try again later.</p>

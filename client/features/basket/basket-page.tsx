@@ -1,10 +1,8 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { defaultBasketView } from '../../../shared/display';
-import { useSyncStatus } from '../../data/data-provider';
 import { useApplication, useBasketRoles } from '../../data/queries';
-import { useData } from '../../data/data-provider';
-import { useOnline } from '../../ui/hooks';
+import { useData, useFirstSyncUnderWay } from '../../data/data-provider';
 import { BuyerView } from './buyer-view';
 import { SellerView } from './seller-view';
 import { Tabs } from '../../ui/tabs';
@@ -24,14 +22,9 @@ export default function BasketPage() {
   const reviewSide = work ? (work.creatorId === userId ? 'buyer' : 'seller') : undefined;
   const requested = reviewSide ?? params.get('view');
   const roles = useBasketRoles();
-  const sync = useSyncStatus();
-  const online = useOnline();
   const [postedN, appliedN] = [Number(roles.posted), Number(roles.applied)];
-  // A new device's first sync stores the gigs and applications a chunk at a time: drawn before it
-  // ends, the cards would jump as each chunk lands and a gig would read "No applicants yet." while
-  // its applications are on the way. The lists wait for it, unless nothing is coming (offline,
-  // the server unreachable, or "Work offline").
-  const firstSync = !sync.initialSync.done && online && sync.network === 'online' && !sync.workingOffline;
+  // A gig would read "0 applicants" while its applications are on the way: the lists wait.
+  const firstSync = useFirstSyncUnderWay();
   const known = !roles.loading && !firstSync;
   const view =
     requested === 'seller' || requested === 'buyer' ? requested : known ? defaultBasketView(postedN, appliedN) : null;
