@@ -182,8 +182,14 @@ describe('keyRangeGets', () => {
     const counts = vi.spyOn(IDBObjectStore.prototype, 'count');
     try {
       expect(await getsDuring(() => wrapped.items.bulkUpsert(spread))).toBeGreaterThanOrEqual(spread.length);
-      // It looked at no more of the range than it could use: its keys up to one past two per id.
-      expect(keyReads.mock.calls.map(([, most]) => most)).toEqual([spread.length * 2 + 1]);
+      // It looked at no more of the range than it could use: its keys up to one past two per id
+      // asked (RxDB reads these ids twice, the second time fewer of them).
+      // (Dexie passes the limit as `count`, in an options object where IndexedDB takes one.)
+      const limits = keyReads.mock.calls.map(([query, count]: unknown[]) =>
+        query && typeof query === 'object' && 'count' in query ? query.count : count,
+      );
+      expect(limits.length).toBeGreaterThan(0);
+      expect(limits.every((most) => typeof most === 'number' && most <= spread.length * 2 + 1)).toBe(true);
       expect(counts).not.toHaveBeenCalled();
     } finally {
       keyReads.mockRestore();
