@@ -20,9 +20,10 @@ export type BoardData = { gigs: Gig[]; loading: boolean; complete: boolean };
  * first the newest 50 through the ascending `sortKey` index, which stops at its limit (20–30 ms
  * at 10k gigs after a reload), so the board draws at once; then, once those are in, one live query
  * holding every gig, sorted and filtered in plain JS on each change (about 3 ms per filter change),
- * which keeps the board live (handed on at most every BOARD_UPDATE_MS while changes stream in). The second waits for the first: reading 10k gigs at the same time
- * held the first 50 behind it (IndexedDB answers one request after another). Performance marks
- * `board:first-50` and `board:complete` time both.
+ * which keeps the board live (handed on at most every BOARD_UPDATE_MS while changes stream in).
+ * The second waits for the first: reading 10k gigs at the same time held the first 50 behind it
+ * (IndexedDB answers one request after another). Performance marks `board:first-50` and
+ * `board:complete` time both.
  */
 export function useGigBoard(local: LocalData): BoardData {
   const [state, setState] = useState<BoardData>({ gigs: [], loading: true, complete: false });
