@@ -35,8 +35,9 @@ let dataModules:
   | undefined;
 
 /**
- * RxDB, Dexie and the replication code, imported on demand so the public pages' bundle never
- * contains them; the signed-in area starts this as soon as its own chunk runs.
+ * RxDB, Dexie and the replication code, imported on demand (when the data opens) so the public
+ * pages' bundle never contains them. Importing them earlier, as soon as the signed-in chunk runs,
+ * was tried twice and lost: their parsing then competes with the first render (decision 008).
  */
 export function loadDataModules() {
   dataModules ??= Promise.all([import('./database'), import('./replication'), import('./browser-storage'), import('./local-data')]);
