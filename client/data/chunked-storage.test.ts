@@ -2,6 +2,7 @@ import { createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunkedWrites } from './chunked-storage';
+import { overrideInstances } from './storage-overrides';
 
 type Note = { id: string; text: string };
 
@@ -27,19 +28,12 @@ async function open(between: () => Promise<void>) {
   const memory = getRxStorageMemory() as RxStorage<unknown, unknown>;
   const chunks: number[] = [];
   // Counts the rows of every write the memory storage itself receives.
-  const counting: RxStorage<unknown, unknown> = {
-    name: memory.name,
-    rxdbVersion: memory.rxdbVersion,
-    createStorageInstance: async (params) => {
-      const instance = await memory.createStorageInstance(params);
-      const write = instance.bulkWrite.bind(instance);
-      instance.bulkWrite = (rows, context) => {
-        if (params.collectionName === 'notes') chunks.push(rows.length);
-        return write(rows, context);
-      };
-      return instance;
+  const counting = overrideInstances(memory, (inner) => ({
+    bulkWrite: (rows, context) => {
+      if (inner.collectionName === 'notes') chunks.push(rows.length);
+      return inner.bulkWrite(rows, context);
     },
-  };
+  }));
   db = await createRxDatabase<{ notes: RxCollection<Note> }>({
     name: `chunked${Math.random().toString(36).slice(2, 10)}`,
     storage: chunkedWrites(counting, { rows: 10, between }),

@@ -1,4 +1,5 @@
-import type { BulkWriteRow, RxStorage, RxStorageBulkWriteResponse, RxStorageInstance } from 'rxdb';
+import type { BulkWriteRow, RxStorage, RxStorageBulkWriteResponse } from 'rxdb';
+import { overrideInstances } from './storage-overrides';
 
 /** Rows one task of a large write stores at most (see `chunkedWrites`). */
 export const WRITE_CHUNK_ROWS = 50;
@@ -15,8 +16,6 @@ function yieldToEventLoop(): Promise<void> {
   });
 }
 
-type AnyInstance = RxStorageInstance<unknown, unknown, unknown>;
-
 export type ChunkOptions = {
   /** Rows per chunk (default WRITE_CHUNK_ROWS). */
   rows?: number;
@@ -32,8 +31,9 @@ export type ChunkOptions = {
  * answers its user between them (a new device's board is drawn sooner; a first sync of 10k gigs
  * ends later: decision 008). To RxDB each chunk is a write of its own, with its own change event,
  * exactly as if the caller had written the rows in several calls: a query read between two chunks
- * sees the first and is then told of the second. (Holding the chunks' events until the last one was tried: a
- * query that read the storage between two chunks then counted the first chunk's documents twice.)
+ * sees the first and is then told of the second. (Holding the chunks' events until the last one
+ * was tried: a query that read the storage between two chunks then counted the first chunk's
+ * documents twice.)
  * A write's answer holds the errors of all its chunks; what is lost is the atomicity of one
  * IndexedDB transaction, which RxDB does not promise across documents anyway: a write cut short by
  * a closing tab keeps the chunks already stored, and replication pulls or pushes the rest again,
@@ -42,35 +42,16 @@ export type ChunkOptions = {
 export function chunkedWrites<I, O>(storage: RxStorage<I, O>, options: ChunkOptions = {}): RxStorage<I, O> {
   const rows = options.rows ?? WRITE_CHUNK_ROWS;
   const between = options.between ?? yieldToEventLoop;
-  return new Proxy(storage, {
-    get(target, prop, receiver) {
-      if (prop !== 'createStorageInstance') return Reflect.get(target, prop, receiver) as unknown;
-      return async (params: Parameters<RxStorage<I, O>['createStorageInstance']>[0]) =>
-        chunkInstance(await target.createStorageInstance(params), rows, between);
+  return overrideInstances(storage, (inner) => ({
+    async bulkWrite(writes: BulkWriteRow<unknown>[], context: string): Promise<RxStorageBulkWriteResponse<unknown>> {
+      if (writes.length <= rows) return inner.bulkWrite(writes, context);
+      const error: RxStorageBulkWriteResponse<unknown>['error'] = [];
+      for (let at = 0; at < writes.length; at += rows) {
+        if (at > 0) await between();
+        const answer = await inner.bulkWrite(writes.slice(at, at + rows), context);
+        error.push(...answer.error);
+      }
+      return { error };
     },
-  });
-}
-
-function chunkInstance<T extends object>(instance: T, rows: number, between: () => Promise<void>): T {
-  const inner = instance as unknown as AnyInstance;
-  async function bulkWrite(
-    writes: BulkWriteRow<unknown>[],
-    context: string,
-  ): Promise<RxStorageBulkWriteResponse<unknown>> {
-    if (writes.length <= rows) return inner.bulkWrite(writes, context);
-    const error: RxStorageBulkWriteResponse<unknown>['error'] = [];
-    for (let at = 0; at < writes.length; at += rows) {
-      if (at > 0) await between();
-      const answer = await inner.bulkWrite(writes.slice(at, at + rows), context);
-      error.push(...answer.error);
-    }
-    return { error };
-  }
-  return new Proxy(instance, {
-    get(target, prop) {
-      if (prop === 'bulkWrite') return bulkWrite;
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  }));
 }

@@ -8,6 +8,7 @@ import {
   type getRxStorageDexie,
   type RxStorageInstanceDexie,
 } from 'rxdb/plugins/storage-dexie';
+import { overrideInstances } from './storage-overrides';
 
 type AnyDexieInstance = RxStorageInstanceDexie<unknown>;
 
@@ -30,25 +31,9 @@ type RangeType = Parameters<CoreTable['count']>[0]['query']['range']['type'];
  * does not, where the cursor stops at the limit and `getAll` could only read every row in range.
  */
 export function indexedReads<I, O>(storage: RxStorage<I, O>): RxStorage<I, O> {
-  return new Proxy(storage, {
-    get(target, prop, receiver) {
-      if (prop !== 'createStorageInstance') return Reflect.get(target, prop, receiver) as unknown;
-      return async (params: Parameters<RxStorage<I, O>['createStorageInstance']>[0]) =>
-        readInstance(await target.createStorageInstance(params));
-    },
-  });
-}
-
-function readInstance<T extends object>(instance: T): T {
-  const inner = instance as unknown as AnyDexieInstance;
-  const query = (prepared: PreparedQuery<unknown>) => readByIndex(inner, prepared);
-  return new Proxy(instance, {
-    get(target, prop) {
-      if (prop === 'query') return query;
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  return overrideInstances(storage, (inner) => ({
+    query: (prepared) => readByIndex(inner as unknown as AnyDexieInstance, prepared),
+  }));
 }
 
 async function readByIndex(
