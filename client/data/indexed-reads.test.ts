@@ -197,4 +197,24 @@ describe('keyRangeGets', () => {
     }
     expect((await wrapped.items.findOne(spread[3]!.id).exec())?.text).toBe(spread[3]!.text);
   });
+
+  it('reads ids named like what every object inherits as any other id', async () => {
+    const db: Db = await createRxDatabase({ name: 'reads-hostile', storage: reading(), multiInstance: false });
+    try {
+      await db.addCollections({ items: { schema } });
+      const item = (id: string, i: number) => ({ id, group: 'a', rank: 500 + i, flag: false, text: id });
+      const stored = ['toString', '__proto__', 'zz-0', 'zz-1', 'zz-2', 'zz-3', 'zz-4', 'zz-5'];
+      const hostile = [...stored, 'constructor', 'hasOwnProperty', 'valueOf', 'zz-6'];
+      // Read by their key range: first empty, then holding some of them.
+      expect(await getsDuring(() => db.items.bulkInsert(stored.map(item)))).toBe(0);
+      let answer: Awaited<ReturnType<typeof db.items.bulkInsert>> | undefined;
+      expect(await getsDuring(async () => (answer = await db.items.bulkInsert(hostile.map(item))))).toBe(0);
+      // Only the stored ids conflict: an id not stored is not found on some inherited property.
+      expect(answer!.error.map((e) => e.documentId).sort()).toEqual([...stored].sort());
+      const found = await db.items.findByIds(hostile).exec();
+      expect(hostile.map((id) => found.get(id)?.text)).toEqual(hostile);
+    } finally {
+      await db.close();
+    }
+  });
 });
