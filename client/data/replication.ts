@@ -104,6 +104,8 @@ export class SyncController {
   private active = new Map<ReplicatedName, boolean>();
   private received: number;
   private initialDone: boolean;
+  /** The collections whose first pass of the device's first sync is done. */
+  private firstPassed: Set<string>;
   private caughtUp = false;
   private online: boolean;
   private cleanups: (() => void)[] = [];
@@ -142,6 +144,7 @@ export class SyncController {
     this.followed = options.shared?.read() ?? null;
     this.initialDone = this.followed?.initialSync.done ?? false;
     this.received = this.followed?.initialSync.received ?? 0;
+    this.firstPassed = new Set(this.followed?.firstPassed ?? []);
     this.lastHeardAt = this.followed?.lastHeardAt ?? null;
 
     // Each collection with its own document type (a generic call per name, checked by the compiler).
@@ -202,6 +205,7 @@ export class SyncController {
       syncing: [...this.active.values()].some(Boolean),
       pending: this.options.outbox.count,
       initialSync: { done: this.initialDone, received: this.received },
+      firstPassed: [...this.firstPassed],
       caughtUp: this.caughtUp,
       storeFailed: this.rewinds.any,
       unstorable: this.unstorable,
@@ -292,6 +296,16 @@ export class SyncController {
     this.openStream();
     if (this.started) return;
     this.started = true;
+    for (const [name, r] of this.replications) {
+      r.state.awaitInitialReplication().then(
+        () => {
+          if (this.firstPassed.has(name)) return;
+          this.firstPassed.add(name);
+          this.emit();
+        },
+        () => {},
+      );
+    }
     void Promise.all(this.states().map((s) => s.awaitInitialReplication())).then(
       () => {
         this.initialDone = true;

@@ -16,6 +16,11 @@ export type SyncStatus = {
    * arrived so far.
    */
   initialSync: { done: boolean; received: number };
+  /**
+   * The collections whose first pass of that first sync is done: a screen that shows one
+   * collection (Notifications) can draw it whole, or say it is empty, before the rest has come.
+   */
+  firstPassed: string[];
   /** Since the replicating tab started, every collection has been brought up to date once. */
   caughtUp: boolean;
   /** A pulled batch failed to be stored on this device: it is being pulled again. */
@@ -43,6 +48,7 @@ export const INITIAL_STATUS: SyncStatus = {
   syncing: false,
   pending: 0,
   initialSync: { done: false, received: 0 },
+  firstPassed: [],
   caughtUp: false,
   storeFailed: false,
   unstorable: 0,

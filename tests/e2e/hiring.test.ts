@@ -181,20 +181,23 @@ describe('hiring, in the browser', () => {
     await ada.context.close();
   });
 
-  /** Ada's gig with Ben's application, and Ada's new device, whose first pull of the applications is held. */
-  async function newDeviceHoldingApplications(title: string) {
+  /**
+   * Ada's gig with Ben's application, and Ada's new device, whose first pull of one collection
+   * (the applications unless told) is held.
+   */
+  async function newDeviceHoldingApplications(title: string, collection = 'applications') {
     const ada = await person(server.url, { name: 'Ada Author' });
     const ben = await person(server.url, { name: 'Ben Editor' });
     await applyTo(ben, String((await postGig(ada, title)).id));
     const { context, page } = await signedInContext(browser, server.url, ada.http);
     const held: Route[] = [];
     let holding = true;
-    await context.route('**/api/sync/applications/pull**', (route) => {
+    await context.route(`**/api/sync/${collection}/pull**`, (route) => {
       if (holding) held.push(route);
       else void route.continue();
     });
     const firstPullHeld = async () => {
-      await waitFor('the first pull of the applications', () => held.length > 0, 20_000);
+      await waitFor(`the first pull of the ${collection}`, () => held.length > 0, 20_000);
       await page
         .getByTestId('sync-status')
         .getByText(/Syncing your data/)
@@ -234,6 +237,37 @@ describe('hiring, in the browser', () => {
       .getByRole('list', { name: 'Applications received' })
       .getByText('Ben Editor')
       .waitFor({ timeout: 20_000 });
+    await context.close();
+  });
+
+  it("a new device opened on Notifications: 'Loading notifications…' while they are on the way, never 'No notifications yet.'", async () => {
+    const { context, page, firstPullHeld, release } = await newDeviceHoldingApplications(
+      'Zine layout',
+      'notifications',
+    );
+    await page.goto(server.url + '/notifications');
+    await firstPullHeld();
+    await page.getByRole('status').filter({ hasText: 'Loading notifications…' }).waitFor();
+    expect(await page.getByText('No notifications yet.').count()).toBe(0);
+
+    await release();
+    await page.getByText('New application from “Ben Editor” for “Zine layout”').waitFor({ timeout: 20_000 });
+    await context.close();
+  });
+
+  it('a new device opened on Notifications draws them once theirs are in, while the rest of the first sync is still held', async () => {
+    // The applications' first pull is held: the first sync cannot finish, the notifications can.
+    const { context, page, firstPullHeld, release } = await newDeviceHoldingApplications('Comic lettering');
+    await page.goto(server.url + '/notifications');
+    await firstPullHeld();
+    await page.getByText('New application from “Ben Editor” for “Comic lettering”').waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('sync-status')
+      .getByText(/Syncing your data/)
+      .waitFor();
+
+    await release();
+    await waitUpToDate(page);
     await context.close();
   });
 });

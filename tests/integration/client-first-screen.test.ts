@@ -47,8 +47,20 @@ describe("a new device's first sync", () => {
       batchSize: BATCH,
       firstCollections: ['notifications'],
     });
+    // The status a screen reads: the notifications' first pass is done before the whole sync is,
+    // with every notification stored by then.
+    let whenNotificationsPassed: { done: boolean; stored: Promise<number> } | undefined;
+    const sub = client.sync.status$.subscribe((status) => {
+      if (whenNotificationsPassed || !status.firstPassed.includes('notifications')) return;
+      whenNotificationsPassed = { done: status.initialSync.done, stored: client.db.notifications.count().exec() };
+    });
     try {
       await waitFor('up to date', () => client.sync.status.initialSync.done, 15_000);
+      expect(whenNotificationsPassed?.done).toBe(false);
+      expect(await whenNotificationsPassed?.stored).toBe(3);
+      expect(new Set(client.sync.status.firstPassed)).toEqual(
+        new Set(['users', 'gigs', 'applications', 'notifications', 'conversations', 'reviews']),
+      );
       expect(await client.db.gigs.count().exec()).toBe(GIGS);
       expect(await client.db.notifications.count().exec()).toBe(3);
       // Nothing else was asked for before the notifications' first pass was over.
@@ -59,6 +71,7 @@ describe("a new device's first sync", () => {
         new Set(['users', 'gigs', 'applications', 'notifications', 'conversations', 'reviews']),
       );
     } finally {
+      sub.unsubscribe();
       await client.close();
     }
   });

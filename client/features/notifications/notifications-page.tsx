@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { isMessageNotification, notificationTarget } from '../../../shared/display';
 import type { Notification } from '../../../shared/schemas/notification';
-import { useData } from '../../data/data-provider';
+import { useData, useFirstSyncUnderWay } from '../../data/data-provider';
 import { useNotifications } from '../../data/queries';
 import { Tabs } from '../../ui/tabs';
 import { NotificationIcon } from './notification-icon';
@@ -28,6 +28,9 @@ export default function NotificationsPage() {
   const navigate = useNavigate();
   const [filter, setFilter] = useState<Filter>('all');
   const { data, loading, error } = useNotifications();
+  // A new device shows its notifications once they have all come, never "No notifications yet."
+  // (or a short list) while they are on the way.
+  const firstPass = useFirstSyncUnderWay('notifications');
   const all = data ?? [];
   const shown = filter === 'messages' ? all.filter((n) => isMessageNotification(n.type)) : all;
   const now = Date.now();
@@ -49,7 +52,7 @@ export default function NotificationsPage() {
         selected={filter}
         onSelect={setFilter}
       />
-      {loading ? (
+      {loading || firstPass ? (
         <p role="status">Loading notifications…</p>
       ) : error ? (
         <p role="alert" className="form-error">
