@@ -23,6 +23,28 @@ export function valuesBehind(doc: Y.Doc, stateVector: Uint8Array, upTo: number):
   return missing;
 }
 
+/** A log's newest small entries (each under segmentBytes): how many, and their bytes. */
+export type SmallTail = { count: number; bytes: number };
+
+export function smallTail(log: readonly Uint8Array[]): SmallTail {
+  let from = log.length;
+  let bytes = 0;
+  while (from > 0 && log[from - 1]!.byteLength < CHAT_LIMITS.segmentBytes) bytes += log[--from]!.byteLength;
+  return { count: log.length - from, bytes };
+}
+
+/** The tail after one more entry is appended to the log. */
+export function tailAfter(tail: SmallTail, entry: Uint8Array): SmallTail {
+  return entry.byteLength < CHAT_LIMITS.segmentBytes
+    ? { count: tail.count + 1, bytes: tail.bytes + entry.byteLength }
+    : { count: 0, bytes: 0 };
+}
+
+/** Whether a tail is to be merged (see compactLogTail). */
+export function tailDue(tail: SmallTail, { compactAfter, force }: { compactAfter: number; force: boolean }): boolean {
+  return tail.count >= 2 && (force || tail.count > compactAfter || tail.bytes >= CHAT_LIMITS.segmentBytes);
+}
+
 /**
  * Merges a room log's newest small entries (each under segmentBytes) into one, once there are
  * more than `compactAfter` of them or they add up to a segment, or with `force` whenever there
@@ -37,11 +59,9 @@ export function compactLogTail(
   { compactAfter, force }: { compactAfter: number; force: boolean },
 ): Promise<void> | undefined {
   const log = store.chatUpdates(room);
-  let from = log.length;
-  let bytes = 0;
-  while (from > 0 && log[from - 1]!.byteLength < CHAT_LIMITS.segmentBytes) bytes += log[--from]!.byteLength;
-  const count = log.length - from;
-  if (count < 2 || (!force && count <= compactAfter && bytes < CHAT_LIMITS.segmentBytes)) return undefined;
+  const tail = smallTail(log);
+  if (!tailDue(tail, { compactAfter, force })) return undefined;
+  const from = log.length - tail.count;
   let merged: Uint8Array;
   try {
     merged = Y.mergeUpdates(log.slice(from));
