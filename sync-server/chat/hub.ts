@@ -125,7 +125,7 @@ export class ChatHub {
     }
     if (this.closed) return restarting();
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const peer = new SocketPeer(ws, access.room, access.userId, access.otherId, access.sessionId);
+      const peer = new SocketPeer(ws, socket, access.room, access.userId, access.otherId, access.sessionId);
       if (this.closed) return peer.close(CLOSE_CODES.goingAway, 'Server shutting down');
       ws.on('error', () => ws.terminate());
       if (refusal || !room) return peer.close(CLOSE_CODES.tooMany, refusal ?? CLOSE_REASONS.tooManySockets);

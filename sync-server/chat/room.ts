@@ -22,6 +22,8 @@ export interface ChatPeer {
   readonly otherId: string;
   readonly sessionId: string;
   send(message: Uint8Array): void;
+  /** Sends the frames in order, written together. */
+  sendAll(messages: readonly Uint8Array[]): void;
   close(code: number, reason: string): void;
 }
 
@@ -342,8 +344,10 @@ export class ChatRoom {
     const updates = outcome.accepted.map(({ peer, update }) => ({ peer, message: updateMessage(update) }));
     const stamps = outcome.stamps && updateMessage(outcome.stamps);
     for (const peer of this.peers) {
-      for (const u of updates) if (u.peer !== peer) peer.send(u.message);
-      if (stamps) peer.send(stamps);
+      const frames: Uint8Array[] = [];
+      for (const u of updates) if (u.peer !== peer) frames.push(u.message);
+      if (stamps) frames.push(stamps);
+      if (frames.length > 0) peer.sendAll(frames);
     }
   }
 
