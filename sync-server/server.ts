@@ -71,6 +71,8 @@ async function openStore(config: Config): Promise<{ store: Store; counters: Wind
 export type ServerOptions = {
   /** The server's clock (tests control it); Date.now by default. */
   now?: () => number;
+  /** A chat room log's newest small entries are merged past this many (tests lower it). */
+  chatCompactAfter?: number;
 };
 
 /** Opens the store, then serves the API, the change stream and the client on one HTTP server. */
@@ -107,7 +109,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const hub = new ChangeStreamHub(ctx);
   const push = await startPush(ctx);
   const server = http.createServer(createApp(ctx, hub, { push, payments }));
-  const chat = new ChatHub(ctx, { idleMs: config.chatRoomIdleMs });
+  const chat = new ChatHub(ctx, { idleMs: config.chatRoomIdleMs, compactAfter: options.chatCompactAfter });
   chat.attach(server);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -17,7 +17,7 @@ import { refuseUpgrade, SocketPeer } from './socket';
 export type ChatHubOptions = {
   /** A room with nobody in it is compacted and unloaded after this long. */
   idleMs: number;
-  /** A room log's newest small entries are merged into one past this many. */
+  /** A room log's newest small entries are merged into one past this many (default CHAT_LIMITS.compactAfterEntries). */
   compactAfter?: number;
   /** A busy room's record is written at most this often (default RECORD_EVERY_MS). */
   recordEveryMs?: number;
@@ -269,7 +269,7 @@ ${peer.userId}`;
         now: this.ctx.now,
         log: this.ctx.log,
         info: this.ctx.config.logLevel === 'info' ? (m) => this.ctx.log(m) : () => {},
-        compactAfter: this.options.compactAfter ?? 200,
+        compactAfter: this.options.compactAfter ?? CHAT_LIMITS.compactAfterEntries,
         onStamped: (roomName, messages) => this.records.stamped(roomName, messages),
         onEmpty: (r) => this.scheduleUnload(r),
         onRemoteStamps: (r) => this.checkRecordLater(r),

@@ -402,22 +402,29 @@ describe('persistence', () => {
   });
 
   it("a busy room's log is merged as it grows, while the room is open: no entry lost", async () => {
-    const { buyer, seller, room } = await scene();
-    const a = chat(buyer.http, room);
-    const b = chat(seller.http, room);
-    await Promise.all([a.synced(), b.synced()]);
-    // Each message, decided alone, is two log entries (the message and its stamp): 120 of them
-    // pass the 200 newest small entries after which the log's tail is merged into one.
-    for (let i = 1; i <= 120; i++) {
-      a.send(chatMessage(buyer.user.id, seller.user.id, `Line ${i}`));
-      await waitFor(`line ${i} stamped`, () => stampedContents(a).length === i);
+    // A server whose rooms merge their log's tail past 100 small entries (1,000 by default).
+    const own = await startTestServer({}, undefined, { chatCompactAfter: 100 });
+    try {
+      const { buyer, seller, room } = await scene(own);
+      const a = chat(buyer.http, room);
+      const b = chat(seller.http, room);
+      await Promise.all([a.synced(), b.synced()]);
+      // Each message, decided alone, is two log entries (the message and its stamp): 60 of them
+      // pass the 100 newest small entries after which the log's tail is merged into one.
+      for (let i = 1; i <= 60; i++) {
+        a.send(chatMessage(buyer.user.id, seller.user.id, `Line ${i}`));
+        await waitFor(`line ${i} stamped`, () => stampedContents(a).length === i);
+      }
+      await waitFor('B has every line', () => stampedContents(b).length === 60);
+      const log = await chatLogOf(own.ctx.store, room);
+      expect(log.length).toBeLessThan(50);
+      expect(storedRoom(log).messages.map((m) => m.content)).toEqual(
+        Array.from({ length: 60 }, (_, i) => `Line ${i + 1}`),
+      );
+    } finally {
+      for (const c of opened.splice(0)) c.destroy();
+      await own.cleanup();
     }
-    await waitFor('B has every line', () => stampedContents(b).length === 120);
-    const log = await chatLogOf(server.ctx.store, room);
-    expect(log.length).toBeLessThan(100);
-    expect(storedRoom(log).messages.map((m) => m.content)).toEqual(
-      Array.from({ length: 120 }, (_, i) => `Line ${i + 1}`),
-    );
   });
 
   it('a record still waiting for the end of its second is written when the server stops', async () => {
