@@ -88,7 +88,7 @@ export function decideBatch<P extends { userId: string; otherId: string }>(
       const verdict = judgeUpdate(room.doc, update, rules);
       if (!verdict.ok) return verdict;
       if (verdict.clients.length === 0) return { ...verdict, update };
-      const logged = withoutKnown(room.doc, update);
+      const logged = verdict.repeats ? withoutKnown(room.doc, update) : update;
       if (bytes + logged.byteLength > CHAT_LIMITS.roomMaxBytes) return { ok: false, reason: CLOSE_REASONS.full };
       return { ...verdict, update: logged };
     };
@@ -141,8 +141,8 @@ export function decideBatch<P extends { userId: string; otherId: string }>(
 
 /**
  * An accepted update without the parts the room already has (a client sending again what it
- * sent before): the log keeps only what is new, as the document would. In proportion to the
- * update: the state it is cut at names only the update's own clients.
+ * sent before, which the judge saw): the log keeps only what is new, as the document would. In
+ * proportion to the update: the state it is cut at names only the update's own clients.
  */
 function withoutKnown(doc: Y.Doc, update: Uint8Array): Uint8Array {
   const { from } = Y.parseUpdateMeta(update);

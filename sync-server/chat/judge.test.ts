@@ -40,7 +40,7 @@ describe('the chat server judges each update before the room sees it', () => {
     const { client, diff, judge, messages } = scene();
     messages.push([msg('m1'), msg('m2')]);
     const verdict = judge(diff());
-    expect(verdict).toEqual({ ok: true, messages: [msg('m1'), msg('m2')], clients: [client.clientID] });
+    expect(verdict).toEqual({ ok: true, messages: [msg('m1'), msg('m2')], clients: [client.clientID], repeats: false });
   });
 
   it('accepts a second push after the first was accepted (Yjs merges the two items; only the new one counts)', () => {
@@ -71,7 +71,7 @@ describe('the chat server judges each update before the room sees it', () => {
     messages.push([msg('m1')]);
     const update = diff();
     accept(update);
-    expect(judge(update)).toEqual({ ok: true, messages: [], clients: [] });
+    expect(judge(update)).toEqual({ ok: true, messages: [], clients: [], repeats: true });
   });
 
   it.each<[string, (s: ReturnType<typeof scene>) => Uint8Array, string]>([
@@ -196,6 +196,7 @@ describe('the chat server judges each update before the room sees it', () => {
       ok: true,
       messages: [msg('m2')],
       clients: [client.clientID],
+      repeats: true,
     });
     expect(Y.encodeStateVector(room)).toEqual(roomHad);
   });

@@ -11,8 +11,12 @@ export type JudgeRules = {
   ownerOf(client: number): string | undefined;
 };
 
-/** `messages` are the new messages, in no particular order (order comes from the server's stamps). */
-export type Verdict = { ok: true; messages: ChatDocMessage[]; clients: number[] } | { ok: false; reason: string };
+/**
+ * `messages` are the new messages, in no particular order (order comes from the server's stamps);
+ * `repeats`: the update also brings parts the room has (a client sending again what it sent).
+ */
+export type Verdict =
+  { ok: true; messages: ChatDocMessage[]; clients: number[]; repeats: boolean } | { ok: false; reason: string };
 
 const refuse = (reason: string): Verdict => ({ ok: false, reason });
 const UNREADABLE = 'The update could not be read';
@@ -50,8 +54,9 @@ export function judgeUpdate(doc: Y.Doc, update: Uint8Array, rules: JudgeRules): 
   const messages = doc.getArray(CHAT_MESSAGES_ARRAY);
   const known = (client: number) => Y.getState(doc.store, client);
 
-  const parts = readNewParts(decoded.structs, known);
-  if (typeof parts === 'string') return refuse(parts);
+  const read = readNewParts(decoded.structs, known);
+  if (typeof read === 'string') return refuse(read);
+  const { parts, repeats } = read;
 
   /** Refusal reason if the room's item holding `id` is not a message of `messages`. */
   const roomItemProblem = (id: ID): string | undefined => {
@@ -109,7 +114,7 @@ export function judgeUpdate(doc: Y.Doc, update: Uint8Array, rules: JudgeRules): 
     if (ranges.some((r) => r.len > 0)) return refuse('Messages cannot be deleted or changed');
   }
   if (!integrable(parts, known)) return refuse(PENDING);
-  return { ok: true, messages: found, clients: [...parts.keys()] };
+  return { ok: true, messages: found, clients: [...parts.keys()], repeats };
 }
 
 /** Whether the room item `id` leans on is one of the server's stamps (for a clearer refusal). */
@@ -120,11 +125,16 @@ function stampsHold(doc: Y.Doc, id: ID, stamps: unknown): boolean {
 
 /**
  * The new parts of the update's items, by client, each client's in clock order and without gaps
- * from the room's state on. Returns a refusal reason for a gap (something missing), a client
+ * from the room's state on, and whether the update starts below the room's state for any client
+ * (it repeats what the room has). Returns a refusal reason for a gap (something missing), a client
  * listed twice, or a struct that is not an item (a deletion's leftover).
  */
-function readNewParts(structs: Struct[], known: (client: number) => number): Map<number, NewPart[]> | string {
+function readNewParts(
+  structs: Struct[],
+  known: (client: number) => number,
+): { parts: Map<number, NewPart[]>; repeats: boolean } | string {
   const parts = new Map<number, NewPart[]>();
+  let repeats = false;
   const nextClock = new Map<number, number>();
   const endOf = new Map<number, number>();
   let current: number | undefined;
@@ -137,7 +147,11 @@ function readNewParts(structs: Struct[], known: (client: number) => number): Map
     // the run goes on exactly where the last ended (then what Yjs drops leaves the rest pending,
     // which the room checks after applying).
     if (endOf.has(client) && (client !== current || start !== endOf.get(client))) return UNREADABLE;
-    if (!endOf.has(client)) nextClock.set(client, known(client));
+    if (!endOf.has(client)) {
+      const state = known(client);
+      nextClock.set(client, state);
+      if (start < state) repeats = true;
+    }
     current = client;
     endOf.set(client, end);
     const next = nextClock.get(client)!;
@@ -151,7 +165,7 @@ function readNewParts(structs: Struct[], known: (client: number) => number): Map
     list.push({ item: struct, client, start: next, end, deps, onStack: false });
     nextClock.set(client, end);
   }
-  return parts;
+  return { parts, repeats };
 }
 
 /**
