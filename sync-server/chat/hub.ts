@@ -10,7 +10,6 @@ import { SendBudget, TokenBucket } from './budget';
 import { CHAT_LIMITS } from './limits';
 import { CLOSE_CODES, CLOSE_REASONS } from './protocol';
 import { stampedRecordWrites, type StampedMessage } from './record';
-import { RecordPace } from './record-pace';
 import { ChatRoom } from './room';
 import { refuseUpgrade, SocketPeer } from './socket';
 
@@ -19,16 +18,14 @@ export type ChatHubOptions = {
   idleMs: number;
   /** A room log's newest small entries are merged into one past this many (default CHAT_LIMITS.compactAfterEntries). */
   compactAfter?: number;
-  /** A busy room's record is written at most this often (default RECORD_EVERY_MS). */
-  recordEveryMs?: number;
 };
 
 const PING_EVERY_MS = 30_000;
 const CLOSE_GRACE_MS = 1_000;
 /**
  * How long after another instance's entries brought a newer stamp this instance looks whether
- * that instance wrote their record: it does so within a second (RECORD_EVERY_MS) unless it
- * stopped between the two (SIGKILL, a lost database), and then the room's record is written from here.
+ * that instance wrote their record: it does so within milliseconds unless it stopped between the
+ * two (SIGKILL, a lost database), and then the room's record is written from here.
  */
 export const REMOTE_RECORD_GRACE_MS = 2_000;
 /**
@@ -56,15 +53,12 @@ export class ChatHub {
   private readonly loading = new Map<string, Promise<ChatRoom>>();
   private readonly stopRemote: () => void;
   private readonly stopPresence: () => void;
-  /** The conversation records of busy rooms, paced (see record-pace.ts). */
-  private readonly records: RecordPace;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly options: ChatHubOptions,
   ) {
     this.refusalHeaders = securityHeaderList({ https: ctx.config.cookieSecure });
-    this.records = new RecordPace((room, messages) => this.record(room, messages), options.recordEveryMs);
     ctx.events.on('session-revoked', this.onSessionRevoked);
     // Entries other instances appended reach the room loaded here, if any (its log is held open).
     this.stopRemote = ctx.store.onRemoteChat((name, updates) => this.rooms.get(name)?.applyRemote(updates));
@@ -74,11 +68,6 @@ export class ChatHub {
 
   attach(server: http.Server): void {
     server.on('upgrade', this.onUpgrade);
-  }
-
-  /** Rooms whose record is paced now: recorded in the last second (tests watch the pace through it). */
-  get pacedRooms(): number {
-    return this.records.size;
   }
 
   /** Rooms loaded in memory now (tests watch unloading through it). */
@@ -270,7 +259,7 @@ ${peer.userId}`;
         log: this.ctx.log,
         info: this.ctx.config.logLevel === 'info' ? (m) => this.ctx.log(m) : () => {},
         compactAfter: this.options.compactAfter ?? CHAT_LIMITS.compactAfterEntries,
-        onStamped: (roomName, messages) => this.records.stamped(roomName, messages),
+        onStamped: (roomName, messages) => this.record(roomName, messages),
         onEmpty: (r) => this.scheduleUnload(r),
         onRemoteStamps: (r) => this.checkRecordLater(r),
       });
@@ -324,17 +313,11 @@ ${peer.userId}`;
    */
   private checkRecordLater(room: ChatRoom): void {
     if (this.closed || this.recordChecks.has(room.name)) return;
-    // The stamp that instance must have recorded by then (it paces a busy room's records, so
-    // newer stamps may still wait for the end of their second there).
-    const due = room.lastStamp;
     const timer = setTimeout(() => {
       this.recordChecks.delete(room.name);
       if (this.rooms.get(room.name) !== room) return;
       const current = this.ctx.store.get('conversations', room.name);
-      const recorded = current ? Number(current.lastMessageTimestamp ?? -1) : -1;
-      if (recorded >= room.lastStamp) return;
-      // Recorded up to what was due; the newer stamps get their own grace.
-      if (recorded >= due) return this.checkRecordLater(room);
+      if (current && Number(current.lastMessageTimestamp ?? -1) >= room.lastStamp) return;
       const newest = room.newestStamped();
       if (newest) void this.record(room.name, [newest], true);
     }, REMOTE_RECORD_GRACE_MS);
@@ -362,7 +345,6 @@ ${peer.userId}`;
     const idle = () => room.size === 0 && this.rooms.get(room.name) === room && !this.idleTimers.has(room.name);
     await room.settle();
     if (!idle()) return;
-    await this.records.flush(room.name);
     await room.compact();
     if (!idle()) return;
     this.rooms.delete(room.name);
@@ -416,7 +398,6 @@ ${peer.userId}`;
       room.destroy();
       this.ctx.store.closeChat(room.name);
     }
-    await this.records.close();
     // Give clients a moment to answer the close frame, then cut whatever is left.
     const grace = new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
     await Promise.race([Promise.all(closing), grace]);

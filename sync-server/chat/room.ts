@@ -35,10 +35,7 @@ export type RoomOptions = {
   info: (message: string) => void;
   /** The log's newest small entries are merged into one once there are more than this many. */
   compactAfter: number;
-  /**
-   * Called with the messages a decision stamped, in stamp order, in the same turn its entries are
-   * logged; the relay waits for the promise (their record, when it is written at once).
-   */
+  /** Called with the messages a decision stamped, in stamp order, in the same turn its entries are logged. */
   onStamped: (room: string, messages: StampedMessage[]) => Promise<void>;
   /** Called when the last peer leaves. */
   onEmpty: (room: ChatRoom) => void;
@@ -309,11 +306,10 @@ export class ChatRoom {
       this.options.info(`chat: refused an update in ${this.name} from ${peer.userId}: ${reason}`);
       this.dismiss(peer, code, reason);
     }
-    // Sent once the messages' record is written too, when it is written now (the room's first
-    // messages after a quiet second; on the embedded store it shares the entries' sync). A busy
-    // room's later messages are recorded at the end of their second (the hub's RecordPace).
-    // The next decision waits for the record as well: at most one record of the room in flight
-    // here (on PostgreSQL several would contend for the conversation's row).
+    // Sent once the messages' records are written too (on the embedded store they share the
+    // entries' sync): a message shown sent here has its conversation record and notification.
+    // The next decision waits for them as well: at most one record of the room in flight here
+    // (on PostgreSQL several would contend for the conversation's row), and none left behind.
     await this.recorded;
     if (logged) this.relay(outcome);
   }
