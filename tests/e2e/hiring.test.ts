@@ -270,4 +270,20 @@ describe('hiring, in the browser', () => {
     await waitUpToDate(page);
     await context.close();
   });
+
+  it("a new device opened on the board: 'Loading gigs…' while the gigs are on the way, never that there are none", async () => {
+    const { context, page, firstPullHeld, release } = await newDeviceHoldingApplications('Risograph print run', 'gigs');
+    await page.goto(server.url + '/landing');
+    await firstPullHeld();
+    await page.getByRole('status').filter({ hasText: 'Loading gigs…' }).waitFor();
+    expect(await page.getByText('No gigs found matching your filters.', { exact: false }).count()).toBe(0);
+    // Applied To waits for them too.
+    await page.getByRole('tab', { name: 'Applied To' }).click();
+    expect(await page.getByText("You haven't applied to any gigs yet.").count()).toBe(0);
+    await page.getByRole('tab', { name: 'All Gigs' }).click();
+
+    await release();
+    await page.getByRole('button', { name: 'Risograph print run' }).waitFor({ timeout: 20_000 });
+    await context.close();
+  });
 });

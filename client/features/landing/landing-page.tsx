@@ -20,7 +20,7 @@ import {
   type RatingTally,
 } from '../../../shared/reputation';
 import type { Gig } from '../../../shared/schemas/gig';
-import { useData } from '../../data/data-provider';
+import { useData, useFirstSyncUnderWay } from '../../data/data-provider';
 import { useMyApplications, usePublicProfiles } from '../../data/queries';
 import { useOutbox } from '../../ui/hooks';
 import { Modal } from '../../ui/modal';
@@ -49,6 +49,10 @@ export default function LandingPage() {
   const [openGigId, setOpenGigId] = useState<string | null>(null);
   const board = useGigBoard(local);
   const mineQuery = useMyApplications();
+  // A new device says it is loading, never that nothing matches, while the gigs (and, for
+  // Applied To, the user's applications) are still on the way.
+  const gigsOnTheWay = useFirstSyncUnderWay('gigs');
+  const applicationsOnTheWay = useFirstSyncUnderWay('applications');
   // Each creator's rating as a buyer, from the public profiles this device holds (every gig creator's).
   const profiles = usePublicProfiles();
   const buyerRatings = useMemo(() => {
@@ -109,7 +113,7 @@ export default function LandingPage() {
       {board.loading ? (
         <p role="status">Loading gigs…</p>
       ) : shown.length === 0 ? (
-        board.complete ? (
+        board.complete && !gigsOnTheWay && !(tab === 'applied' && applicationsOnTheWay) ? (
           <p className="empty">
             {tab === 'applied' && appliedIds.size === 0 ? EMPTY_STATES.appliedTo : EMPTY_STATES.allGigs}
           </p>
