@@ -260,13 +260,14 @@ export function useSyncStatus(): SyncStatus {
 
 /**
  * This device's first sync is still bringing the user's data (or, given `only`, that collection's
- * part of it), and can (online, the server reachable, not "Work offline"). A screen that lists what the user has (My Gigs, Applications)
- * waits for it rather than draw a part of it: the cards would jump as each stored chunk lands,
- * and an empty or short list would say "no applications" while they are on the way.
+ * part of it), and can (online, the server reachable, not "Work offline"). A screen that lists
+ * what the user has (My Gigs, Applications) waits for it rather than draw a part of it: the cards
+ * would jump as each stored chunk lands, and an empty or short list would say "no applications"
+ * while they are on the way. A screen of one collection (Notifications, the board) waits for that
+ * collection's first pass only.
  */
 export function useFirstSyncUnderWay(only?: ReplicatedName): boolean {
   const status = useSyncStatus();
   if (status.initialSync.done || status.network !== 'online' || status.workingOffline) return false;
-  // A screen that shows one collection waits for that collection's first pass only.
   return only === undefined || !status.firstPassed.includes(only);
 }
