@@ -18,7 +18,8 @@ export type SyncStatus = {
   initialSync: { done: boolean; received: number };
   /**
    * The collections whose first pass of that first sync is done: a screen that shows one
-   * collection (Notifications) can draw it whole, or say it is empty, before the rest has come.
+   * collection (Notifications, the board) can draw it whole, or say it is empty, before the rest
+   * has come (`useFirstSyncUnderWay(collection)`).
    */
   firstPassed: string[];
   /** Since the replicating tab started, every collection has been brought up to date once. */

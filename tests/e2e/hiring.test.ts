@@ -185,7 +185,7 @@ describe('hiring, in the browser', () => {
    * Ada's gig with Ben's application, and Ada's new device, whose first pull of one collection
    * (the applications unless told) is held.
    */
-  async function newDeviceHoldingApplications(title: string, collection = 'applications') {
+  async function newDeviceHolding(title: string, collection = 'applications') {
     const ada = await person(server.url, { name: 'Ada Author' });
     const ben = await person(server.url, { name: 'Ben Editor' });
     await applyTo(ben, String((await postGig(ada, title)).id));
@@ -211,7 +211,7 @@ describe('hiring, in the browser', () => {
   }
 
   it("a buyer's new device: My Gigs waits for the first sync rather than showing a gig without the applications still on the way", async () => {
-    const { context, page, firstPullHeld, release } = await newDeviceHoldingApplications('Album liner notes');
+    const { context, page, firstPullHeld, release } = await newDeviceHolding('Album liner notes');
     await page.goto(server.url + '/basket');
     await firstPullHeld();
     await page.getByRole('status').filter({ hasText: 'Loading your gigs…' }).waitFor();
@@ -226,7 +226,7 @@ describe('hiring, in the browser', () => {
   });
 
   it("a buyer's new device: Applications says it is loading, not 'No applications yet', while they are on the way", async () => {
-    const { context, page, firstPullHeld, release } = await newDeviceHoldingApplications('Podcast show notes');
+    const { context, page, firstPullHeld, release } = await newDeviceHolding('Podcast show notes');
     await page.goto(server.url + '/applications');
     await firstPullHeld();
     await page.getByRole('status').filter({ hasText: 'Loading applications…' }).waitFor();
@@ -241,10 +241,7 @@ describe('hiring, in the browser', () => {
   });
 
   it("a new device opened on Notifications: 'Loading notifications…' while they are on the way, never 'No notifications yet.'", async () => {
-    const { context, page, firstPullHeld, release } = await newDeviceHoldingApplications(
-      'Zine layout',
-      'notifications',
-    );
+    const { context, page, firstPullHeld, release } = await newDeviceHolding('Zine layout', 'notifications');
     await page.goto(server.url + '/notifications');
     await firstPullHeld();
     await page.getByRole('status').filter({ hasText: 'Loading notifications…' }).waitFor();
@@ -257,7 +254,7 @@ describe('hiring, in the browser', () => {
 
   it('a new device opened on Notifications draws them once theirs are in, while the rest of the first sync is still held', async () => {
     // The applications' first pull is held: the first sync cannot finish, the notifications can.
-    const { context, page, firstPullHeld, release } = await newDeviceHoldingApplications('Comic lettering');
+    const { context, page, firstPullHeld, release } = await newDeviceHolding('Comic lettering');
     await page.goto(server.url + '/notifications');
     await firstPullHeld();
     await page.getByText('New application from “Ben Editor” for “Comic lettering”').waitFor({ timeout: 20_000 });
@@ -272,7 +269,7 @@ describe('hiring, in the browser', () => {
   });
 
   it("a new device opened on the board: 'Loading gigs…' while the gigs are on the way, never that there are none", async () => {
-    const { context, page, firstPullHeld, release } = await newDeviceHoldingApplications('Risograph print run', 'gigs');
+    const { context, page, firstPullHeld, release } = await newDeviceHolding('Risograph print run', 'gigs');
     await page.goto(server.url + '/landing');
     await firstPullHeld();
     await page.getByRole('status').filter({ hasText: 'Loading gigs…' }).waitFor();
