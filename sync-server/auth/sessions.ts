@@ -39,18 +39,20 @@ export async function lookupSession(
   const doc = store.get('sessions', id) ?? (await readCurrent(store, (read) => read.get('sessions', id)));
   if (!doc || doc._deleted || doc.expiresAt <= now) return undefined;
   const session = toSession(doc);
-  if (session.expiresAt - now < SESSION_TTL_MS - TOUCH_EVERY_MS) {
+  const due = (expiresAt: number) => expiresAt - now < SESSION_TTL_MS - TOUCH_EVERY_MS;
+  if (due(session.expiresAt)) {
     // Only a session still live is extended: a logout on another instance meanwhile stays a logout.
-    const { value: renewed } = await store.transaction((read) => {
+    // Requests of one session arriving together all find it due; the first extends it and the
+    // others find it extended (writing each would make them contend for one document).
+    const { value: expiresAt } = await store.transaction((read) => {
       const current = read.get('sessions', id);
-      if (!current || current._deleted) return { writes: [], value: false };
-      return {
-        writes: [{ collection: 'sessions', doc: { ...current, expiresAt: now + SESSION_TTL_MS } }],
-        value: true,
-      };
+      if (!current || current._deleted) return { writes: [], value: undefined };
+      if (!due(current.expiresAt)) return { writes: [], value: current.expiresAt };
+      const extended = now + SESSION_TTL_MS;
+      return { writes: [{ collection: 'sessions', doc: { ...current, expiresAt: extended } }], value: extended };
     });
-    if (!renewed) return undefined;
-    return { ...session, expiresAt: now + SESSION_TTL_MS, renewed: true };
+    if (expiresAt === undefined) return undefined;
+    return { ...session, expiresAt, renewed: true };
   }
   return { ...session, renewed: false };
 }

@@ -111,6 +111,31 @@ describe('2. the session cookie', () => {
     expectLiveCookie('renewed on a request after the session slid', cookie, false);
   });
 
+  it('slides once when many requests of one session find it due together: every one is answered', async () => {
+    const client = new TestClient(security.server.url);
+    await signUp(client);
+    const id = hashToken(client.sessionToken()!);
+    const stored = security.server.ctx.store.get('sessions', id)!;
+    await security.server.ctx.store.commit([
+      { collection: 'sessions', doc: { ...stored, expiresAt: Date.now() + SESSION_TTL_MS - 2 * 3600_000 } },
+    ]);
+    const writes: number[] = [];
+    const stop = security.server.ctx.store.onDurable((changes) => {
+      for (const c of changes)
+        if (c.collection === 'sessions' && c.doc.id === id) writes.push(c.doc.expiresAt as number);
+    });
+    try {
+      // A device coming back after a while: its replications and screens ask at once.
+      const answers = await Promise.all(Array.from({ length: 50 }, () => client.get('/api/auth/session')));
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      // Extended once, not once per request (fifty writes of one document contend on PostgreSQL).
+      await expect.poll(() => writes.length).toBe(1);
+      expect(Math.abs(writes[0]! - (Date.now() + SESSION_TTL_MS))).toBeLessThan(5 * 60_000);
+    } finally {
+      stop();
+    }
+  });
+
   it('a new session id at every login; a cookie carried or planted into a login never stays a session', async () => {
     const client = new TestClient(security.server.url);
     const user = await signUp(client);
