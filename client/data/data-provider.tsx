@@ -3,6 +3,7 @@ import type { AppDatabase } from './database';
 import type { ReplicatedName } from './collections';
 import type { LocalData } from './local-data';
 import { collectionsForScreen } from './first-screen';
+import { watchBoardCopy } from './board-copy';
 import { Outbox, localStorageOutbox } from './outbox';
 import type { SyncController, SyncStatus } from './replication';
 import {
@@ -27,7 +28,7 @@ export type DataContextValue = {
 };
 
 /** The open data with the database, which only this module (to close it) holds. */
-type OpenData = DataContextValue & { db: AppDatabase };
+type OpenData = DataContextValue & { db: AppDatabase; stopBoardCopy: () => void };
 
 const DataContext = createContext<DataContextValue | null>(null);
 
@@ -55,6 +56,16 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
   performance.mark('data:modules');
   const db = await createAppDatabase(userId, browserStorage(), { refused });
   performance.mark('data:ready');
+  // What the board's copy is made of changes: the copy goes (the board writes it again). Of the
+  // applications, only the user's own count (the cards' "Applied"), not those to the user's gigs.
+  const stopBoardCopy = watchBoardCopy(userId, {
+    gigs: { changes: db.gigs.$ },
+    applications: {
+      changes: db.applications.$,
+      counts: (e) => e.documentData.applicantId === userId || e.previousDocumentData?.applicantId === userId,
+    },
+    users: { changes: db.users.$ },
+  });
   const keys = deviceKeys(userId);
   const outbox = new Outbox(localStorageOutbox(keys.outbox));
   const workOffline = new WorkOffline(keys.workOffline);
@@ -68,7 +79,7 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
     workOffline,
     firstCollections: collectionsForScreen(globalThis.location?.pathname ?? '/'),
   });
-  return { db, local: new LocalData(db, outbox), sync, outbox, workOffline, userId };
+  return { db, local: new LocalData(db, outbox), sync, outbox, workOffline, userId, stopBoardCopy };
 }
 
 /**
@@ -229,6 +240,7 @@ export function RequireData({ ready = true, fallback, children }: { ready?: bool
 }
 
 async function closeData(v: OpenData): Promise<void> {
+  v.stopBoardCopy();
   await v.sync.destroy();
   v.outbox.destroy();
   v.workOffline.destroy();

@@ -14,6 +14,8 @@ export function deviceKeys(userId: string) {
     pullRewinds: `gigs-pull-rewinds-${userId}`,
     syncStatus: `gigs-sync-status-${userId}`,
     workOffline: `gigs-work-offline-${userId}`,
+    /** The board's first page for a reload to draw before the database opens (data/board-copy.ts). */
+    boardCopy: `gigs-board-copy-${userId}`,
   };
 }
 

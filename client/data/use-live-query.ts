@@ -2,7 +2,13 @@ import { useEffect, useState } from 'react';
 import type { Observable } from 'rxjs';
 
 /** A live query's latest result: undefined while loading. */
-export type Live<T> = { data: T | undefined; loading: boolean; error: Error | null };
+export type Live<T> = {
+  data: T | undefined;
+  loading: boolean;
+  error: Error | null;
+  /** When `data` came (performance.now()): what it cannot hold yet, changes after it. */
+  receivedAt?: number;
+};
 
 /**
  * Subscribes to a live RxDB query (any observable) and returns its latest result. Components read
@@ -14,7 +20,7 @@ export function useLive<T>(factory: () => Observable<T>, deps: unknown[]): Live<
   useEffect(() => {
     setState((s) => ({ ...s, loading: true }));
     const sub = factory().subscribe({
-      next: (data) => setState({ data, loading: false, error: null }),
+      next: (data) => setState({ data, loading: false, error: null, receivedAt: performance.now() }),
       error: (error: unknown) => setState({ data: undefined, loading: false, error: error instanceof Error ? error : new Error(String(error)) }),
     });
     return () => sub.unsubscribe();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { signedInContext, waitForServiceWorker } from '../support/browser';
+import { signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { TestClient } from '../support/http-client';
 import { gigDoc, isoDay, signUpWithProfile, write } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
@@ -41,6 +41,66 @@ describe('offline-first data in the browser', () => {
       .getByTestId('sync-status')
       .getByText(/Offline/)
       .waitFor();
+    await context.close();
+  });
+
+  it("an offline reload draws the board's first page before the data opens; a gig changed since is never drawn as it was", async () => {
+    const http = new TestClient(server.url);
+    await signUpWithProfile(http, { name: 'Ada' });
+    const gig = (await write(http, 'gigs', gigDoc({ title: 'Mural for the library' }))).master!;
+    const { context, page } = await signedIn(http);
+    // Every gig title each page load draws, marked when it was drawn from the board's copy.
+    await context.addInitScript(() => {
+      const drawn: string[] = [];
+      (window as unknown as { drawn: string[] }).drawn = drawn;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('.gig-card__title')) {
+          const entry = `${el.textContent ?? ''}${el.closest('[data-board-copy]') ? ' (copy)' : ''}`;
+          if (!drawn.includes(entry)) drawn.push(entry);
+        }
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    const drawn = () => page.evaluate(() => (window as unknown as { drawn: string[] }).drawn);
+    /** The board has kept its first page for the next load (its copy holds `title`). */
+    const kept = (title: string) =>
+      page.waitForFunction(
+        (t) =>
+          Object.keys(localStorage).some(
+            (k) => k.startsWith('gigs-board-copy-') && localStorage.getItem(k)?.includes(t),
+          ),
+        title,
+      );
+    await page.goto(server.url + '/landing');
+    await page.getByRole('heading', { name: 'Mural for the library' }).waitFor();
+    await waitForServiceWorker(page);
+    await kept('Mural for the library');
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('button', { name: 'Mural for the library' }).waitFor();
+    await page
+      .getByTestId('sync-status')
+      .getByText(/Offline/)
+      .waitFor();
+    expect(await drawn()).toContain('Mural for the library (copy)');
+
+    // Back online on another screen, the gig is renamed on another device and reaches this one.
+    await context.setOffline(false);
+    await page.goto(`${server.url}/gig/${String(gig.id)}`);
+    await waitUpToDate(page);
+    await write(http, 'gigs', { ...gig, title: 'Mural for the town library', updatedAt: Date.now() + 1 }, gig);
+    await page.getByRole('heading', { name: 'Mural for the town library' }).waitFor();
+    await context.setOffline(true);
+    await page.goto(server.url + '/landing');
+    await page.getByRole('button', { name: 'Mural for the town library' }).waitFor();
+    expect(await drawn()).not.toContain('Mural for the library (copy)');
+    expect(await drawn()).not.toContain('Mural for the library');
+
+    // The board writes its copy again: the next reload draws the new title from it.
+    await kept('Mural for the town library');
+    await page.reload();
+    await page.getByRole('button', { name: 'Mural for the town library' }).waitFor();
+    expect(await drawn()).toContain('Mural for the town library (copy)');
     await context.close();
   });
 

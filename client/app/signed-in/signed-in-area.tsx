@@ -3,7 +3,7 @@ import { preloadScreen, screens } from './screens';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
 import { PATHS, routesOf } from '../../../shared/routes';
 import { DataProvider, RequireData } from '../../data/data-provider';
-import { BoardSkeleton } from '../../features/landing/board-controls';
+import { BoardPreview } from '../../features/landing/board-preview';
 import { Loading } from '../../ui/loading';
 import { useSession } from '../session';
 import { EndedSession } from './ended-session';
@@ -54,7 +54,9 @@ export default function SignedInArea() {
       <SignedInLayout>
         <RequireData
           ready={screenReady}
-          fallback={pathname === PATHS.landing ? <BoardSkeleton /> : <Loading label="Opening your data…" />}
+          fallback={
+            pathname === PATHS.landing ? <BoardPreview userId={user.id} /> : <Loading label="Opening your data…" />
+          }
         >
           <Suspense fallback={<Loading />}>
             <Routes>

@@ -184,6 +184,24 @@ export function BoardControls({
   );
 }
 
+/** The board's controls before the board can use them (they look the same, and do nothing yet). */
+export function DisabledBoardControls() {
+  return (
+    <BoardControls
+      tab="all"
+      onTab={() => undefined}
+      filters={NO_FILTERS}
+      onFilters={() => undefined}
+      countries={[]}
+      sort="newest"
+      onSort={() => undefined}
+      minRating={null}
+      onMinRating={() => undefined}
+      disabled
+    />
+  );
+}
+
 /**
  * The board as it first paints, before the database is open: the same controls in the same
  * places, so the page's largest element is drawn at once and nothing moves when the gigs arrive.
@@ -191,18 +209,7 @@ export function BoardControls({
 export function BoardSkeleton() {
   return (
     <main className="page">
-      <BoardControls
-        tab="all"
-        onTab={() => undefined}
-        filters={NO_FILTERS}
-        onFilters={() => undefined}
-        countries={[]}
-        sort="newest"
-        onSort={() => undefined}
-        minRating={null}
-        onMinRating={() => undefined}
-        disabled
-      />
+      <DisabledBoardControls />
       <p role="status">Loading gigs…</p>
     </main>
   );

@@ -1,18 +1,9 @@
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import {
-  budgetLabel,
-  countriesInGigs,
-  EMPTY_STATES,
-  filterGigs,
-  NO_FILTERS,
-  skillPreview,
-  type GigFilters,
-} from '../../../shared/display';
-import { HIRING_MESSAGES, onBoardFor } from '../../../shared/hiring';
+import { countriesInGigs, EMPTY_STATES, filterGigs, NO_FILTERS, type GigFilters } from '../../../shared/display';
+import { onBoardFor } from '../../../shared/hiring';
 import {
   asBuyer,
-  averageRating,
   byBuyerRating,
   meetsMinRating,
   type BoardSort,
@@ -20,23 +11,24 @@ import {
   type RatingTally,
 } from '../../../shared/reputation';
 import type { Gig } from '../../../shared/schemas/gig';
+import { readBoardCopy } from '../../data/board-copy';
 import { useData, useFirstSyncUnderWay } from '../../data/data-provider';
 import { useMyApplications, usePublicProfiles } from '../../data/queries';
 import { useOutbox } from '../../ui/hooks';
 import { Modal } from '../../ui/modal';
 import { CreateGigPanel } from '../create-gig';
 import { GigDetails } from '../gigs';
+import { BoardCards } from './board-cards';
+import { useBoardCopyWriter } from './board-copy-writer';
 import { BoardControls, type BoardTab } from './board-controls';
 import { useGigBoard } from './use-gig-board';
-import { VirtualGrid } from './virtual-grid';
-
-/** Card geometry shared with the stylesheet (.gig-card has a fixed height for the windowed grid). */
-const CARD = { rowHeight: 216, minColumn: 260, gap: 16 };
 
 /**
  * The gig board (docs/product.md §2 "Landing board"): tabs All Gigs and Applied To, filters for niches,
  * location types and countries, a search box, cards that open the gig modal; newest first and
  * live from the local database, so it works offline. `?openModal=true` opens the create-gig modal.
+ * It starts from the board's copy when there is one (the preview showed it while the data opened)
+ * until the database's answers come, and keeps that copy to what it shows.
  */
 export default function LandingPage() {
   const { local, outbox, userId } = useData();
@@ -47,7 +39,8 @@ export default function LandingPage() {
   const [sort, setSort] = useState<BoardSort>('newest');
   const [minRating, setMinRating] = useState<MinRating>(null);
   const [openGigId, setOpenGigId] = useState<string | null>(null);
-  const board = useGigBoard(local);
+  const [copy] = useState(() => readBoardCopy(userId));
+  const board = useGigBoard(local, copy?.gigs);
   const mineQuery = useMyApplications();
   // A new device says it is loading, never that nothing matches, while the gigs (and, for
   // Applied To, the user's applications) are still on the way.
@@ -56,17 +49,39 @@ export default function LandingPage() {
   // Each creator's rating as a buyer, from the public profiles this device holds (every gig creator's).
   const profiles = usePublicProfiles();
   const buyerRatings = useMemo(() => {
+    if (!profiles.data && copy) return new Map(copy.ratings);
     const byId = new Map<string, RatingTally>();
     for (const u of profiles.data ?? []) if (u.reputation) byId.set(u.id, asBuyer(u.reputation));
     return byId;
-  }, [profiles.data]);
+  }, [profiles.data, copy]);
 
   const gigs = board.gigs;
-  const appliedIds = useMemo(() => new Set((mineQuery.data ?? []).map((a) => a.gigId)), [mineQuery.data]);
+  const appliedIds = useMemo(
+    () => (!mineQuery.data && copy ? new Set(copy.applied) : new Set((mineQuery.data ?? []).map((a) => a.gigId))),
+    [mineQuery.data, copy],
+  );
   // A filled gig stays on the board only for its creator and its applicants (the server refuses
   // new applications to it anyway; this keeps it out of everyone else's way).
   const onBoard = useMemo(() => gigs.filter((g) => onBoardFor(g, userId, appliedIds)), [gigs, userId, appliedIds]);
   const countries = useMemo(() => countriesInGigs(onBoard), [onBoard]);
+  useBoardCopyWriter(
+    userId,
+    useMemo(
+      () =>
+        board.complete &&
+        board.receivedAt !== undefined &&
+        mineQuery.receivedAt !== undefined &&
+        profiles.receivedAt !== undefined
+          ? {
+              onBoard,
+              appliedIds,
+              buyerRatings,
+              received: { gigs: board.receivedAt, applications: mineQuery.receivedAt, users: profiles.receivedAt },
+            }
+          : null,
+      [board.complete, board.receivedAt, mineQuery.receivedAt, profiles.receivedAt, onBoard, appliedIds, buyerRatings],
+    ),
+  );
   // The board by buyer rating, sorted once the user first asks for it and again only when the gigs
   // or the ratings change: switching the order back and forth, or filtering, sorts nothing
   // (filters keep the order they are given).
@@ -121,53 +136,14 @@ export default function LandingPage() {
           <p role="status">Loading gigs…</p>
         )
       ) : (
-        <>
-          <p className="field-state" aria-live="polite">
-            {board.complete ? `${shown.length} gig${shown.length === 1 ? '' : 's'}` : 'Loading more gigs…'}
-          </p>
-          <VirtualGrid
-            items={shown}
-            label="Gigs"
-            {...CARD}
-            itemKey={(gig) => gig.id}
-            renderItem={(gig) => {
-              const skills = skillPreview(gig.skills);
-              return (
-                <li className="gig-card gig-card--clickable" onClick={() => setOpenGigId(gig.id)}>
-                  <p className="gig-card__category">{gig.category}</p>
-                  <h2 className="gig-card__title">
-                    <button
-                      type="button"
-                      className="gig-card__open"
-                      aria-haspopup="dialog"
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        setOpenGigId(gig.id);
-                      }}
-                    >
-                      {gig.title}
-                    </button>
-                  </h2>
-                  <p className="gig-card__budget">
-                    {budgetLabel(gig)}
-                    <BuyerRating tally={buyerRatings.get(gig.createdBy)} />
-                  </p>
-                  <p className="gig-card__skills">
-                    {skills.shown.map((s) => (
-                      <span key={s} className="chip">
-                        {s}
-                      </span>
-                    ))}
-                    {skills.moreLabel && <span className="chip chip--more">{skills.moreLabel}</span>}
-                  </p>
-                  {appliedIds.has(gig.id) && <span className="status">Applied</span>}
-                  {gig.filledAt && <span className="status">{HIRING_MESSAGES.positionFilled}</span>}
-                  {isWaiting('gigs', gig.id) && <p className="gig-card__pending">Waiting to sync</p>}
-                </li>
-              );
-            }}
-          />
-        </>
+        <BoardCards
+          gigs={shown}
+          complete={board.complete}
+          appliedIds={appliedIds}
+          buyerRatings={buyerRatings}
+          isWaiting={(id) => isWaiting('gigs', id)}
+          onOpen={setOpenGigId}
+        />
       )}
 
       {openGig && (
@@ -181,19 +157,5 @@ export default function LandingPage() {
         </Modal>
       )}
     </main>
-  );
-}
-
-/** The creator's rating as a buyer on a gig card, when they have one: "★ 4.8". */
-function BuyerRating({ tally }: { tally: RatingTally | undefined }) {
-  const avg = tally ? averageRating(tally) : null;
-  if (avg === null || !tally) return null;
-  return (
-    <span className="gig-card__rating">
-      <span aria-hidden="true"> · ★ {avg.toFixed(1)}</span>
-      <span className="visually-hidden">
-        , buyer rated {avg.toFixed(1)} out of 5 from {tally.count} review{tally.count === 1 ? '' : 's'}
-      </span>
-    </span>
   );
 }
