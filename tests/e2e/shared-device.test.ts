@@ -62,6 +62,10 @@ describe('logging out of a shared device', () => {
     expect(before.databases.length).toBeGreaterThan(2); // the RxDB database and the chat room's
     expect(before.storage.some((k) => k.startsWith('chat-draft-'))).toBe(true);
     expect(before.caches).toHaveLength(1);
+    // The board's first page, kept for the next reload to draw before the data opens.
+    await waitFor('the board copy', async () =>
+      (await leftOnDevice(page, me.user.id)).storage.some((k) => k.startsWith('gigs-board-copy-')),
+    );
 
     // A slow network: the gig written just before Logout is still going out when it is clicked.
     let release!: () => void;
