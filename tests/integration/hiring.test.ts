@@ -136,6 +136,16 @@ describe('a filled gig', () => {
     expect(storedApp(applications[2]!.id).status).toBe('CLOSED');
   });
 
+  it('with forty openings, forty offers and forty acceptances made at once all succeed, and fill it', async () => {
+    // On PostgreSQL each acceptance reads every application of the gig (the openings' count):
+    // forty decisions lose to one another there, and every one must still get its answer.
+    const { buyer, gig, applicants, applications } = await scene(40, { openings: 40 });
+    const offered = await Promise.all(applications.map((a) => offer(buyer.http, a, 0)));
+    const accepted = await Promise.all(offered.map((o, i) => accept(applicants[i]!.http, o)));
+    expect(accepted.map((a) => a.status)).toEqual(accepted.map(() => 'IN_PROGRESS'));
+    expect(storedGig(gig.id).filledAt).toEqual(expect.any(Number));
+  });
+
   it('reopens when its creator adds openings: new applications and an offer to a closed applicant are accepted again', async () => {
     const { buyer, gig, applicants, applications, stranger } = await scene(2);
     await accept(applicants[0]!.http, await offer(buyer.http, applications[0]!, 0));

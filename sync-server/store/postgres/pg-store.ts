@@ -50,6 +50,9 @@ const FEED_WAIT_MS = 5_000;
 /** A decision ran this many times on data that kept changing under it: the caller gets an error. */
 const MAX_DECISIONS = 20;
 
+/** An attempt at a decision lost: something it read changed before it committed. */
+const LOST = Symbol('lost');
+
 /** Thrown inside the database transaction when a read of the decision is no longer current. */
 class StaleRead extends Error {
   constructor(readonly fresh: Change[]) {
@@ -136,6 +139,8 @@ export class PgStore extends MemoryReads implements Store {
   private readonly fedWaiters = new Set<{ seq: number; resolve: () => void }>();
   /** Decisions of this instance under way (the barrier waits for them). */
   private readonly inflight = new Set<Promise<unknown>>();
+  /** The lost decisions of this instance, run again one after another (decide). */
+  private lane: Promise<void> = Promise.resolve();
 
   /** Rate limits and quotas counted in the database, so that every instance counts as one. */
   readonly counters: WindowCounters;
@@ -216,49 +221,84 @@ export class PgStore extends MemoryReads implements Store {
     return run;
   }
 
-  /** `fed`: resolve only once the feed has delivered the commit here (see untilFed). */
+  /**
+   * `fed`: resolve only once the feed has delivered the commit here (see untilFed). The first
+   * attempt runs at once, beside any other decision; one that lost (something it read changed
+   * before it committed) runs again in this instance's lane, one lost decision after another.
+   * Without the lane, many requests contending for one document (one session's sliding expiry, the
+   * openings of one gig) lost to one another round after round, and some ran out of attempts.
+   */
   private async decide<T>(
     decide: (read: DecisionReader) => Decision<T>,
     fed: boolean,
   ): Promise<{ value: T; seq: number }> {
-    for (let attempt = 1; ; attempt++) {
-      const reads = new ReadSet(this.memory);
-      const { writes, value } = decide(reads);
-      if (writes.length === 0) {
-        // Nothing to write, but the answer (a refusal, say) must not rest on a stale replica
-        // either: a document this user wrote a moment ago on another instance may not be here yet.
-        if (reads.empty) return { value, seq: this.durable };
-        const versions = await reads.versionsOf(this.documents);
-        if (reads.matches(versions) || attempt >= MAX_DECISIONS) return { value, seq: this.durable };
-        this.memory.applyNewer(await reads.fresh(this.documents));
-        continue;
-      }
-      try {
-        const { stamps } = await this.documents.transaction(async (tx) => {
-          if (!reads.empty) {
-            // Versions only (no bodies); the documents themselves only when something changed.
-            const versions = await reads.versionsOf(tx);
-            if (!reads.matches(versions)) throw new StaleRead(await reads.fresh(tx));
-          }
-          tx.write(writes);
-        });
-        // This instance reads its own writes at once; the feed brings them to the streams later.
-        const seqOf = new Map(stamps.map((s) => [refKey(s.collection, s.id), s.seq]));
-        const stamped: StampedWrite[] = writes.map(({ collection, doc }) => {
-          const id = String(doc.id);
-          return {
-            collection,
-            doc: { ...doc, id, _deleted: doc._deleted === true, _seq: seqOf.get(refKey(collection, id)) ?? 0 },
-          };
-        });
-        this.memory.applyNewer(JSON.parse(JSON.stringify(stamped)) as StampedWrite[]);
-        const seq = Math.max(...stamps.map((s) => s.seq));
-        if (fed) await this.untilFed(seq);
-        return { value, seq };
-      } catch (err) {
-        if (!(err instanceof StaleRead) || attempt >= MAX_DECISIONS) throw err;
-        this.memory.applyNewer(err.fresh);
-      }
+    let decided = await this.attempt(decide, false);
+    if (decided === LOST) {
+      decided = await this.inLane(async () => {
+        for (let attempt = 2; ; attempt++) {
+          const again = await this.attempt(decide, attempt >= MAX_DECISIONS);
+          if (again !== LOST) return again;
+        }
+      });
+    }
+    if (fed && decided.wrote) await this.untilFed(decided.seq);
+    return { value: decided.value, seq: decided.seq };
+  }
+
+  /** Runs `run` after the lost decisions before it, in this instance. */
+  private inLane<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.lane.then(run);
+    this.lane = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  /**
+   * One run of `decide` on the replica, committed if everything it read is still current in the
+   * database. LOST when something it read changed (the replica then holds the change), unless
+   * `last`: then a decision that writes nothing answers on what it read, one that writes fails.
+   */
+  private async attempt<T>(
+    decide: (read: DecisionReader) => Decision<T>,
+    last: boolean,
+  ): Promise<{ value: T; seq: number; wrote: boolean } | typeof LOST> {
+    const reads = new ReadSet(this.memory);
+    const { writes, value } = decide(reads);
+    if (writes.length === 0) {
+      // Nothing to write, but the answer (a refusal, say) must not rest on a stale replica
+      // either: a document this user wrote a moment ago on another instance may not be here yet.
+      if (reads.empty) return { value, seq: this.durable, wrote: false };
+      const versions = await reads.versionsOf(this.documents);
+      if (reads.matches(versions) || last) return { value, seq: this.durable, wrote: false };
+      this.memory.applyNewer(await reads.fresh(this.documents));
+      return LOST;
+    }
+    try {
+      const { stamps } = await this.documents.transaction(async (tx) => {
+        if (!reads.empty) {
+          // Versions only (no bodies); the documents themselves only when something changed.
+          const versions = await reads.versionsOf(tx);
+          if (!reads.matches(versions)) throw new StaleRead(await reads.fresh(tx));
+        }
+        tx.write(writes);
+      });
+      // This instance reads its own writes at once; the feed brings them to the streams later.
+      const seqOf = new Map(stamps.map((s) => [refKey(s.collection, s.id), s.seq]));
+      const stamped: StampedWrite[] = writes.map(({ collection, doc }) => {
+        const id = String(doc.id);
+        return {
+          collection,
+          doc: { ...doc, id, _deleted: doc._deleted === true, _seq: seqOf.get(refKey(collection, id)) ?? 0 },
+        };
+      });
+      this.memory.applyNewer(JSON.parse(JSON.stringify(stamped)) as StampedWrite[]);
+      return { value, seq: Math.max(...stamps.map((s) => s.seq)), wrote: true };
+    } catch (err) {
+      if (!(err instanceof StaleRead) || last) throw err;
+      this.memory.applyNewer(err.fresh);
+      return LOST;
     }
   }
 

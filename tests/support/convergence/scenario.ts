@@ -177,7 +177,8 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
           const gig = rng.pick(gigs);
           if (!gig) return false;
           const rate = rng.int(10, 2000) * 100;
-          const id = await d.write<string>({ type: 'apply', gigId: gig.id, rate });
+          const id = await d.write<string | null>({ type: 'apply', gigId: gig.id, rate });
+          if (id === null) return false; // the gig went from the device since the snapshot
           record(d, 'apply', 'applications', id, { gigId: gig.id, applicantId: d.userId, budget: rate });
           return true;
         }
