@@ -35,7 +35,23 @@ const copyOf = (...ids: string[]): BoardCopy => ({
   ratings: [['buyer1', { count: 2, sum: 9 }]],
 });
 const now = () => performance.now();
+/** Query results that came now, for every collection of the copy. */
+const receivedNow = () => {
+  const t = now();
+  return { gigs: t, applications: t, users: t };
+};
 const settled = () => new Promise<void>((r) => queueMicrotask(r));
+
+/** Runs `test` with the copy of 'u1' watched over fresh change streams, and stops watching after. */
+async function watching(test: (s: ReturnType<typeof sources>) => Promise<void> | void): Promise<void> {
+  const s = sources();
+  const stop = watchBoardCopy('u1', s.watched);
+  try {
+    await test(s);
+  } finally {
+    stop();
+  }
+}
 
 function sources() {
   const gigs = new Subject<{ id: string }>();
@@ -56,8 +72,7 @@ function sources() {
 describe('the board copy', () => {
   it('reads back what the board wrote, per user', () => {
     const stop = watchBoardCopy('u1', sources().watched);
-    const t = now();
-    expect(writeBoardCopy('u1', copyOf('a', 'b'), { gigs: t, applications: t, users: t })).toBe(true);
+    expect(writeBoardCopy('u1', copyOf('a', 'b'), receivedNow())).toBe(true);
     expect(readBoardCopy('u1')).toEqual(copyOf('a', 'b'));
     expect(readBoardCopy('u2')).toBeNull();
     stop();
@@ -72,45 +87,31 @@ describe('the board copy', () => {
     expect(readBoardCopy('u1')).toBeNull();
   });
 
-  it('goes at the first change to what it is made of, once per burst of changes', async () => {
-    const s = sources();
-    const stop = watchBoardCopy('u1', s.watched);
-    try {
+  it('goes at the first change to what it is made of, once per burst of changes', () =>
+    watching(async (s) => {
       for (const source of ['gigs', 'users'] as const) {
-        const t = now();
-        writeBoardCopy('u1', copyOf('a'), { gigs: t, applications: t, users: t });
+        writeBoardCopy('u1', copyOf('a'), receivedNow());
         storage.removals = 0;
         for (let i = 0; i < 50; i++) s[source].next({ id: `x${i}` });
         await settled();
         expect(readBoardCopy('u1'), source).toBeNull();
         expect(storage.removals, source).toBe(1);
       }
-    } finally {
-      stop();
-    }
-  });
+    }));
 
-  it("stays when an application that is not the user's own changes (one to the user's gig)", async () => {
-    const s = sources();
-    const stop = watchBoardCopy('u1', s.watched);
-    try {
-      const t = now();
-      writeBoardCopy('u1', copyOf('a'), { gigs: t, applications: t, users: t });
+  it("stays when an application that is not the user's own changes (one to the user's gig)", () =>
+    watching(async (s) => {
+      writeBoardCopy('u1', copyOf('a'), receivedNow());
       s.applications.next({ applicantId: 'someone' });
       await settled();
       expect(readBoardCopy('u1')).not.toBeNull();
       s.applications.next({ applicantId: 'me' });
       await settled();
       expect(readBoardCopy('u1')).toBeNull();
-    } finally {
-      stop();
-    }
-  });
+    }));
 
-  it('is not written from results older than the latest change, and is from newer ones', async () => {
-    const s = sources();
-    const stop = watchBoardCopy('u1', s.watched);
-    try {
+  it('is not written from results older than the latest change, and is from newer ones', () =>
+    watching(async (s) => {
       const before = now();
       s.gigs.next({ id: 'a' });
       await settled();
@@ -119,30 +120,24 @@ describe('the board copy', () => {
       expect(readBoardCopy('u1')).toBeNull();
       expect(writeBoardCopy('u1', copyOf('new'), { gigs: after, applications: before, users: before })).toBe(true);
       expect(readBoardCopy('u1')?.gigs.map((g) => g.id)).toEqual(['new']);
-    } finally {
-      stop();
-    }
-  });
+    }));
 
   it('is written only while the data is open: not once it has closed (a sign-out deletes it)', () => {
     const s = sources();
     const stop = watchBoardCopy('u1', s.watched);
-    const t = now();
-    expect(writeBoardCopy('u1', copyOf('a'), { gigs: t, applications: t, users: t })).toBe(true);
+    expect(writeBoardCopy('u1', copyOf('a'), receivedNow())).toBe(true);
     stop();
     storage.items.clear();
-    const later = now();
-    expect(writeBoardCopy('u1', copyOf('b'), { gigs: later, applications: later, users: later })).toBe(false);
+    expect(writeBoardCopy('u1', copyOf('b'), receivedNow())).toBe(false);
     expect(readBoardCopy('u1')).toBeNull();
-    expect(writeBoardCopy('u2', copyOf('b'), { gigs: later, applications: later, users: later })).toBe(false);
+    expect(writeBoardCopy('u2', copyOf('b'), receivedNow())).toBe(false);
   });
 
   it('stops watching when the data closes', async () => {
     const s = sources();
     const other = watchBoardCopy('u1', sources().watched); // another opening in this tab keeps writing allowed
     watchBoardCopy('u1', s.watched)();
-    const t = now();
-    expect(writeBoardCopy('u1', copyOf('a'), { gigs: t, applications: t, users: t })).toBe(true);
+    expect(writeBoardCopy('u1', copyOf('a'), receivedNow())).toBe(true);
     s.gigs.next({ id: 'b' });
     await settled();
     expect(readBoardCopy('u1')).not.toBeNull();

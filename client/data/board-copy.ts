@@ -38,11 +38,24 @@ function keyOf(userId: string): string {
   return deviceKeys(userId).boardCopy;
 }
 
+/** The last copy read, by its stored text: the preview and the board read it once between them. */
+let lastRead: { raw: string; copy: BoardCopy | null } | undefined;
+
 /** The user's copy, or null when there is none or it is not one this version wrote. */
 export function readBoardCopy(userId: string): BoardCopy | null {
+  let raw: string | null;
   try {
-    const raw = localStorage.getItem(keyOf(userId));
-    if (!raw) return null;
+    raw = localStorage.getItem(keyOf(userId));
+  } catch {
+    return null;
+  }
+  if (!raw) return null;
+  if (lastRead?.raw !== raw) lastRead = { raw, copy: parse(raw) };
+  return lastRead.copy;
+}
+
+function parse(raw: string): BoardCopy | null {
+  try {
     const value = JSON.parse(raw) as { v?: unknown } & Partial<BoardCopy>;
     if (value.v !== VERSION || !Array.isArray(value.gigs) || !Array.isArray(value.applied) || !Array.isArray(value.ratings))
       return null;
@@ -70,7 +83,7 @@ export function writeBoardCopy(userId: string, copy: BoardCopy, received: Record
   }
 }
 
-export function dropBoardCopy(userId: string): void {
+function dropBoardCopy(userId: string): void {
   try {
     localStorage.removeItem(keyOf(userId));
   } catch {

@@ -2,7 +2,7 @@ import type { AppContext } from '../context';
 import { forbidden, HttpError, notFound } from '../http/errors';
 import { gigRefOf } from '../domain/links';
 import type { Stored } from '../store/store';
-import { KeyedLock } from './lock';
+import { KeyedLock } from '../keyed-lock';
 import { PAYMENT_MESSAGES as M } from './messages';
 import { ProviderError, type PaymentsProvider } from './provider';
 import { createSimulatedProvider, type SimulatedProvider } from './simulated-provider';

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { RatingTally } from '../../../shared/reputation';
 import type { Gig } from '../../../shared/schemas/gig';
 import { writeBoardCopy, type BoardCopy, type CopySource } from '../../data/board-copy';
@@ -20,22 +20,22 @@ export type BoardShown = {
  * Keeps the board's copy (data/board-copy.ts) to what the board shows: written half a second
  * after the board last changed, and at once when the page is hidden or the board leaves. `shown`
  * is null until every part is the database's (the whole board, the user's applications and the
- * public profiles), so a copy is never made of a copy or of a part.
+ * public profiles), so a copy is never made of a copy or of a part; the caller keeps `shown` the
+ * same object while none of it changes.
  */
 export function useBoardCopyWriter(userId: string, shown: BoardShown | null): void {
-  const copy = useMemo(() => (shown ? { copy: copyOf(shown), received: shown.received } : null), [shown]);
   const pending = useRef<(() => void) | null>(null);
 
   useEffect(() => {
-    if (!copy) return;
+    if (!shown) return;
     const write = () => {
       pending.current = null;
-      writeBoardCopy(userId, copy.copy, copy.received);
+      writeBoardCopy(userId, copyOf(shown), shown.received);
     };
     pending.current = write;
     const timer = setTimeout(write, WRITE_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [userId, copy]);
+  }, [userId, shown]);
 
   useEffect(() => {
     const flush = () => pending.current?.();

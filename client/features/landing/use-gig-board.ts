@@ -60,24 +60,19 @@ export function useGigBoard(local: LocalData, copied?: Gig[]): BoardData {
         });
     };
     performance.mark('board:query');
-    if (fromCopy) {
-      observeWhole();
-      return () => {
-        live = false;
-        sub?.unsubscribe();
-      };
-    }
-    local
-      .find('gigs', { selector: { sortKey: { $gte: 0 } }, sort: [{ sortKey: 'asc' }], limit: FIRST_PAGE })
-      .then(
-        (gigs) => {
-          if (!live || complete) return;
-          setState({ gigs, loading: false, complete: false, receivedAt: performance.now() });
-          performance.mark('board:first-50');
-        },
-        () => undefined, // the live query below reads every gig anyway
-      )
-      .finally(observeWhole);
+    if (fromCopy) observeWhole();
+    else
+      local
+        .find('gigs', { selector: { sortKey: { $gte: 0 } }, sort: [{ sortKey: 'asc' }], limit: FIRST_PAGE })
+        .then(
+          (gigs) => {
+            if (!live || complete) return;
+            setState({ gigs, loading: false, complete: false, receivedAt: performance.now() });
+            performance.mark('board:first-50');
+          },
+          () => undefined, // the live query below reads every gig anyway
+        )
+        .finally(observeWhole);
     return () => {
       live = false;
       sub?.unsubscribe();

@@ -15,6 +15,7 @@ import type {
 } from '../store';
 import { StoreUnavailableError } from '../store';
 import type { WindowCounters } from '../../http/window-counters';
+import { KeyedLock } from '../../keyed-lock';
 import { PgChatLogs } from './pg-chat-logs';
 import { indexKey, PgDocuments, refKey, type DocRef, type IndexRef, type Versions } from './pg-documents';
 import { createPool, isConnectionError } from './pool';
@@ -139,8 +140,8 @@ export class PgStore extends MemoryReads implements Store {
   private readonly fedWaiters = new Set<{ seq: number; resolve: () => void }>();
   /** Decisions of this instance under way (the barrier waits for them). */
   private readonly inflight = new Set<Promise<unknown>>();
-  /** The lost decisions of this instance, run again one after another (decide). */
-  private lane: Promise<void> = Promise.resolve();
+  /** The lost decisions of this instance, run again one after another (decide), under one key. */
+  private readonly lane = new KeyedLock();
 
   /** Rate limits and quotas counted in the database, so that every instance counts as one. */
   readonly counters: WindowCounters;
@@ -234,7 +235,7 @@ export class PgStore extends MemoryReads implements Store {
   ): Promise<{ value: T; seq: number }> {
     let decided = await this.attempt(decide, false);
     if (decided === LOST) {
-      decided = await this.inLane(async () => {
+      decided = await this.lane.run('lost', async () => {
         for (let attempt = 2; ; attempt++) {
           const again = await this.attempt(decide, attempt >= MAX_DECISIONS);
           if (again !== LOST) return again;
@@ -243,16 +244,6 @@ export class PgStore extends MemoryReads implements Store {
     }
     if (fed && decided.wrote) await this.untilFed(decided.seq);
     return { value: decided.value, seq: decided.seq };
-  }
-
-  /** Runs `run` after the lost decisions before it, in this instance. */
-  private inLane<T>(run: () => Promise<T>): Promise<T> {
-    const result = this.lane.then(run);
-    this.lane = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
   }
 
   /**

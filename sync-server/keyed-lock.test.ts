@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedLock } from './lock';
+import { KeyedLock } from './keyed-lock';
 
 describe('KeyedLock', () => {
   it('runs tasks of one key one at a time, in arrival order, and tasks of other keys alongside', async () => {
