@@ -1,4 +1,14 @@
-import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import type { AppDatabase } from './database';
 import type { ReplicatedName } from './collections';
 import type { LocalData } from './local-data';
@@ -14,7 +24,7 @@ import {
   resumeDeletions,
   userDatabases,
 } from './device-storage';
-import { localStorageSharedStatus } from './sync-status';
+import { firstSyncUnderWay, localStorageSharedStatus } from './sync-status';
 import { WorkOffline } from './work-offline';
 
 /** What the signed-in app gets: its reads and writes go through `local`, never the database itself. */
@@ -279,7 +289,15 @@ export function useSyncStatus(): SyncStatus {
  * collection's first pass only.
  */
 export function useFirstSyncUnderWay(only?: ReplicatedName): boolean {
-  const status = useSyncStatus();
-  if (status.initialSync.done || status.network !== 'online' || status.workingOffline) return false;
-  return only === undefined || !status.firstPassed.includes(only);
+  // Read as a yes or no, not the whole status: the status changes with every batch the first sync
+  // stores, and a page that asked for all of it (the board, with every gig) would render again each time.
+  const { sync } = useData();
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const sub = sync.status$.subscribe(changed);
+      return () => sub.unsubscribe();
+    },
+    [sync],
+  );
+  return useSyncExternalStore(subscribe, () => firstSyncUnderWay(sync.status, only));
 }

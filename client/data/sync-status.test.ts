@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INITIAL_STATUS, statusLabel, type SyncStatus } from './sync-status';
+import { INITIAL_STATUS, firstSyncUnderWay, statusLabel, type SyncStatus } from './sync-status';
 
 const status = (change: Partial<SyncStatus>): SyncStatus => ({
   ...INITIAL_STATUS,
@@ -20,5 +20,24 @@ describe('the sync status line', () => {
     ['a failed store', { storeFailed: true }, 'Some data could not be saved on this device · retrying'],
   ])('%s', (_label, change, expected) => {
     expect(statusLabel(status(change)).label).toBe(expected);
+  });
+});
+
+describe('whether a screen waits for the first sync', () => {
+  const under = (change: Partial<SyncStatus>) => status({ initialSync: { done: false, received: 3 }, ...change });
+  it('waits while the first sync brings the data, online', () => {
+    expect(firstSyncUnderWay(under({}))).toBe(true);
+    expect(firstSyncUnderWay(under({}), 'gigs')).toBe(true);
+  });
+  it("waits for one collection only until that collection's first pass is done", () => {
+    const passed = under({ firstPassed: ['notifications'] });
+    expect(firstSyncUnderWay(passed, 'notifications')).toBe(false);
+    expect(firstSyncUnderWay(passed, 'gigs')).toBe(true);
+    expect(firstSyncUnderWay(passed)).toBe(true);
+  });
+  it('does not wait once the first sync is done, offline, or working offline (nothing is coming)', () => {
+    expect(firstSyncUnderWay(status({}))).toBe(false);
+    expect(firstSyncUnderWay(under({ network: 'offline' }))).toBe(false);
+    expect(firstSyncUnderWay(under({ workingOffline: true }), 'gigs')).toBe(false);
   });
 });

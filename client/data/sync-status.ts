@@ -44,6 +44,15 @@ export type SyncStatus = {
   leader: boolean;
 };
 
+/**
+ * The device's first sync is still bringing the user's data (or, given `only`, that collection's
+ * part of it), and can: online, the server reachable, not "Work offline".
+ */
+export function firstSyncUnderWay(status: SyncStatus, only?: string): boolean {
+  if (status.initialSync.done || status.network !== 'online' || status.workingOffline) return false;
+  return only === undefined || !status.firstPassed.includes(only);
+}
+
 export const INITIAL_STATUS: SyncStatus = {
   network: 'online',
   syncing: false,
