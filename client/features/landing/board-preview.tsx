@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState } from 'react';
+import { startTransition, useEffect, useLayoutEffect, useState } from 'react';
 import { readBoardCopy } from '../../data/board-copy';
 import { BoardCards } from './board-cards';
 import { BoardSkeleton, DisabledBoardControls } from './board-controls';
@@ -9,7 +9,9 @@ import { BoardSkeleton, DisabledBoardControls } from './board-controls';
  * with the same cards once the data is open. Without a copy, the skeleton ("Loading gigs…").
  */
 export function BoardPreview({ userId }: { userId: string }) {
-  const [copy] = useState(() => readBoardCopy(userId));
+  // Drawn in a render of its own, after the shell's first paint: one long task split in two.
+  const [copy, setCopy] = useState<ReturnType<typeof readBoardCopy>>(null);
+  useEffect(() => startTransition(() => setCopy(readBoardCopy(userId))), [userId]);
   const drawn = !!copy?.gigs.length;
   useLayoutEffect(() => {
     if (drawn) performance.mark('board:first-50');
