@@ -281,16 +281,12 @@ export function useSyncStatus(): SyncStatus {
 }
 
 /**
- * This device's first sync is still bringing the user's data (or, given `only`, that collection's
- * part of it), and can (online, the server reachable, not "Work offline"). A screen that lists
- * what the user has (My Gigs, Applications) waits for it rather than draw a part of it: the cards
- * would jump as each stored chunk lands, and an empty or short list would say "no applications"
- * while they are on the way. A screen of one collection (Notifications, the board) waits for that
- * collection's first pass only.
+ * One value read from the live sync status (compared with Object.is, so a primitive or a value
+ * the status keeps): the component renders again only when that value changes. The status changes
+ * with every batch a sync stores and every pull or push that starts or ends; a screen that took all
+ * of it (`useSyncStatus`) would render again each time, its lists with it.
  */
-export function useFirstSyncUnderWay(only?: ReplicatedName): boolean {
-  // Read as a yes or no, not the whole status: the status changes with every batch the first sync
-  // stores, and a page that asked for all of it (the board, with every gig) would render again each time.
+export function useSyncStatusValue<T>(pick: (status: SyncStatus) => T): T {
   const { sync } = useData();
   const subscribe = useCallback(
     (changed: () => void) => {
@@ -299,5 +295,17 @@ export function useFirstSyncUnderWay(only?: ReplicatedName): boolean {
     },
     [sync],
   );
-  return useSyncExternalStore(subscribe, () => firstSyncUnderWay(sync.status, only));
+  return useSyncExternalStore(subscribe, () => pick(sync.status));
+}
+
+/**
+ * This device's first sync is still bringing the user's data (or, given `only`, that collection's
+ * part of it), and can (online, the server reachable, not "Work offline"). A screen that lists
+ * what the user has (My Gigs, Applications) waits for it rather than draw a part of it: the cards
+ * would jump as each stored chunk lands, and an empty or short list would say "no applications"
+ * while they are on the way. A screen of one collection (Notifications, the board) waits for that
+ * collection's first pass only.
+ */
+export function useFirstSyncUnderWay(only?: ReplicatedName): boolean {
+  return useSyncStatusValue((status) => firstSyncUnderWay(status, only));
 }

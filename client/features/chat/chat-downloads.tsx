@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { useData, useSyncStatus } from '../../data/data-provider';
+import { useData, useSyncStatusValue } from '../../data/data-provider';
 import { useConversations } from '../../data/queries';
 import type { ChatDownloader } from './background-download';
 import { needsDownload } from '../../data/chat-history';
@@ -15,9 +15,10 @@ export const RECENT_CONVERSATIONS = 20;
  */
 export function ChatDownloads() {
   const { userId } = useData();
-  const status = useSyncStatus();
   // One tab downloads for the device: the one that replicates (the others share its IndexedDB).
-  const online = status.network === 'online' && !status.workingOffline && status.initialSync.done && status.leader;
+  const online = useSyncStatusValue(
+    (s) => s.network === 'online' && !s.workingOffline && s.initialSync.done && s.leader,
+  );
   const conversations = useConversations();
   const wanted = useMemo(
     () =>

@@ -3,7 +3,7 @@ import { Link, Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { conversationIdFor } from '../../../shared/ids';
 import { CHAT_MESSAGES, NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
 import { checkMessage } from '../../../shared/validation/message';
-import { useData, useSyncStatus } from '../../data/data-provider';
+import { useData, useSyncStatusValue } from '../../data/data-provider';
 import { chatDraftKey } from '../../data/device-storage';
 import { useApplicationsWith, useConversation, useMe, useUnreadNotifications, useUser } from '../../data/queries';
 import { linkedGigs, subjectChanges, writingAbout } from './chat-gigs';
@@ -48,7 +48,8 @@ export default function ExchangePage() {
   const myName = me.data?.name ?? 'You';
   const otherProfile = other.data ?? undefined;
   const conv = conversation.data ?? undefined;
-  const sync = useSyncStatus();
+  const online = useSyncStatusValue((s) => s.network === 'online');
+  const firstSyncDone = useSyncStatusValue((s) => s.initialSync.done);
   const allowed = otherId !== userId && ((linking.data?.length ?? 0) > 0 || Boolean(conv));
 
   const [room, setRoom] = useState<RoomConnection | null>(null);
@@ -121,7 +122,7 @@ export default function ExchangePage() {
     );
   }
   // Right after sign-in the linking application may still be on its way: wait for the first sync.
-  if (linking.loading || conversation.loading || (!allowed && !sync.initialSync.done))
+  if (linking.loading || conversation.loading || (!allowed && !firstSyncDone))
     return <p role="status">Loading conversation…</p>;
   if (!allowed) return <Navigate to={PATHS.applications} replace state={{ notice: NO_LINK_NOTICES.fromLink }} />;
 
@@ -162,7 +163,7 @@ export default function ExchangePage() {
         <p role="status">Loading messages…</p>
       ) : state.everSynced || state.synced || conv?.lastMessageTimestamp == null ? (
         <p className="empty">No messages yet. Say hello!</p>
-      ) : state.connected || sync.network === 'online' ? (
+      ) : state.connected || online ? (
         <p role="status">Loading messages…</p>
       ) : (
         <p className="empty">{NOT_DOWNLOADED}</p>

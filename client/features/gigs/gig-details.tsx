@@ -10,7 +10,7 @@ import { isProfileComplete } from '../../../shared/schemas/user';
 import { APPLY_MESSAGES, parseMoneyInput, validateApplication } from '../../../shared/validation/apply';
 import { HIRING_MESSAGES, isAccepted } from '../../../shared/hiring';
 import { checkDeleteGig, DELETE_GIG_MESSAGES } from '../../../shared/validation/delete-gig';
-import { useData, useSyncStatus } from '../../data/data-provider';
+import { useData, useSyncStatusValue } from '../../data/data-provider';
 import { useApplication, useApplicationsForGig, useMe } from '../../data/queries';
 import { DeleteGigDialog } from './delete-gig-dialog';
 import { useOutbox } from '../../ui/hooks';
@@ -42,7 +42,8 @@ function formatDay(day: string): string {
  */
 export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void }) {
   const data = useData();
-  const sync = useSyncStatus();
+  const online = useSyncStatusValue((s) => s.network === 'online');
+  const firstSyncDone = useSyncStatusValue((s) => s.initialSync.done);
   const { userId } = data;
   const navigate = useNavigate();
   const isWaiting = useOutbox(data.outbox);
@@ -78,8 +79,8 @@ export function GigDetails({ gig, onDeleted }: { gig: Gig; onDeleted: () => void
       rate,
       actor: { id: userId },
       // Without the own record: still arriving (verifying), or unknown until the device is back online.
-      verifying: me.loading || (!profile && (sync.network === 'online' || sync.initialSync.done)),
-      unavailable: !profile && sync.network === 'offline' && !sync.initialSync.done,
+      verifying: me.loading || (!profile && (online || firstSyncDone)),
+      unavailable: !profile && !online && !firstSyncDone,
       profile: profile ? { complete: isProfileComplete(profile) } : null,
       gig: { createdBy: gig.createdBy || undefined },
       alreadyApplied: Boolean(myApplication),

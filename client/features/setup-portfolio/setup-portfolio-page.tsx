@@ -5,7 +5,7 @@ import { PATHS } from '../../../shared/routes';
 import { isProfileComplete, type User } from '../../../shared/schemas/user';
 import { changeNiche, validatePortfolioSetup, type PortfolioSetupValues } from '../../../shared/validation/portfolio';
 import { PROFILE_MESSAGES } from '../../../shared/profiles';
-import { useData, useSyncStatus } from '../../data/data-provider';
+import { useData, useSyncStatusValue } from '../../data/data-provider';
 import { usernameTakenByOther } from '../../lib/profiles-api';
 import { useMe } from '../../data/queries';
 import { CountryOptions, NicheOptions, SubcategoryOptions } from '../../ui/options';
@@ -29,7 +29,7 @@ export default function SetupPortfolioPage() {
   const [errors, setErrors] = useState<Partial<Record<keyof PortfolioSetupValues, string>>>({});
   const [done, setDone] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
-  const sync = useSyncStatus();
+  const firstSyncDone = useSyncStatusValue((s) => s.initialSync.done);
 
   useEffect(() => {
     if (!done) return;
@@ -39,7 +39,7 @@ export default function SetupPortfolioPage() {
 
   const doc = me.data;
   // Right after sign-up the own record may still be on its way from the server.
-  if (me.loading || (!doc && !sync.initialSync.done)) return <p role="status">Loading profile…</p>;
+  if (me.loading || (!doc && !firstSyncDone)) return <p role="status">Loading profile…</p>;
   if (!doc) return <p role="alert">Failed to load profile</p>;
   // Shown once: a completed profile goes to the board.
   if (!done && isProfileComplete(doc)) return <Navigate to={PATHS.landing} replace />;
