@@ -1,9 +1,10 @@
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INDEXES } from '../../sync-server/indexes';
 import { seqSql } from '../../sync-server/store/postgres/order';
 import { PgStore } from '../../sync-server/store/postgres/pg-store';
-import type { Change } from '../../sync-server/store/store';
+import { StoreUnavailableError, type Change } from '../../sync-server/store/store';
 import { createTestDatabase, type TestDatabase } from '../support/postgres/database';
 import { waitFor } from '../support/wait';
 import type { StoredDoc } from '../../sync-server/store/store';
@@ -202,5 +203,73 @@ describe('chat entries whose notification was lost', () => {
     expect([...heard[0]!]).toEqual([7, 7, 7]);
     expect(holder.chatUpdates('room-lost-notice').map((u) => [...u])).toEqual([[7, 7, 7]]);
     holder.closeChat('room-lost-notice');
+  });
+});
+
+describe('a decision whose reads change under it at every attempt', () => {
+  /**
+   * Runs SQL on a connection of its own and returns once it is committed, synchronously: from
+   * inside a decision (which cannot await), another instance's write lands between two attempts.
+   */
+  async function writerElsewhere(): Promise<{ run(sql: string): void; close(): Promise<number> }> {
+    const done = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const pg = require('pg');
+       const client = new pg.Client({ connectionString: workerData.url });
+       const signal = () => { Atomics.store(workerData.done, 0, 1); Atomics.notify(workerData.done, 0); };
+       client.connect().then(() => parentPort.postMessage('ready'));
+       parentPort.on('message', (sql) => client.query(sql).then(signal, (err) => { console.error(err); signal(); }));`,
+      { eval: true, workerData: { url: db.url, done } },
+    );
+    await new Promise((resolve) => worker.once('message', resolve));
+    return {
+      run(sql) {
+        Atomics.store(done, 0, 0);
+        worker.postMessage(sql);
+        if (Atomics.wait(done, 0, 0, 10_000) === 'timed-out') throw new Error('the write elsewhere took over 10 s');
+      },
+      close: () => worker.terminate(),
+    };
+  }
+
+  it('runs out of attempts with StoreUnavailableError (try again), and writes nothing', async () => {
+    const store = await instance();
+    await store.transaction(() => ({
+      writes: [{ collection: 'gigs', doc: { id: 'g-churn', _deleted: false, createdBy: 'u-buyer', openings: 1 } }],
+      value: null,
+    }));
+    const elsewhere = await writerElsewhere();
+    let attempts = 0;
+    try {
+      const decided = store.transaction((read) => {
+        attempts++;
+        const gig = read.get('gigs', 'g-churn');
+        // Another instance changes the gig after this attempt read it, every time.
+        elsewhere.run(`UPDATE documents SET seq = ${seqSql('0')} WHERE collection = 'gigs' AND id = 'g-churn'`);
+        return { writes: gig ? [application('a-churn', 'g-churn', 'ACCEPTED')] : [], value: null };
+      });
+      await expect(decided).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await elsewhere.close();
+    }
+    expect(attempts).toBe(20);
+    expect(store.get('applications', 'a-churn')).toBeUndefined();
+    const raw = new pg.Client({ connectionString: db.url });
+    await raw.connect();
+    try {
+      const { rowCount } = await raw.query(
+        `SELECT 1 FROM documents WHERE collection = 'applications' AND id = 'a-churn'`,
+      );
+      expect(rowCount).toBe(0);
+    } finally {
+      await raw.end();
+    }
+    // The same decision, once the gig stops changing, is made.
+    await store.transaction((read) => ({
+      writes: read.get('gigs', 'g-churn') ? [application('a-churn', 'g-churn', 'ACCEPTED')] : [],
+      value: null,
+    }));
+    expect(store.get('applications', 'a-churn')).toMatchObject({ status: 'ACCEPTED' });
   });
 });

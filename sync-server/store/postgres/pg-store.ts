@@ -48,7 +48,10 @@ export type PgStoreOptions = {
 /** A commit waits at most this long for the feed to deliver it here before answering (untilFed). */
 const FEED_WAIT_MS = 5_000;
 
-/** A decision ran this many times on data that kept changing under it: the caller gets an error. */
+/**
+ * A decision ran this many times on data that kept changing under it: the caller gets
+ * StoreUnavailableError (try again in a moment), and nothing is written.
+ */
 const MAX_DECISIONS = 20;
 
 /** An attempt at a decision lost: something it read changed before it committed. */
@@ -287,8 +290,11 @@ export class PgStore extends MemoryReads implements Store {
       this.memory.applyNewer(JSON.parse(JSON.stringify(stamped)) as StampedWrite[]);
       return { value, seq: Math.max(...stamps.map((s) => s.seq)), wrote: true };
     } catch (err) {
-      if (!(err instanceof StaleRead) || last) throw err;
+      if (!(err instanceof StaleRead)) throw err;
       this.memory.applyNewer(err.fresh);
+      // Out of attempts: nothing was written, and the same request may well pass in a moment
+      // (answered 503 with Retry-After, not a failure of the server).
+      if (last) throw new StoreUnavailableError(err);
       return LOST;
     }
   }
