@@ -4,6 +4,7 @@ import * as Y from 'yjs';
 import { CHAT_MESSAGES_ARRAY, CHAT_STAMPS_MAP, orderChatMessages } from '../../shared/chat-doc';
 import { INDEXES } from '../../sync-server/indexes';
 import { PgStore } from '../../sync-server/store/postgres/pg-store';
+import { StoreUnavailableError } from '../../sync-server/store/store';
 import { pullAll } from '../support/fixtures';
 import type { TestClient } from '../support/http-client';
 import {
@@ -16,6 +17,7 @@ import {
   useInstances,
 } from '../support/postgres/chat-instances';
 import { createTestDatabase, type TestDatabase } from '../support/postgres/database';
+import { writerElsewhere } from '../support/postgres/write-elsewhere';
 import { chatLogOf } from '../support/store-under-test';
 import { waitFor } from '../support/wait';
 import { chatMessage, openChat, storedRoom, tryChatSocket, updateFrame, type ChatClient } from '../support/yjs-client';
@@ -109,6 +111,37 @@ describe('chat logs held by several instances', () => {
     expect(heard).toEqual(['first']);
     expect(texts(b.chatUpdates(room))).toEqual(['first', 'second']);
     expect(texts(await databaseLog(room))).toEqual(['first', 'second']);
+  });
+
+  it('give up a decision another instance appended before at every attempt with StoreUnavailableError, appending nothing', async () => {
+    const room = 'u-a_u-b-contended';
+    const b = await open(room);
+    const [write, writeElsewhere] = [writer(), writer()];
+    const elsewhere = await writerElsewhere(db.url);
+    let attempts = 0;
+    try {
+      const ours = write('ours');
+      const decided = b.chatTransaction(room, () => {
+        attempts++;
+        // Another instance appends at the position this attempt will ask for, every time.
+        const next = b.chatUpdates(room).length + 1;
+        const theirs = Buffer.from(writeElsewhere(`elsewhere ${attempts}`)).toString('hex');
+        elsewhere.run(
+          `INSERT INTO chat_updates (room, pos, update) VALUES ('${room}', ${next}, decode('${theirs}', 'hex'))`,
+        );
+        return { append: [ours], value: null };
+      });
+      await expect(decided).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await elsewhere.close();
+    }
+    expect(attempts).toBe(100);
+    const stored = texts(await databaseLog(room));
+    expect(stored).toHaveLength(100);
+    expect(stored).not.toContain('ours');
+    // The log stays usable: the next decision appends.
+    await b.appendChatUpdate(room, writeElsewhere('after'));
+    expect(texts(await databaseLog(room)).at(-1)).toBe('after');
   });
 
   it('keep a log whole when another instance compacted the same entries first', async () => {

@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INDEXES } from '../../sync-server/indexes';
@@ -7,6 +6,7 @@ import { PgStore } from '../../sync-server/store/postgres/pg-store';
 import { StoreUnavailableError, type Change } from '../../sync-server/store/store';
 import { createTestDatabase, type TestDatabase } from '../support/postgres/database';
 import { waitFor } from '../support/wait';
+import { writerElsewhere } from '../support/postgres/write-elsewhere';
 import type { StoredDoc } from '../../sync-server/store/store';
 
 // The PostgreSQL store as server instances use it: each holds a replica of the documents, fed by
@@ -207,39 +207,13 @@ describe('chat entries whose notification was lost', () => {
 });
 
 describe('a decision whose reads change under it at every attempt', () => {
-  /**
-   * Runs SQL on a connection of its own and returns once it is committed, synchronously: from
-   * inside a decision (which cannot await), another instance's write lands between two attempts.
-   */
-  async function writerElsewhere(): Promise<{ run(sql: string): void; close(): Promise<number> }> {
-    const done = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(
-      `const { parentPort, workerData } = require('node:worker_threads');
-       const pg = require('pg');
-       const client = new pg.Client({ connectionString: workerData.url });
-       const signal = () => { Atomics.store(workerData.done, 0, 1); Atomics.notify(workerData.done, 0); };
-       client.connect().then(() => parentPort.postMessage('ready'));
-       parentPort.on('message', (sql) => client.query(sql).then(signal, (err) => { console.error(err); signal(); }));`,
-      { eval: true, workerData: { url: db.url, done } },
-    );
-    await new Promise((resolve) => worker.once('message', resolve));
-    return {
-      run(sql) {
-        Atomics.store(done, 0, 0);
-        worker.postMessage(sql);
-        if (Atomics.wait(done, 0, 0, 10_000) === 'timed-out') throw new Error('the write elsewhere took over 10 s');
-      },
-      close: () => worker.terminate(),
-    };
-  }
-
   it('runs out of attempts with StoreUnavailableError (try again), and writes nothing', async () => {
     const store = await instance();
     await store.transaction(() => ({
       writes: [{ collection: 'gigs', doc: { id: 'g-churn', _deleted: false, createdBy: 'u-buyer', openings: 1 } }],
       value: null,
     }));
-    const elsewhere = await writerElsewhere();
+    const elsewhere = await writerElsewhere(db.url);
     let attempts = 0;
     try {
       const decided = store.transaction((read) => {

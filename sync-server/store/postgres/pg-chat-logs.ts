@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ChatDecision, ChatRange } from '../store';
+import { StoreUnavailableError, type ChatDecision, type ChatRange } from '../store';
 import { roomDigest as digest, type PgDocuments } from './pg-documents';
 
 /**
@@ -31,7 +31,7 @@ type RoomLog = {
   queue: Promise<unknown>;
 };
 
-/** A decision taken this many times on a log other instances kept appending to gives up (the caller gets an error). */
+/** A decision taken this many times on a log other instances kept appending to gives up: StoreUnavailableError (try again later). */
 const MAX_ATTEMPTS = 100;
 
 /**
@@ -202,10 +202,15 @@ export class PgChatLogs {
           logged?.(decision);
           return decision.value;
         }
-        if (attempt >= MAX_ATTEMPTS)
-          throw new Error(
-            `chat: gave up appending to a room after ${MAX_ATTEMPTS} attempts (other instances kept appending)`,
+        if (attempt >= MAX_ATTEMPTS) {
+          // Nothing was appended; the same update may well pass in a moment (the room closes its
+          // peers with "try again later", as when the database is out of reach).
+          throw new StoreUnavailableError(
+            new Error(
+              `chat: gave up appending to a room after ${MAX_ATTEMPTS} attempts (other instances kept appending)`,
+            ),
           );
+        }
         await this.readMissed(room, log);
       }
     });
