@@ -5,6 +5,7 @@ import { useServerAndBrowser } from '../support/e2e';
 import { accept, applyTo, gigDoc, offer, person, write } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
+import { conversationIdFor } from '../../shared/ids';
 
 // Issue 17, part 2: the sync panel, opened from the sync status in the nav.
 
@@ -84,6 +85,33 @@ describe('the sync panel', () => {
     );
     await closePanel(page);
     await waitUpToDate(page);
+    await ari.context.close();
+  });
+
+  it('says a chat message went out once the server stamps it, even when the sync has nothing more to say', async () => {
+    const buyer = await person(server.url, { name: 'Bea Buyer' });
+    const gig = (await write(buyer.http, 'gigs', gigDoc({ title: 'Poster series' }))).master!;
+    const ari = await signedInActor(browser, server.url, { name: 'Ari Applicant' });
+    await applyTo(ari, String(gig.id));
+    const { page } = ari;
+    await page.goto(server.url + `/exchange/${buyer.user.id}`);
+    await waitUpToDate(page);
+    let panel = await openPanel(page);
+    await panel.getByRole('switch', { name: 'Work offline' }).click();
+    await status(page).getByText('Working offline · your data is available').waitFor();
+    await closePanel(page);
+    await page.getByLabel('Message', { exact: true }).fill('Is A2 the right size?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    panel = await openPanel(page);
+    await panel.getByRole('list', { name: 'Chat messages waiting' }).getByText('1 message to Bea Buyer').waitFor();
+    // From here the sync answers nothing (its requests hang): only the chat's socket speaks.
+    await page.route('**/api/sync/**', () => undefined);
+    await panel.getByRole('switch', { name: 'Work offline' }).click();
+    await waitFor(
+      'the message stamped on the server',
+      () => server.ctx.store.chatUpdates(conversationIdFor(ari.user.id, buyer.user.id)).length > 0,
+    );
+    await panel.getByText('No chat messages are waiting.').waitFor({ timeout: 10_000 });
     await ari.context.close();
   });
 

@@ -61,9 +61,16 @@ function useStorageEstimate(refresh: unknown): { usage: number; quota: number } 
   return estimate;
 }
 
-/** Chat messages written here that have not gone out, per conversation; read again when `refresh` changes. */
-function useWaitingChat(userId: string, refresh: unknown): WaitingInRoom[] | undefined {
+/**
+ * Chat messages written here that have not gone out, per conversation; read again when `refresh`
+ * changes and, while some are waiting and can go out (`sending`), every `CHAT_RECHECK_MS`: a
+ * message goes out over its room's socket, not the sync, so nothing else tells the panel when the
+ * server has stamped it (the last sync answer may come before the stamp). Bounded: the panel is
+ * open, and a read opens at most 50 rooms (`waiting-messages.ts`).
+ */
+function useWaitingChat(userId: string, refresh: unknown, sending: boolean): WaitingInRoom[] | undefined {
   const [rooms, setRooms] = useState<WaitingInRoom[] | undefined>(undefined);
+  const [recheck, setRecheck] = useState(0);
   useEffect(() => {
     let live = true;
     waitingChatMessages(userId).then(
@@ -73,9 +80,17 @@ function useWaitingChat(userId: string, refresh: unknown): WaitingInRoom[] | und
     return () => {
       live = false;
     };
-  }, [userId, refresh]);
+  }, [userId, refresh, recheck]);
+  const waiting = (rooms?.length ?? 0) > 0;
+  useEffect(() => {
+    if (!waiting || !sending) return;
+    const timer = setTimeout(() => setRecheck((n) => n + 1), CHAT_RECHECK_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, sending, rooms]);
   return rooms;
 }
+
+const CHAT_RECHECK_MS = 1_000;
 
 function ChatRoomRow({ room }: { room: WaitingInRoom }) {
   const other = useUser(room.otherId);
@@ -182,7 +197,11 @@ export default function SyncPanel({ onClose }: { onClose: () => void }) {
   const problems = useSyncProblems();
   const counts = useLocalCounts(`${status.initialSync.received}:${status.pending}:${status.syncing}`);
   const estimate = useStorageEstimate(counts);
-  const chat = useWaitingChat(userId, `${status.workingOffline}:${status.lastHeardAt}`);
+  const chat = useWaitingChat(
+    userId,
+    `${status.workingOffline}:${status.lastHeardAt}`,
+    status.network === 'online' && !status.workingOffline,
+  );
   const [confirmReset, setConfirmReset] = useState(false);
   const [resetting, setResetting] = useState(false);
   const [resetError, setResetError] = useState<string | null>(null);
