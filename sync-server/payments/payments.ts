@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { forbidden, HttpError, notFound } from '../http/errors';
 import { gigRefOf } from '../domain/links';
-import type { Stored } from '../store/store';
+import { StoreUnavailableError, type Stored } from '../store/store';
 import { KeyedLock } from '../keyed-lock';
 import { PAYMENT_MESSAGES as M } from './messages';
 import { ProviderError, type PaymentsProvider } from './provider';
@@ -68,12 +68,16 @@ export function buyersApplication(
   return app;
 }
 
-/** Runs a provider call; a failure becomes a 502 with the message the user should see (the cause is logged). */
+/**
+ * Runs a provider call; a failure becomes a 502 with the message the user should see (the cause is
+ * logged). The simulated provider keeps its records in the store: a store that is out of reach or
+ * too busy for a moment stays StoreUnavailableError (503, try again), not a payment failure.
+ */
 export async function viaProvider<T>(p: Payments, message: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (err instanceof HttpError || err instanceof StoreUnavailableError) throw err;
     p.ctx.log(
       `Payment provider call failed: ${message}`,
       err instanceof ProviderError ? `${err.status ?? 'no status'} ${err.message}` : err,
