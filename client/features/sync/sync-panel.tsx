@@ -70,23 +70,24 @@ function useStorageEstimate(refresh: unknown): { usage: number; quota: number } 
  */
 function useWaitingChat(userId: string, refresh: unknown, sending: boolean): WaitingInRoom[] | undefined {
   const [rooms, setRooms] = useState<WaitingInRoom[] | undefined>(undefined);
-  const [recheck, setRecheck] = useState(0);
   useEffect(() => {
     let live = true;
-    waitingChatMessages(userId).then(
-      (r) => live && setRooms(r),
-      () => live && setRooms([]),
-    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = () =>
+      waitingChatMessages(userId).then(
+        (r) => {
+          if (!live) return;
+          setRooms(r);
+          if (r.length > 0 && sending) timer = setTimeout(read, CHAT_RECHECK_MS);
+        },
+        () => live && setRooms([]),
+      );
+    void read();
     return () => {
       live = false;
+      clearTimeout(timer);
     };
-  }, [userId, refresh, recheck]);
-  const waiting = (rooms?.length ?? 0) > 0;
-  useEffect(() => {
-    if (!waiting || !sending) return;
-    const timer = setTimeout(() => setRecheck((n) => n + 1), CHAT_RECHECK_MS);
-    return () => clearTimeout(timer);
-  }, [waiting, sending, rooms]);
+  }, [userId, refresh, sending]);
   return rooms;
 }
 
