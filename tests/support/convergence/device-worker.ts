@@ -52,20 +52,28 @@ function setBrowserOnline(online: boolean): void {
  * request fails as a browser's does without network (TypeError), and going offline cuts every
  * request under way, the open change stream included: a push the server already applied may lose
  * its answer, as on a dropped connection.
+ *
+ * A cut request whose answer is being read fails through the model's own copy of the body, never
+ * by aborting Node's fetch: Node 20's fetch (undici 6) leaves a body unsettled forever when the
+ * abort lands after the whole answer arrived but before it was read (nodejs/undici#4089), which
+ * no browser does. A pull caught there hung, and its collection never pulled again.
  */
 class Network {
   online = true;
-  private open = new Set<AbortController>();
+  /** How to lose each request under way: abort it before its answer, fail its body after. */
+  private open = new Set<(reason: Error) => void>();
 
   readonly fetch: typeof fetch = async (input, init) => {
     if (!this.online) throw new TypeError('fetch failed: the device is offline');
     const controller = new AbortController();
+    let lose = (reason: Error) => controller.abort(reason);
+    const entry = (reason: Error) => lose(reason);
     const outer = init?.signal;
     if (outer) {
       if (outer.aborted) controller.abort(outer.reason);
-      else outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+      else outer.addEventListener('abort', () => entry(outer.reason as Error), { once: true });
     }
-    this.open.add(controller);
+    this.open.add(entry);
     try {
       // Behind one address, each request may land on any instance (decision 023).
       const spread = identity?.spread;
@@ -73,61 +81,108 @@ class Network {
         spread && typeof input === 'string' && input.startsWith(identity!.baseUrl)
           ? spread[Math.floor(Math.random() * spread.length)]! + input.slice(identity!.baseUrl.length)
           : input;
-      const res = await fetch(url, { ...init, signal: controller.signal });
-      if (TRACE && String(input).includes('/push')) {
-        // Every row's id and status (a long batch is not cut off), then the server's answer.
-        // Each row: id, status, deletion, then its version and the version it assumes the server holds.
-        type Row = { id: string; status?: string; _deleted?: boolean; gigDeleted?: boolean; updatedAt?: number };
-        const brief = (d: Row) =>
-          `${d.id}${d.status ? `:${d.status}` : ''}${d._deleted ? ':deleted' : ''}${d.gigDeleted ? ':gigDeleted' : ''}@${String(d.updatedAt ?? '-')}`;
-        const rows = (JSON.parse(String(init?.body)) as { assumedMasterState?: Row | null; newDocumentState: Row }[])
-          .map((r) => `${brief(r.newDocumentState)}(assumed @${String(r.assumedMasterState?.updatedAt ?? '-')})`)
-          .join(' ');
-        const what = `push ${String(input).split('/').at(-2)} [${rows}]`;
-        void res
-          .clone()
-          .text()
-          .then(
-            (t) => {
-              const answer = res.ok ? (JSON.parse(t) as { conflicts: Row[]; refused: Refusal[] }) : undefined;
-              trace(
-                `${what} -> ${answer ? `conflicts [${answer.conflicts.map(brief).join(' ')}] refused ${JSON.stringify(answer.refused)}` : `${res.status} ${t.slice(0, 200)}`}`,
-              );
-            },
-            () => trace(`${what} -> (answer lost)`),
-          );
-      }
-      if (TRACE && String(input).includes('/pull')) {
-        const what = `pull ${String(input).split('/').at(-2)} ${String(input).split('?').at(-1)}`;
-        void res
-          .clone()
-          .text()
-          .then(
-            (t) => {
-              const body = res.ok
-                ? (JSON.parse(t) as {
-                    documents: { id: string; status?: string; updatedAt?: number }[];
-                    checkpoint: unknown;
-                  })
-                : undefined;
-              trace(
-                `${what} -> ${body ? `[${body.documents.map((d) => `${d.id}${d.status ? `:${d.status}` : ''}@${String(d.updatedAt ?? '-')}`).join(' ')}] ${JSON.stringify(body.checkpoint)}` : res.status}`,
-              );
-            },
-            () => trace(`${what} -> (answer lost)`),
-          );
-      }
+      const answer = await fetch(url, { ...init, signal: controller.signal });
+      const res = this.readThrough(answer, entry, (next) => (lose = next));
+      traceAnswer(input, init, res);
       return res;
     } catch (err) {
-      this.open.delete(controller);
+      this.open.delete(entry);
       throw err;
     }
   };
 
+  /**
+   * The answer with its body read through a stream the model owns: once read, the request is no
+   * longer under way; cut before that, the body fails with the cut's reason.
+   */
+  private readThrough(
+    answer: Response,
+    entry: (reason: Error) => void,
+    setLose: (lose: (reason: Error) => void) => void,
+  ): Response {
+    if (!answer.body) {
+      this.open.delete(entry);
+      return answer;
+    }
+    const reader = answer.body.getReader();
+    let failed = false;
+    const done = () => this.open.delete(entry);
+    const body = new ReadableStream<Uint8Array>({
+      start: (c) =>
+        setLose((reason) => {
+          failed = true;
+          done();
+          c.error(reason);
+          reader.cancel(reason).catch(() => undefined);
+        }),
+      pull: async (c) => {
+        const chunk = await reader.read();
+        if (failed) return;
+        if (chunk.done) {
+          done();
+          c.close();
+        } else c.enqueue(chunk.value);
+      },
+      cancel: (reason) => {
+        done();
+        reader.cancel(reason).catch(() => undefined);
+      },
+    });
+    return new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+  }
+
   cut(): void {
     this.online = false;
-    for (const c of this.open) c.abort(new TypeError('network lost'));
+    const open = [...this.open];
     this.open.clear();
+    for (const lose of open) lose(new TypeError('network lost'));
+  }
+}
+
+/** With CONVERGENCE_TRACE: every push's rows and every pull's documents, with the server's answer. */
+function traceAnswer(input: Parameters<typeof fetch>[0], init: RequestInit | undefined, res: Response): void {
+  if (TRACE && String(input).includes('/push')) {
+    // Every row's id and status (a long batch is not cut off), then the server's answer.
+    // Each row: id, status, deletion, then its version and the version it assumes the server holds.
+    type Row = { id: string; status?: string; _deleted?: boolean; gigDeleted?: boolean; updatedAt?: number };
+    const brief = (d: Row) =>
+      `${d.id}${d.status ? `:${d.status}` : ''}${d._deleted ? ':deleted' : ''}${d.gigDeleted ? ':gigDeleted' : ''}@${String(d.updatedAt ?? '-')}`;
+    const rows = (JSON.parse(String(init?.body)) as { assumedMasterState?: Row | null; newDocumentState: Row }[])
+      .map((r) => `${brief(r.newDocumentState)}(assumed @${String(r.assumedMasterState?.updatedAt ?? '-')})`)
+      .join(' ');
+    const what = `push ${String(input).split('/').at(-2)} [${rows}]`;
+    void res
+      .clone()
+      .text()
+      .then(
+        (t) => {
+          const answer = res.ok ? (JSON.parse(t) as { conflicts: Row[]; refused: Refusal[] }) : undefined;
+          trace(
+            `${what} -> ${answer ? `conflicts [${answer.conflicts.map(brief).join(' ')}] refused ${JSON.stringify(answer.refused)}` : `${res.status} ${t.slice(0, 200)}`}`,
+          );
+        },
+        () => trace(`${what} -> (answer lost)`),
+      );
+  }
+  if (TRACE && String(input).includes('/pull')) {
+    const what = `pull ${String(input).split('/').at(-2)} ${String(input).split('?').at(-1)}`;
+    void res
+      .clone()
+      .text()
+      .then(
+        (t) => {
+          const body = res.ok
+            ? (JSON.parse(t) as {
+                documents: { id: string; status?: string; updatedAt?: number }[];
+                checkpoint: unknown;
+              })
+            : undefined;
+          trace(
+            `${what} -> ${body ? `[${body.documents.map((d) => `${d.id}${d.status ? `:${d.status}` : ''}@${String(d.updatedAt ?? '-')}`).join(' ')}] ${JSON.stringify(body.checkpoint)}` : res.status}`,
+          );
+        },
+        () => trace(`${what} -> (answer lost)`),
+      );
   }
 }
 
