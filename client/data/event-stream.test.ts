@@ -7,7 +7,7 @@ afterEach(() => {
   streams = [];
 });
 
-function watch(fetchFn: typeof fetch) {
+function watch(fetchFn: typeof fetch, timing: { minDelayMs?: number; silenceMs?: number } = {}) {
   const statuses: StreamStatus[] = [];
   const events: string[] = [];
   streams.push(
@@ -17,6 +17,7 @@ function watch(fetchFn: typeof fetch) {
       onStatus: (s) => statuses.push(s),
       onEvent: (e) => events.push(`${e.event}:${e.data}`),
       minDelayMs: 60_000,
+      ...timing,
     }),
   );
   return { statuses, events };
@@ -43,5 +44,52 @@ describe('EventStream status', () => {
     const { statuses } = watch(() => Promise.resolve(new Response('down', { status: 503 })));
     await settle();
     expect(statuses).toEqual(['connecting', 'closed']);
+  });
+});
+
+/** An open stream that sends `first`, then heartbeats every `everyMs` (never, without it), and never ends. */
+function openStream(first: string, everyMs?: number): Response {
+  let beat: ReturnType<typeof setInterval> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(new TextEncoder().encode(first));
+      if (everyMs) beat = setInterval(() => c.enqueue(new TextEncoder().encode(': heartbeat\n\n')), everyMs);
+    },
+    cancel() {
+      clearInterval(beat);
+    },
+  });
+  return new Response(body, { status: 200 });
+}
+
+describe('EventStream silence', () => {
+  it('an open stream that goes silent (a connection that died without closing) is dropped and connected again', async () => {
+    let connects = 0;
+    const { statuses, events } = watch(
+      () => {
+        connects++;
+        return Promise.resolve(openStream(`event: hello\ndata: {"seq":${connects}}\n\n`));
+      },
+      { silenceMs: 60, minDelayMs: 10 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(connects).toBeGreaterThanOrEqual(2);
+    // Each connection's hello arrived (the device resyncs on each), and each silent one was closed.
+    expect(events.slice(0, 2)).toEqual(['hello:{"seq":1}', 'hello:{"seq":2}']);
+    expect(statuses.slice(0, 4)).toEqual(['connecting', 'open', 'closed', 'connecting']);
+  });
+
+  it("a stream kept alive by the server's heartbeats stays open", async () => {
+    let connects = 0;
+    const { statuses } = watch(
+      () => {
+        connects++;
+        return Promise.resolve(openStream('event: hello\ndata: {}\n\n', 20));
+      },
+      { silenceMs: 60, minDelayMs: 10 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(connects).toBe(1);
+    expect(statuses).toEqual(['connecting', 'open']);
   });
 });

@@ -1,7 +1,11 @@
+import { STREAM_SILENCE_MS } from '../../shared/sync/protocol';
+
 /**
  * A Server-Sent Events reader over fetch, so the same code runs in the browser and in Node and
  * can tell a refused session (401) from a network failure, which EventSource cannot. Network
  * errors never throw: they become status events, and it reconnects with exponential backoff.
+ * An open stream that goes silent for longer than the server's heartbeats allow is taken for a
+ * connection that died without closing, and is dropped and connected again like a closed one.
  * It only splits the stream into events; what they carry (`hello`, `changes`) is defined in
  * shared/sync/protocol.ts and read by replication.ts.
  */
@@ -22,7 +26,12 @@ export type EventStreamOptions = {
   onActivity?: () => void;
   minDelayMs?: number;
   maxDelayMs?: number;
+  /** An open stream silent this long is dropped and connected again (default STREAM_SILENCE_MS). */
+  silenceMs?: number;
 };
+
+/** What a read gives when the stream stayed silent too long. */
+const SILENT = Symbol('silent');
 
 export class EventStream {
   private controller: AbortController | undefined;
@@ -70,7 +79,7 @@ export class EventStream {
       this.attempt = 0;
       this.options.onStatus('open');
       this.options.onActivity?.();
-      await this.read(res.body);
+      await this.read(res.body, controller);
     } catch {
       // A network error or an abort: reported as a status, never thrown.
     }
@@ -79,12 +88,22 @@ export class EventStream {
     this.scheduleReconnect();
   }
 
-  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+  private async read(body: ReadableStream<Uint8Array>, controller: AbortController): Promise<void> {
     const reader = body.getReader();
     const decoder = new TextDecoder();
+    const silenceMs = this.options.silenceMs ?? STREAM_SILENCE_MS;
     let buffer = '';
     for (;;) {
-      const { done, value } = await reader.read();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const silent = new Promise<typeof SILENT>((resolve) => (timer = setTimeout(() => resolve(SILENT), silenceMs)));
+      const next = await Promise.race([reader.read(), silent]).finally(() => clearTimeout(timer));
+      if (next === SILENT) {
+        // Not waited on: a connection that died may never answer the cancel either.
+        reader.cancel().catch(() => undefined);
+        controller.abort();
+        return;
+      }
+      const { done, value } = next;
       if (done) return;
       this.options.onActivity?.();
       buffer += decoder.decode(value, { stream: true });

@@ -54,6 +54,10 @@ export type SyncOptions = {
   batchSize?: number;
   /** Where the collections still to be pulled again after a failed store are kept (default: memory only). */
   rewinds?: RewindPersistence;
+  /** A pull's or push's time bound (default SYNC_REQUEST_TIMEOUT_MS, sync-http.ts). */
+  requestTimeoutMs?: number;
+  /** How long the change stream may stay silent before it is connected again (default STREAM_SILENCE_MS). */
+  streamSilenceMs?: number;
 };
 
 /** The longest the other collections wait for the opened screen's first pass on a new device. */
@@ -324,6 +328,7 @@ export class SyncController {
       headers: this.options.headers,
       onStatus: (s) => this.onStreamStatus(s),
       onActivity: () => this.heard(),
+      silenceMs: this.options.streamSilenceMs,
       onEvent: (e) => {
         if (e.event === STREAM_EVENTS.hello) {
           for (const r of this.replications.values()) r.resync();
@@ -531,6 +536,7 @@ export class SyncController {
           this.heard();
         },
         onUnauthorized: () => this.reportUnauthorized(),
+        timeoutMs: this.options.requestTimeoutMs,
       },
       method,
       path,

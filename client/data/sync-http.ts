@@ -24,6 +24,22 @@ export function clean(doc: object, collection: string): PushedDocument {
   return out;
 }
 
+/**
+ * The longest a pull or a push may take, its answer read whole, before the device gives it up
+ * and tries again (RxDB's retry). A request on a connection that died without closing would
+ * otherwise never end, and its collection would pull or push nothing more until a reload: RxDB
+ * runs one pull and one push per collection at a time. Generous for a 500-document page on a
+ * slow link (about 100 kB compressed).
+ */
+export const SYNC_REQUEST_TIMEOUT_MS = 45_000;
+
+/** A pull or a push that took longer than its time bound; nothing is known of its fate. */
+export class SyncTimeoutError extends Error {
+  constructor(readonly ms: number) {
+    super(`The server did not answer within ${Math.round(ms / 1000)} s.`);
+  }
+}
+
 export type SyncRequestOptions = {
   fetch: typeof fetch;
   baseUrl: string;
@@ -34,11 +50,42 @@ export type SyncRequestOptions = {
   onAnswer(): void;
   /** The server says the session is gone. */
   onUnauthorized(): void;
+  /** The request's time bound, answer and body (default SYNC_REQUEST_TIMEOUT_MS). */
+  timeoutMs?: number;
 };
 
-/** A request to the sync server: its JSON answer, parsed by the caller with the protocol's schema. */
+/**
+ * A request to the sync server: its JSON answer, parsed by the caller with the protocol's schema.
+ * Past its time bound it fails with SyncTimeoutError, whether or not aborting the fetch settles
+ * what it was waiting for, and counts as the server out of reach.
+ */
 export async function syncRequest(
   options: SyncRequestOptions,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const ms = options.timeoutMs ?? SYNC_REQUEST_TIMEOUT_MS;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new SyncTimeoutError(ms);
+      controller.abort(err);
+      options.onUnreachable();
+      reject(err);
+    }, ms);
+  });
+  try {
+    return await Promise.race([exchange(options, controller.signal, method, path, body), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function exchange(
+  options: SyncRequestOptions,
+  signal: AbortSignal,
   method: string,
   path: string,
   body?: unknown,
@@ -52,6 +99,7 @@ export async function syncRequest(
       headers,
       credentials: 'same-origin',
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
     });
   } catch (err) {
     // Offline as far as this device can tell, whatever navigator.onLine says (it stays true on a

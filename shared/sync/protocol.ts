@@ -175,6 +175,17 @@ export type StreamEventName = (typeof STREAM_EVENTS)[keyof typeof STREAM_EVENTS]
 /** How long a device waits before it reconnects a dropped stream (the `retry:` field). */
 export const STREAM_RETRY_MS = 2000;
 
+/** How often the server writes a heartbeat (a `: heartbeat` comment) on every open stream. */
+export const STREAM_HEARTBEAT_MS = 25_000;
+
+/**
+ * An open stream that brought nothing for this long, not even a heartbeat, is taken for dead (a
+ * connection that died without closing: a phone that changed networks, a router that forgot it):
+ * the device drops it and connects again, and the `hello` brings what it missed. Two heartbeats
+ * and some slack.
+ */
+export const STREAM_SILENCE_MS = 2 * STREAM_HEARTBEAT_MS + 10_000;
+
 /**
  * `hello`, sent once on connect with the server's durable sequence. The device answers it with
  * RxDB's RESYNC: whatever changed while it was away comes by pull.

@@ -1,5 +1,11 @@
 import type { Response } from 'express';
-import { STREAM_EVENTS, STREAM_RETRY_MS, type Checkpoint, type HelloEvent } from '../../shared/sync/protocol';
+import {
+  STREAM_EVENTS,
+  STREAM_HEARTBEAT_MS,
+  STREAM_RETRY_MS,
+  type Checkpoint,
+  type HelloEvent,
+} from '../../shared/sync/protocol';
 import type { AppContext } from '../context';
 import type { Change } from '../store/store';
 import {
@@ -10,8 +16,6 @@ import {
   type ReplicatedCollection,
   type ViewKind,
 } from './visibility';
-
-const HEARTBEAT_MS = 25_000;
 
 /**
  * What one account may hold open, and how far behind a reader may fall (docs/decisions/012).
@@ -50,7 +54,7 @@ export class ChangeStreamHub {
     this.unsubscribe = ctx.store.onDurable((changes) => this.broadcast(changes));
     this.heartbeat = setInterval(() => {
       for (const l of this.listeners) this.send(l, ': heartbeat\n\n');
-    }, HEARTBEAT_MS).unref();
+    }, STREAM_HEARTBEAT_MS).unref();
     ctx.events.on('session-revoked', (sessionId: string) => {
       for (const l of this.listeners) if (l.sessionId === sessionId) l.res.end();
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
-import { gigDoc, signUp, signUpWithProfile } from '../support/fixtures';
+import { gigDoc, signUp, signUpWithProfile, write } from '../support/fixtures';
 import { startNodeClient } from '../support/node-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
@@ -80,6 +80,33 @@ describe('the client data layer against the real server', () => {
       http.setCookie('sid', 'revoked-session-token');
       await client.db.gigs.insert(gigDoc() as never);
       await client.unauthorized;
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a pull whose answer never comes (a connection that died without closing) is given up and made again: the gigs arrive', async () => {
+    const httpA = new TestClient(server.url);
+    await signUpWithProfile(httpA, { name: 'Ada' });
+    const gig = gigDoc({ title: 'Behind a dead connection' });
+    expect((await write(httpA, 'gigs', gig)).refusal).toBeUndefined();
+
+    const httpB = new TestClient(server.url);
+    const b = await signUpWithProfile(httpB, { name: 'Ben' });
+    let swallowed = 0;
+    // The device's first gigs pull goes out and nothing ever comes back, not even an error.
+    const deadFirstPull: typeof fetch = (input, init) => {
+      if (String(input).includes('/api/sync/gigs/pull') && swallowed === 0) {
+        swallowed++;
+        return new Promise<Response>(() => {});
+      }
+      return fetch(input, init);
+    };
+    const client = await startNodeClient(httpB, b.id, { fetch: deadFirstPull, requestTimeoutMs: 500 });
+    try {
+      const seen = await waitFor('the gig at B', () => client.db.gigs.findOne(gig.id as string).exec(), 10_000);
+      expect(seen.title).toBe('Behind a dead connection');
+      expect(swallowed).toBe(1);
     } finally {
       await client.close();
     }

@@ -20,13 +20,15 @@ export type NodeAppClient = {
 
 /**
  * What a test may swap: the storage under RxDB, the fetch the replication uses, the pull batch size,
- * the collections pulled first (the opened screen's).
+ * the collections pulled first (the opened screen's), the requests' time bound.
  */
 export type NodeClientOptions = {
   storage?: RxStorage<unknown, unknown>;
   fetch?: typeof fetch;
   batchSize?: number;
   firstCollections?: readonly ReplicatedName[];
+  /** A pull's or push's time bound (the app's default otherwise). */
+  requestTimeoutMs?: number;
 };
 
 export async function startNodeClient(
@@ -53,6 +55,7 @@ export async function startNodeClient(
     fetch: options.fetch,
     batchSize: options.batchSize,
     firstCollections: options.firstCollections,
+    requestTimeoutMs: options.requestTimeoutMs,
   });
   return {
     db,
