@@ -122,10 +122,13 @@ type TabMessage = { type: 'close' } | { type: 'reopen' };
 export function DataProvider({
   userId,
   onUnauthorized,
+  openAfter,
   children,
 }: {
   userId: string;
   onUnauthorized: () => void;
+  /** Opens the data once this settles (the board's copy on screen first); at once without it. */
+  openAfter?: Promise<void>;
   children: ReactNode;
 }) {
   const [value, setValue] = useState<OpenData | null>(null);
@@ -152,8 +155,11 @@ export function DataProvider({
     }
     let cancelled = false;
     let opened: OpenData | null = null;
-    const opening = openData(userId, () => unauthorized.current()).then(
+    const opening = (openAfter ?? Promise.resolve())
+      .then(() => (cancelled ? null : openData(userId, () => unauthorized.current())))
+      .then(
       (v) => {
+        if (!v) return;
         opened = v;
         if (!cancelled) setValue(v);
       },
@@ -166,7 +172,7 @@ export function DataProvider({
       setValue(null);
       closing.current = opening.then(() => (opened ? closeData(opened) : undefined)).catch(() => undefined);
     };
-  }, [userId, generation, closed]);
+  }, [userId, generation, closed, openAfter]);
 
   // The other tabs of this user: a reset in one closes the data in all, then opens it again.
   const channel = useMemo(

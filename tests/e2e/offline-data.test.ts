@@ -83,6 +83,13 @@ describe('offline-first data in the browser', () => {
       .getByText(/Offline/)
       .waitFor();
     expect(await drawn()).toContain('Mural for the library (copy)');
+    // The copy was on screen before the data began to open (its modules are requested after it).
+    const marks = await page.evaluate(() =>
+      ['board:first-50', 'data:open'].map((n) => performance.getEntriesByName(n)[0]?.startTime ?? null),
+    );
+    expect(marks[0]).not.toBeNull();
+    expect(marks[1]).not.toBeNull();
+    expect(marks[0]!).toBeLessThan(marks[1]!);
 
     // Back online on another screen, the gig is renamed on another device and reaches this one.
     await context.setOffline(false);

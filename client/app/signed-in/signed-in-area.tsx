@@ -1,9 +1,9 @@
-import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { preloadScreen, screens } from './screens';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
 import { PATHS, routesOf } from '../../../shared/routes';
 import { DataProvider, RequireData } from '../../data/data-provider';
-import { BoardPreview } from '../../features/landing/board-preview';
+import { BoardPreview, previewGate } from '../../features/landing/board-preview';
 import { Loading } from '../../ui/loading';
 import { useSession } from '../session';
 import { EndedSession } from './ended-session';
@@ -47,15 +47,22 @@ export default function SignedInArea() {
       onEnded.current = null;
     };
   }, [onEnded, onUnauthorized]);
+  // A reload of the board with its copy: the data opens once the copy is drawn.
+  const userId = user?.id;
+  const gate = useMemo(() => (userId && firstPath === PATHS.landing ? previewGate(userId) : null), [userId, firstPath]);
   if (!user) return <Loading />;
   return (
-    <DataProvider userId={user.id} onUnauthorized={onUnauthorized}>
+    <DataProvider userId={user.id} onUnauthorized={onUnauthorized} openAfter={gate?.opened}>
       <EndedSession settle={settle} />
       <SignedInLayout>
         <RequireData
           ready={screenReady}
           fallback={
-            pathname === PATHS.landing ? <BoardPreview userId={user.id} /> : <Loading label="Opening your data…" />
+            pathname === PATHS.landing ? (
+              <BoardPreview userId={user.id} onPainted={gate?.painted} />
+            ) : (
+              <Loading label="Opening your data…" />
+            )
           }
         >
           <Suspense fallback={<Loading />}>
