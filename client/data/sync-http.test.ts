@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syncRequest, SyncTimeoutError, type SyncRequestOptions } from './sync-http';
 
-/** A fetch that records what it was asked and answers with `answer` (or never, when it returns a pending promise). */
+/** Request options around `fetchFn`, recording the signals it was given and the calls of each callback. */
 function options(fetchFn: typeof fetch, timeoutMs = 60) {
   const seen = { unreachable: 0, answers: 0, signals: [] as AbortSignal[] };
   const opts: SyncRequestOptions = {
