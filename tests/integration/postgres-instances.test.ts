@@ -318,6 +318,15 @@ describe('PostgreSQL restarting under the instances', { timeout: 120_000 }, () =
       const before = (await write(writer, 'gigs', gigDoc({ title: 'Before the restart' }))).master!;
       const watcher = openStream(`${pair.urls[1]}/api/sync/stream`, writer.cookieHeader());
       const events = await watcher;
+      // Each instance learns of the other's writes from the database, a moment later: both hold
+      // the gig before the database goes away (what an instance never read, it cannot serve).
+      for (let i = 0; i < 2; i++)
+        await waitFor(
+          `the gig held by instance ${i}`,
+          async () =>
+            (await pullAll(pair.on(i, writer.sessionToken()), 'gigs')).documents.some((d) => d.id === before.id),
+          15_000,
+        );
 
       await own.stopServer();
       for (let i = 0; i < 2; i++) {
