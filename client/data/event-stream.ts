@@ -1,4 +1,5 @@
 import { STREAM_SILENCE_MS } from '../../shared/sync/protocol';
+import { withTimeout } from '../lib/with-timeout';
 
 /**
  * A Server-Sent Events reader over fetch, so the same code runs in the browser and in Node and
@@ -30,8 +31,8 @@ export type EventStreamOptions = {
   silenceMs?: number;
 };
 
-/** What a read gives when the stream stayed silent too long. */
-const SILENT = Symbol('silent');
+/** A read that brought nothing for longer than the stream may stay silent. */
+class StreamSilent extends Error {}
 
 export class EventStream {
   private controller: AbortController | undefined;
@@ -94,16 +95,12 @@ export class EventStream {
     const silenceMs = this.options.silenceMs ?? STREAM_SILENCE_MS;
     let buffer = '';
     for (;;) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const silent = new Promise<typeof SILENT>((resolve) => (timer = setTimeout(() => resolve(SILENT), silenceMs)));
-      const next = await Promise.race([reader.read(), silent]).finally(() => clearTimeout(timer));
-      if (next === SILENT) {
+      const { done, value } = await withTimeout(reader.read(), silenceMs, () => {
         // Not waited on: a connection that died may never answer the cancel either.
         reader.cancel().catch(() => undefined);
         controller.abort();
-        return;
-      }
-      const { done, value } = next;
+        return new StreamSilent();
+      });
       if (done) return;
       this.options.onActivity?.();
       buffer += decoder.decode(value, { stream: true });

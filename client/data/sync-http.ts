@@ -1,5 +1,6 @@
 import type { PushedDocument } from '../../shared/sync/protocol';
 import { QUOTA_MESSAGES } from '../../shared/validation/quotas';
+import { withTimeout } from '../lib/with-timeout';
 import { LOCAL_FIELDS } from './collections';
 
 /** A request to the sync server the server answered with an error status. */
@@ -67,20 +68,12 @@ export async function syncRequest(
 ): Promise<unknown> {
   const ms = options.timeoutMs ?? SYNC_REQUEST_TIMEOUT_MS;
   const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = new SyncTimeoutError(ms);
-      controller.abort(err);
-      options.onUnreachable();
-      reject(err);
-    }, ms);
+  return withTimeout(exchange(options, controller.signal, method, path, body), ms, () => {
+    const err = new SyncTimeoutError(ms);
+    controller.abort(err);
+    options.onUnreachable();
+    return err;
   });
-  try {
-    return await Promise.race([exchange(options, controller.signal, method, path, body), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function exchange(

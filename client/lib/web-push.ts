@@ -1,5 +1,6 @@
 import type { NotificationType } from '../../shared/constants';
 import { api } from './api';
+import { withTimeout } from './with-timeout';
 
 /**
  * Notifications on this device (docs/decisions/030-installed-app.md): the browser's push
@@ -33,16 +34,8 @@ export function pushSupported(): boolean {
 }
 
 /** The service worker's registration, once active; it registers at start (client/app/pwa.tsx). */
-async function registration(): Promise<ServiceWorkerRegistration> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PushSetupError(PUSH_MESSAGES.notReady)), 10_000);
-  });
-  try {
-    return await Promise.race([navigator.serviceWorker.ready, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+function registration(): Promise<ServiceWorkerRegistration> {
+  return withTimeout(navigator.serviceWorker.ready, 10_000, () => new PushSetupError(PUSH_MESSAGES.notReady));
 }
 
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {

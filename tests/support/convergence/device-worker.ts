@@ -60,20 +60,19 @@ function setBrowserOnline(online: boolean): void {
  */
 class Network {
   online = true;
-  /** How to lose each request under way: abort it before its answer, fail its body after. */
-  private open = new Set<(reason: Error) => void>();
+  /** The requests under way, each with how to lose it: abort it before its answer, fail its body after. */
+  private open = new Set<{ lose(reason: Error): void }>();
 
   readonly fetch: typeof fetch = async (input, init) => {
     if (!this.online) throw new TypeError('fetch failed: the device is offline');
     const controller = new AbortController();
-    let lose = (reason: Error) => controller.abort(reason);
-    const entry = (reason: Error) => lose(reason);
+    const request = { lose: (reason: Error) => controller.abort(reason) };
     const outer = init?.signal;
     if (outer) {
       if (outer.aborted) controller.abort(outer.reason);
-      else outer.addEventListener('abort', () => entry(outer.reason as Error), { once: true });
+      else outer.addEventListener('abort', () => request.lose(outer.reason as Error), { once: true });
     }
-    this.open.add(entry);
+    this.open.add(request);
     try {
       // Behind one address, each request may land on any instance (decision 023).
       const spread = identity?.spread;
@@ -82,49 +81,45 @@ class Network {
           ? spread[Math.floor(Math.random() * spread.length)]! + input.slice(identity!.baseUrl.length)
           : input;
       const answer = await fetch(url, { ...init, signal: controller.signal });
-      const res = this.readThrough(answer, entry, (next) => (lose = next));
+      const res = this.readThrough(answer, request);
       traceAnswer(input, init, res);
       return res;
     } catch (err) {
-      this.open.delete(entry);
+      this.open.delete(request);
       throw err;
     }
   };
 
   /**
    * The answer with its body read through a stream the model owns: once read, the request is no
-   * longer under way; cut before that, the body fails with the cut's reason.
+   * longer under way; lost before that, the body fails with the reason.
    */
-  private readThrough(
-    answer: Response,
-    entry: (reason: Error) => void,
-    setLose: (lose: (reason: Error) => void) => void,
-  ): Response {
+  private readThrough(answer: Response, request: { lose(reason: Error): void }): Response {
     if (!answer.body) {
-      this.open.delete(entry);
+      this.open.delete(request);
       return answer;
     }
     const reader = answer.body.getReader();
     let failed = false;
-    const done = () => this.open.delete(entry);
     const body = new ReadableStream<Uint8Array>({
-      start: (c) =>
-        setLose((reason) => {
+      start: (c) => {
+        request.lose = (reason) => {
           failed = true;
-          done();
+          this.open.delete(request);
           c.error(reason);
           reader.cancel(reason).catch(() => undefined);
-        }),
+        };
+      },
       pull: async (c) => {
         const chunk = await reader.read();
         if (failed) return;
         if (chunk.done) {
-          done();
+          this.open.delete(request);
           c.close();
         } else c.enqueue(chunk.value);
       },
       cancel: (reason) => {
-        done();
+        this.open.delete(request);
         reader.cancel(reason).catch(() => undefined);
       },
     });
@@ -135,7 +130,7 @@ class Network {
     this.online = false;
     const open = [...this.open];
     this.open.clear();
-    for (const lose of open) lose(new TypeError('network lost'));
+    for (const request of open) request.lose(new TypeError('network lost'));
   }
 }
 
