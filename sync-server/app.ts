@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type http from 'node:http';
 import path from 'node:path';
 import compression from 'compression';
 import express from 'express';
@@ -7,7 +8,14 @@ import { loadSession } from './auth/middleware';
 import type { AppContext } from './context';
 import { errorHandler, notFound } from './http/errors';
 import { refuseForbiddenKeys } from './http/forbidden-keys';
-import { knownHostOnly, originPolicy, sameOriginJsonOnly, securityHeaders } from './http/security';
+import {
+  knownHostOnly,
+  originPolicy,
+  sameOriginJsonOnly,
+  securityHeadersFor,
+  type OriginPolicy,
+} from './http/security';
+import { PUSH_BODY_LIMIT, syncPushPath } from './replication/push-path';
 import { replicationRoutes } from './replication/routes';
 import { profileRoutes } from './reviews/profile-routes';
 import type { ChangeStreamHub } from './replication/stream';
@@ -26,18 +34,48 @@ const isSyncPush = (path: string) => path.startsWith('/api/sync/') && path.endsW
 /** Paths that verify their caller another way (Stripe signs its webhooks). */
 const ORIGIN_EXEMPT = new Set(Object.values(WEBHOOK_PATHS).map((path) => '/api' + path));
 
-/** Builds the Express app: security, API routes, then the built PWA with its fallback. */
+export type AppOptions = {
+  /** Replication pushes served on their own path (`syncPushPath`); false sends them through Express too. */
+  pushPath?: boolean;
+};
+
+/**
+ * The server's requests: a replication push on its own path (`syncPushPath`), everything else
+ * through the Express app.
+ */
 export function createApp(
   ctx: AppContext,
   hub: ChangeStreamHub,
   services: { push: Push; payments: Payments },
+  options: AppOptions = {},
+): http.RequestListener {
+  const origins = originPolicy(ctx.config.publicOrigin, ctx.config.host);
+  const headersFor = securityHeadersFor({ https: ctx.config.cookieSecure, origins });
+  const app = expressApp(ctx, hub, services, origins, headersFor);
+  if (options.pushPath === false) return app;
+  const pushPath = syncPushPath(ctx, { origins, headersFor });
+  return (req, res) => {
+    if (!pushPath(req, res)) app(req, res);
+  };
+}
+
+/** The Express app: security, API routes, then the built PWA with its fallback. */
+function expressApp(
+  ctx: AppContext,
+  hub: ChangeStreamHub,
+  services: { push: Push; payments: Payments },
+  origins: OriginPolicy,
+  headersFor: (req: http.IncomingMessage) => readonly [string, string][],
 ): express.Express {
   const { push, payments } = services;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  const origins = originPolicy(ctx.config.publicOrigin, ctx.config.host);
-  app.use(securityHeaders({ https: ctx.config.cookieSecure, origins }));
+  // Security headers on every answer (`securityHeadersFor`).
+  app.use((req, res, next) => {
+    for (const [name, value] of headersFor(req)) res.setHeader(name, value);
+    next();
+  });
   // gzip for the client's files and the API's answers (pulls of thousands of gigs), over the
   // slow links our users have; never the change stream, whose events must leave at once. Not a
   // push's answer either: it is the pushed documents as the server keeps them, about the size of
@@ -77,7 +115,7 @@ export function createApp(
   app.use(
     '/api/sync',
     ...guards,
-    express.json({ limit: '2mb', strict: false }),
+    express.json({ limit: PUSH_BODY_LIMIT, strict: false }),
     refuseForbiddenKeys(),
     loadSession(ctx),
     replicationRoutes(ctx, hub),

@@ -73,6 +73,8 @@ export type ServerOptions = {
   now?: () => number;
   /** A chat room log's newest small entries are merged past this many (tests lower it). */
   chatCompactAfter?: number;
+  /** False: replication pushes go through Express too (tests compare the two paths' answers). */
+  pushPath?: boolean;
 };
 
 /** Opens the store, then serves the API, the change stream and the client on one HTTP server. */
@@ -108,7 +110,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   });
   const hub = new ChangeStreamHub(ctx);
   const push = await startPush(ctx);
-  const server = http.createServer(createApp(ctx, hub, { push, payments }));
+  const server = http.createServer(createApp(ctx, hub, { push, payments }, { pushPath: options.pushPath }));
   const chat = new ChatHub(ctx, { idleMs: config.chatRoomIdleMs, compactAfter: options.chatCompactAfter });
   chat.attach(server);
   try {

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context';
 import { unauthorized } from '../http/errors';
 import { readCurrent, type Stored } from '../store/store';
-import { lookupSession, readCookie, SESSION_COOKIE, sessionCookieOptions, type Session } from './sessions';
+import { lookupSession, readCookie, SESSION_COOKIE, sessionCookie, type Session } from './sessions';
 
 export type Auth = { session: Session; user: Stored<'users'> };
 
@@ -10,23 +10,34 @@ export type Auth = { session: Session; user: Stored<'users'> };
 export function loadSession(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
     try {
-      const token = readCookie(req.get('cookie'), SESSION_COOKIE);
-      const session = await lookupSession(ctx.store, token, ctx.now());
-      if (session) {
-        const { renewed, ...live } = session;
-        const user =
-          ctx.store.get('users', live.userId) ??
-          (await readCurrent(ctx.store, (read) => read.get('users', live.userId)));
-        if (user && !user._deleted) {
-          res.locals.auth = { session: live, user } satisfies Auth;
-          // The session slid: so does the cookie, or the browser would drop it 30 days after login.
-          if (renewed) res.cookie(SESSION_COOKIE, token!, sessionCookieOptions(ctx.config.cookieSecure));
-        }
-      }
+      const { auth, cookie } = await authenticate(ctx, req.headers.cookie);
+      if (auth) res.locals.auth = auth;
+      if (cookie) res.append('Set-Cookie', cookie);
       next();
     } catch (err) {
       next(err);
     }
+  };
+}
+
+/**
+ * The signed-in user a request's Cookie header names, if any, and the cookie to send back when the
+ * session slid (or the browser would drop it 30 days after login).
+ */
+export async function authenticate(
+  ctx: AppContext,
+  cookieHeader: string | undefined,
+): Promise<{ auth?: Auth; cookie?: string }> {
+  const token = readCookie(cookieHeader, SESSION_COOKIE);
+  const session = await lookupSession(ctx.store, token, ctx.now());
+  if (!session) return {};
+  const { renewed, ...live } = session;
+  const user =
+    ctx.store.get('users', live.userId) ?? (await readCurrent(ctx.store, (read) => read.get('users', live.userId)));
+  if (!user || user._deleted) return {};
+  return {
+    auth: { session: live, user },
+    ...(renewed ? { cookie: sessionCookie(token!, ctx.config.cookieSecure) } : {}),
   };
 }
 

@@ -13,7 +13,7 @@ import { parseBody } from '../http/parse';
 import { clientIp, getAuth } from './middleware';
 import { isOperator, isOperatorEmail, OPERATOR_SIGNUP_REFUSED } from './operators';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
-import { createSession, revokeSession, SESSION_COOKIE, sessionCookieOptions } from './sessions';
+import { clearedSessionCookie, createSession, revokeSession, sessionCookie } from './sessions';
 import { readCurrent, type DecisionReader, type StoredDoc } from '../store/store';
 import { newUserRecord, ownUserView } from './users';
 
@@ -67,7 +67,7 @@ export function authRoutes(ctx: AppContext): Router {
     );
     if (!created) throw conflict(EMAIL_TAKEN);
     const { token } = await createSession(ctx.store, id, now);
-    res.cookie(SESSION_COOKIE, token, sessionCookieOptions(ctx.config.cookieSecure));
+    res.append('Set-Cookie', sessionCookie(token, ctx.config.cookieSecure));
     res.status(201).json({ user: ownUserView(ctx.store.get('users', id)!) });
   });
 
@@ -100,7 +100,7 @@ export function authRoutes(ctx: AppContext): Router {
     const previous = getAuth(res);
     if (previous) await revokeSession(ctx.store, previous.session.id);
     const { token } = await createSession(ctx.store, user.id, ctx.now());
-    res.cookie(SESSION_COOKIE, token, sessionCookieOptions(ctx.config.cookieSecure));
+    res.append('Set-Cookie', sessionCookie(token, ctx.config.cookieSecure));
     res.json({ user: ownUserView(user), ...(isOperator(ctx, user) ? { operator: true } : {}) });
   });
 
@@ -108,8 +108,7 @@ export function authRoutes(ctx: AppContext): Router {
     const auth = getAuth(res);
     // Its streams and chat sockets close on every instance once the tombstone is durable (server.ts).
     if (auth) await revokeSession(ctx.store, auth.session.id);
-    const { maxAge: _m, ...options } = sessionCookieOptions(ctx.config.cookieSecure);
-    res.clearCookie(SESSION_COOKIE, options);
+    res.append('Set-Cookie', clearedSessionCookie(ctx.config.cookieSecure));
     res.json({ ok: true });
   });
 

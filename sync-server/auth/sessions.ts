@@ -69,8 +69,27 @@ function toSession(doc: Stored<'sessions'>): Session {
   return { id: doc.id, userId: doc.userId, createdAt: doc.createdAt, expiresAt: doc.expiresAt };
 }
 
-export function sessionCookieOptions(secure: boolean) {
-  return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/', maxAge: SESSION_TTL_MS };
+/**
+ * The Set-Cookie value that gives the browser a session token for 30 days: HttpOnly, SameSite=Lax,
+ * on the whole site, Secure with COOKIE_SECURE. Written here, once, for every answer that sets it
+ * (signup, login, a session that slid), whether Express writes the answer or not.
+ */
+export function sessionCookie(token: string, secure: boolean): string {
+  const expires = new Date(Date.now() + SESSION_TTL_MS).toUTCString();
+  return cookieLine(
+    `${SESSION_COOKIE}=${encodeURIComponent(token)}; Max-Age=${SESSION_TTL_MS / 1000}`,
+    expires,
+    secure,
+  );
+}
+
+/** The Set-Cookie value that makes the browser forget its session token (logout). */
+export function clearedSessionCookie(secure: boolean): string {
+  return cookieLine(`${SESSION_COOKIE}=`, new Date(0).toUTCString(), secure);
+}
+
+function cookieLine(value: string, expires: string, secure: boolean): string {
+  return `${value}; Path=/; Expires=${expires}; HttpOnly${secure ? '; Secure' : ''}; SameSite=Lax`;
 }
 
 /** Reads one cookie from the header without a parser dependency. */

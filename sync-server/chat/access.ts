@@ -3,7 +3,7 @@ import { ID_PATTERN } from '../../shared/ids';
 import { CHAT_MESSAGES } from '../../shared/validation/chat-access';
 import { lookupSession, readCookie, SESSION_COOKIE } from '../auth/sessions';
 import type { AppContext } from '../context';
-import { originPolicy } from '../http/security';
+import { originPolicy, requestProtocol } from '../http/security';
 import { linkedByApplication } from '../domain/links';
 import { readCurrent } from '../store/store';
 
@@ -38,15 +38,7 @@ function expectedOrigin(ctx: AppContext, req: IncomingMessage): string | undefin
   if (ctx.config.publicOrigin) return ctx.config.publicOrigin;
   if (!originPolicy(undefined, ctx.config.host).knownHostHeader(req.headers.host, req.socket.localPort))
     return undefined;
-  const remote = req.socket.remoteAddress ?? '';
-  const fromLoopback = remote === '127.0.0.1' || remote === '::1' || remote === '::ffff:127.0.0.1';
-  const forwarded = fromLoopback
-    ? String(req.headers['x-forwarded-proto'] ?? '')
-        .split(',')[0]!
-        .trim()
-    : '';
-  const proto = forwarded === 'https' || forwarded === 'http' ? forwarded : 'http';
-  return `${proto}://${req.headers.host ?? ''}`;
+  return `${requestProtocol(req)}://${req.headers.host ?? ''}`;
 }
 
 const WS_KEY = /^[+/0-9A-Za-z]{22}==$/;

@@ -27,35 +27,41 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
 export function errorHandler(log: (msg: string, err: unknown) => void): ErrorRequestHandler {
   return (err, _req, res, _next) => {
     if (res.headersSent) return;
-    if (err instanceof HttpError) {
-      if (err.status === 429 && typeof err.extra.retryAfterSeconds === 'number') {
-        res.setHeader('Retry-After', String(err.extra.retryAfterSeconds));
-      }
-      const { retryAfterSeconds: _r, ...extra } = err.extra;
-      res.status(err.status).json({ error: err.message, ...extra });
-      return;
-    }
-    if (err instanceof StoreUnavailableError) {
-      // The database is restarting or out of reach: nothing was written; the client tries again.
-      res.setHeader('Retry-After', '2');
-      res.status(503).json({ error: err.message });
-      return;
-    }
-    const status =
-      typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
-    if (status >= 400 && status < 500) {
-      const message =
-        err?.type === 'entity.too.large'
-          ? 'Request body is too large'
-          : err?.type === 'entity.parse.failed'
-            ? 'Request body is not valid JSON'
-            : err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported'
-              ? 'Unsupported request encoding'
-              : 'Bad request';
-      res.status(status).json({ error: message });
-      return;
-    }
-    log('Unhandled error', err);
-    res.status(500).json({ error: 'Something went wrong on our side. Please try again.' });
+    const answer = errorAnswer(err, log);
+    if (answer.retryAfter !== undefined) res.setHeader('Retry-After', answer.retryAfter);
+    res.status(answer.status).json(answer.body);
   };
+}
+
+export type ErrorAnswer = { status: number; body: { error: string } & Record<string, unknown>; retryAfter?: string };
+
+/** What `errorHandler` answers for an error (for answers written outside Express too). */
+export function errorAnswer(err: unknown, log: (msg: string, err: unknown) => void): ErrorAnswer {
+  if (err instanceof HttpError) {
+    const { retryAfterSeconds, ...extra } = err.extra;
+    return {
+      status: err.status,
+      body: { error: err.message, ...extra },
+      ...(err.status === 429 && typeof retryAfterSeconds === 'number' ? { retryAfter: String(retryAfterSeconds) } : {}),
+    };
+  }
+  if (err instanceof StoreUnavailableError) {
+    // The database is restarting or out of reach: nothing was written; the client tries again.
+    return { status: 503, body: { error: err.message }, retryAfter: '2' };
+  }
+  const e = err as { status?: unknown; statusCode?: unknown; type?: unknown } | null | undefined;
+  const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    const message =
+      e?.type === 'entity.too.large'
+        ? 'Request body is too large'
+        : e?.type === 'entity.parse.failed'
+          ? 'Request body is not valid JSON'
+          : e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported'
+            ? 'Unsupported request encoding'
+            : 'Bad request';
+    return { status, body: { error: message } };
+  }
+  log('Unhandled error', err);
+  return { status: 500, body: { error: 'Something went wrong on our side. Please try again.' } };
 }

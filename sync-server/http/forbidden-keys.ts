@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { badRequest } from './errors';
+import { badRequest, type HttpError } from './errors';
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 const MAX_NODES = 200_000;
@@ -16,24 +16,27 @@ export const MAX_DEPTH = 32;
  * deeper than MAX_DEPTH. Iterative, so a deeply nested body cannot exhaust the stack here.
  */
 export function refuseForbiddenKeys(): RequestHandler {
-  return (req, _res, next) => {
-    const stack: [unknown, number][] = [[req.body, 0]];
-    let seen = 0;
-    while (stack.length) {
-      const [value, depth] = stack.pop()!;
-      if (value === null || typeof value !== 'object') continue;
-      if (++seen > MAX_NODES) return next(badRequest('Request body is too complex'));
-      if (depth >= MAX_DEPTH) return next(badRequest('Request body is nested too deeply'));
-      if (Array.isArray(value)) {
-        for (const v of value) stack.push([v, depth + 1]);
-        continue;
-      }
-      for (const key of Object.keys(value)) {
-        if (FORBIDDEN.has(key))
-          return next(badRequest('Request body must not contain __proto__, constructor or prototype keys'));
-        stack.push([(value as Record<string, unknown>)[key], depth + 1]);
-      }
+  return (req, _res, next) => next(forbiddenKeysRefusal(req.body));
+}
+
+/** Why `refuseForbiddenKeys` refuses a parsed body, or undefined if it does not. */
+export function forbiddenKeysRefusal(body: unknown): HttpError | undefined {
+  const stack: [unknown, number][] = [[body, 0]];
+  let seen = 0;
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (++seen > MAX_NODES) return badRequest('Request body is too complex');
+    if (depth >= MAX_DEPTH) return badRequest('Request body is nested too deeply');
+    if (Array.isArray(value)) {
+      for (const v of value) stack.push([v, depth + 1]);
+      continue;
     }
-    next();
-  };
+    for (const key of Object.keys(value)) {
+      if (FORBIDDEN.has(key))
+        return badRequest('Request body must not contain __proto__, constructor or prototype keys');
+      stack.push([(value as Record<string, unknown>)[key], depth + 1]);
+    }
+  }
+  return undefined;
 }

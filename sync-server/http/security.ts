@@ -1,21 +1,25 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import { forbidden, HttpError } from './errors';
 
 /**
- * Security headers with a content security policy that allows only what the app loads. The chat
- * socket is the one connection to another scheme: `connect-src` names its origin, the app's own
- * host over ws: and wss: (see `originPolicy`), never any host.
+ * The security headers of an answer to a request: a content security policy that allows only what
+ * the app loads, and helmet's other headers. The chat socket is the one connection to another
+ * scheme: `connect-src` names its origin, the app's own host over ws: and wss: (see
+ * `originPolicy`), never any host.
  *
  * The headers depend on the request only through that socket source, so they are computed once
  * per source (a handful: the app's names on its port, or 'self') and then copied onto each answer:
  * helmet rebuilt the whole set for every request, a tenth of a push's cost on the server.
  */
-export function securityHeaders(options: { https: boolean; origins?: OriginPolicy }): RequestHandler {
+export function securityHeadersFor(options: {
+  https: boolean;
+  origins?: OriginPolicy;
+}): (req: IncomingMessage) => readonly [string, string][] {
   const bySource = new Map<string, readonly [string, string][]>();
-  return (req, res, next) => {
+  return (req) => {
     const source = options.origins?.socketSources(req) ?? "'self'";
     let headers = bySource.get(source);
     if (!headers) {
@@ -23,8 +27,7 @@ export function securityHeaders(options: { https: boolean; origins?: OriginPolic
       // Sources come from a fixed list of names (see `originPolicy`); the bound is only a guard.
       if (bySource.size < 64) bySource.set(source, headers);
     }
-    for (const [name, value] of headers) res.setHeader(name, value);
-    next();
+    return headers;
   };
 }
 
@@ -64,7 +67,7 @@ function headerList(https: boolean, socketSource: string): [string, string][] {
 }
 
 /**
- * The headers `securityHeaders` sets, as name/value pairs, for answers written outside Express:
+ * The headers `securityHeadersFor` gives, as name/value pairs, for answers written outside Express:
  * the chat socket's upgrade refusals are raw HTTP responses and need the same policy.
  */
 export function securityHeaderList(options: { https: boolean }): [string, string][] {
@@ -87,6 +90,24 @@ function localHostNames(listenHost: string | undefined): Set<string> {
 }
 
 /**
+ * The scheme a request came in on: https on a TLS socket, or what a proxy on this machine says
+ * (the first X-Forwarded-Proto, trusted from loopback only, as Express's `trust proxy` is set),
+ * otherwise http. One rule for every path: Express's routes, the sync push's own path and the chat
+ * socket's upgrade.
+ */
+export function requestProtocol(req: IncomingMessage): 'http' | 'https' {
+  const own = (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http';
+  const remote = req.socket?.remoteAddress ?? '';
+  if (!LOOPBACK.test(remote)) return own;
+  const forwarded = String(req.headers['x-forwarded-proto'] ?? '')
+    .split(',')[0]!
+    .trim()
+    .toLowerCase();
+  return forwarded === 'https' || forwarded === 'http' ? forwarded : own;
+}
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
  * Where the app may be reached from. With PUBLIC_ORIGIN, that origin alone. Without it, the
  * request's own origin, but only when its Host header names this machine: localhost, 127.0.0.1,
  * [::1] or HOST, on the port the request came in on. Not any Host: a page on another site whose
@@ -94,11 +115,11 @@ function localHostNames(listenHost: string | undefined): Set<string> {
  */
 export type OriginPolicy = {
   /** The Host header names the app (always true with PUBLIC_ORIGIN: a proxy may rewrite it). */
-  knownHost(req: Request): boolean;
+  knownHost(req: IncomingMessage): boolean;
   /** The same for a raw Host header and the port the request came in on (the chat upgrade). */
   knownHostHeader(host: string | undefined, localPort: number | undefined): boolean;
   /** The origin a browser on the app sends. */
-  allowsOrigin(origin: string, req: Request): boolean;
+  allowsOrigin(origin: string, req: IncomingMessage): boolean;
   /** The chat socket's origins for `connect-src`: the app's host over ws: and wss: ('self' for an unknown host). */
   socketSources(req: IncomingMessage): string;
 };
@@ -126,15 +147,15 @@ export function originPolicy(publicOrigin: string | undefined, listenHost: strin
     );
   };
   return {
-    knownHost: (req) => hostOk(req.get('host'), req.socket.localPort),
+    knownHost: (req) => hostOk(req.headers.host, req.socket.localPort),
     knownHostHeader: hostOk,
     socketSources(req) {
       const host = req.headers?.host;
       return host && hostOk(host, req.socket?.localPort) ? `ws://${host} wss://${host}` : "'self'";
     },
     allowsOrigin(origin, req) {
-      const host = req.get('host');
-      return hostOk(host, req.socket.localPort) && origin === `${req.protocol}://${host!.toLowerCase()}`;
+      const host = req.headers.host;
+      return hostOk(host, req.socket.localPort) && origin === `${requestProtocol(req)}://${host!.toLowerCase()}`;
     },
   };
 }
@@ -152,21 +173,25 @@ export function knownHostOnly(policy: OriginPolicy): RequestHandler {
 export function sameOriginJsonOnly(policy: OriginPolicy, exempt: (path: string) => boolean): RequestHandler {
   return (req, _res, next) => {
     if (SAFE_METHODS.has(req.method) || exempt(req.baseUrl + req.path)) return next();
-    const origin = req.get('origin');
-    const fetchSite = req.get('sec-fetch-site');
-    if (origin !== undefined && origin !== 'null') {
-      if (!policy.allowsOrigin(origin, req)) return next(forbidden('Cross-origin requests are not allowed'));
-    } else if (fetchSite !== undefined) {
-      if (fetchSite !== 'same-origin' && fetchSite !== 'none')
-        return next(forbidden('Cross-origin requests are not allowed'));
-    } else {
-      return next(forbidden('Cross-origin requests are not allowed'));
-    }
-    const type = req.get('content-type') ?? '';
-    const hasBody = req.get('content-length') !== undefined && req.get('content-length') !== '0';
-    if ((hasBody || req.get('transfer-encoding')) && !JSON_TYPE.test(type)) {
-      return next(new HttpError(415, 'Requests must be sent as JSON'));
-    }
-    next();
+    next(crossOriginRefusal(policy, req));
   };
+}
+
+/** Why a state-changing request is refused by `sameOriginJsonOnly`'s rule, or undefined if it is not. */
+export function crossOriginRefusal(policy: OriginPolicy, req: IncomingMessage): HttpError | undefined {
+  const { origin, 'sec-fetch-site': fetchSite } = req.headers;
+  if (origin !== undefined && origin !== 'null') {
+    if (!policy.allowsOrigin(origin, req)) return forbidden('Cross-origin requests are not allowed');
+  } else if (fetchSite !== undefined) {
+    if (fetchSite !== 'same-origin' && fetchSite !== 'none') return forbidden('Cross-origin requests are not allowed');
+  } else {
+    return forbidden('Cross-origin requests are not allowed');
+  }
+  const type = req.headers['content-type'] ?? '';
+  const length = req.headers['content-length'];
+  const hasBody = length !== undefined && length !== '0';
+  if ((hasBody || req.headers['transfer-encoding']) && !JSON_TYPE.test(type)) {
+    return new HttpError(415, 'Requests must be sent as JSON');
+  }
+  return undefined;
 }

@@ -6,7 +6,7 @@ import {
   SYNC_ERRORS,
   type ReplicatedCollection,
 } from '../../shared/sync/protocol';
-import { requireAuth } from '../auth/middleware';
+import { requireAuth, type Auth } from '../auth/middleware';
 import type { AppContext } from '../context';
 import { badRequest, notFound } from '../http/errors';
 import { pullChanges } from './pull';
@@ -20,13 +20,26 @@ function collectionParam(name: string | undefined): ReplicatedCollection {
 }
 
 /**
- * A replication answer as JSON. Without an ETag: pulls say no-store and pushes are never cached,
- * and `res.json` would hash every answer for one.
+ * A push to a collection, charged to its user's quotas and applied: the answer's JSON text. The
+ * one handler of a push, whichever path brought it (Express's route or `syncPushPath`).
  */
-function sendJson(res: Response, body: unknown): void {
-  sendJsonText(res, JSON.stringify(body));
+export async function pushAnswer(
+  ctx: AppContext,
+  auth: Auth,
+  collectionName: string | undefined,
+  body: unknown,
+): Promise<string> {
+  const collection = collectionParam(collectionName);
+  const rows = pushBodySchema.safeParse(body);
+  if (!rows.success) throw badRequest(SYNC_ERRORS.badPushBody);
+  await chargePush(ctx, auth.user.id, collection, rows.data);
+  return JSON.stringify(await applyPush(ctx, auth, collection, rows.data));
 }
 
+/**
+ * A replication answer's JSON text. Without an ETag: pulls say no-store and pushes are never
+ * cached, and `res.json` would hash every answer for one.
+ */
 function sendJsonText(res: Response, text: string): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
@@ -55,13 +68,7 @@ export function replicationRoutes(ctx: AppContext, hub: ChangeStreamHub): Router
   });
 
   router.post('/:collection/push', async (req, res) => {
-    const auth = requireAuth(res);
-    const collection = collectionParam(req.params.collection);
-    const rows = pushBodySchema.safeParse(req.body);
-    if (!rows.success) throw badRequest(SYNC_ERRORS.badPushBody);
-    await chargePush(ctx, auth.user.id, collection, rows.data);
-    const result = await applyPush(ctx, auth, collection, rows.data);
-    sendJson(res, result);
+    sendJsonText(res, await pushAnswer(ctx, requireAuth(res), req.params.collection, req.body));
   });
 
   return router;
