@@ -10,7 +10,7 @@ export type Session = { id: string; userId: string; expiresAt: number; createdAt
 
 /** Sessions are stored by the SHA-256 of their token: a leaked store file does not leak live sessions. */
 export function hashToken(token: string): string {
-  return crypto.createHash('sha256').update(token).digest('base64url');
+  return crypto.hash('sha256', token, 'base64url');
 }
 
 export async function createSession(

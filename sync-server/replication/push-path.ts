@@ -51,26 +51,37 @@ export function syncPushPath(
     )
       return false;
 
-    for (const [name, value] of options.headersFor(req)) res.setHeader(name, value);
-    void servePush(ctx, req, res, match[1]!).catch((err: unknown) => {
-      if (res.headersSent || res.destroyed) return;
-      const answer = errorAnswer(err, ctx.log);
-      if (answer.retryAfter !== undefined) res.setHeader('Retry-After', answer.retryAfter);
-      sendJson(res, answer.status, JSON.stringify(answer.body));
-    });
+    // The answer's head is written in one call, every header at once (not one setHeader each).
+    const security = options.headersFor(req);
+    const extra: string[] = [];
+    servePush(ctx, req, match[1]!, extra)
+      .then(
+        (text) => text !== undefined && answer(res, 200, text, security, extra),
+        (err: unknown) => {
+          const refusal = errorAnswer(err, ctx.log);
+          if (refusal.retryAfter !== undefined) extra.push('Retry-After', refusal.retryAfter);
+          answer(res, refusal.status, JSON.stringify(refusal.body), security, extra);
+        },
+      )
+      .catch((err: unknown) => {
+        // Writing the answer itself failed: nothing more can be said on this connection.
+        ctx.log('Unhandled error', err);
+        res.destroy();
+      });
     return true;
   };
 }
 
+/** The push's answer as JSON text (undefined if the device went away mid-body); `extra` gets its headers. */
 async function servePush(
   ctx: AppContext,
   req: IncomingMessage,
-  res: ServerResponse,
   collection: string,
-): Promise<void> {
+  extra: string[],
+): Promise<string | undefined> {
   // Every request reads what was committed before it arrived, on whichever instance (app.ts's guards).
   const [text] = await Promise.all([readBody(req), ctx.store.catchUp()]);
-  if (text === undefined) return; // the device went away mid-body: nobody to answer
+  if (text === undefined) return undefined; // the device went away mid-body: nobody to answer
   let body: unknown;
   try {
     // As the JSON body parser reads it: UTF-8, a byte order mark ignored, any JSON value.
@@ -81,9 +92,9 @@ async function servePush(
   const refusal = forbiddenKeysRefusal(body);
   if (refusal) throw refusal;
   const { auth, cookie } = await authenticate(ctx, req.headers.cookie);
-  if (cookie) res.appendHeader('Set-Cookie', cookie);
+  if (cookie) extra.push('Set-Cookie', cookie);
   if (!auth) throw unauthorized();
-  sendJson(res, 200, await pushAnswer(ctx, auth, collection, body));
+  return pushAnswer(ctx, auth, collection, body);
 }
 
 /** The request's body as text, or undefined if the request was aborted before its end. */
@@ -97,9 +108,23 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
-function sendJson(res: ServerResponse, status: number, text: string): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+function answer(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  security: readonly [string, string][],
+  extra: string[],
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const head: string[] = [];
+  for (const [name, value] of security) head.push(name, value);
+  head.push(
+    ...extra,
+    'Content-Type',
+    'application/json; charset=utf-8',
+    'Content-Length',
+    String(Buffer.byteLength(text)),
+  );
+  res.writeHead(status, head);
   res.end(text);
 }
