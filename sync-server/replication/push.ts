@@ -185,10 +185,13 @@ export async function applyPush<K extends ReplicatedCollection>(
   // their commits share syncs).
   const outcomes = await ctx.store.transactions(rows.map(decideRow));
   const refused = outcomes.flatMap((o) => (o.value.refusal ? [o.value.refusal] : []));
-  // Each document as it is once this push's and other requests' writes under way are durable
-  // (see above): built after a barrier, and answered only after another, so that nothing shown
-  // was not durable yet (a crash could take it back).
-  await ctx.store.commit([]);
+  // Each document as it is with this push's and other requests' writes under way (see above):
+  // built once the store holds them all (on PostgreSQL, this instance's other transactions and
+  // other instances' commits; the embedded store holds them already), and answered only once
+  // they are durable, so that nothing shown could be taken back by a crash. (Waiting for their
+  // durability before building too, as before, made a push wait one more sync under load: 50
+  // writers 8,150 → 8,300–8,900 writes/s without it, decision 008.)
+  await ctx.store.settled();
   const answer: SyncDocument[] = [];
   for (const { value } of outcomes) {
     const c = value.answer;

@@ -194,6 +194,11 @@ class JournalStoreImpl extends MemoryReads implements JournalStore {
     return Promise.resolve();
   }
 
+  /** Every write is in memory from the moment it is decided. */
+  settled(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** The data is in this process: always reachable. */
   ping(): Promise<void> {
     return Promise.resolve();

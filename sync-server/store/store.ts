@@ -112,6 +112,12 @@ export interface Store {
    * (a pull after a push that went to another instance). The embedded store sees them already.
    */
   catchUp(): Promise<void>;
+  /**
+   * Resolves once reads here hold every write decided before the call, durable or not yet: this
+   * instance's writes under way and what others committed. The embedded store applies a write to
+   * its memory as it decides it, so at once. (`commit([])` then makes what was read durable.)
+   */
+  settled(): Promise<void>;
   /** Highest sequence that is durable. */
   durableSeq(): number;
   /** Durable changes with `_seq > afterSeq`, ordered by sequence, at most `limit`: of `collection`, or of all. */

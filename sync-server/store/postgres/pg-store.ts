@@ -188,9 +188,14 @@ export class PgStore extends MemoryReads implements Store {
    */
   async commit(writes: DocWrite[]): Promise<number> {
     if (writes.length > 0) return (await this.transaction(() => ({ writes, value: undefined }))).seq;
+    await this.settled();
+    return this.durable;
+  }
+
+  /** This instance's transactions under way have ended, and the replica has read the database's newest. */
+  async settled(): Promise<void> {
     await Promise.allSettled([...this.inflight]);
     await unavailableIfDown(this.documents.readNow());
-    return this.durable;
   }
 
   /**
