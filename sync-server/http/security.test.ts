@@ -1,6 +1,6 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { originPolicy } from './security';
+import { originPolicy, requestProtocol } from './security';
 
 /** A request as the policy reads it: its Host header and the port it came in on. */
 const request = (host: string | undefined, localPort = 8080) =>
@@ -8,8 +8,7 @@ const request = (host: string | undefined, localPort = 8080) =>
     get: (name: string) => (name === 'host' ? host : undefined),
     headers: { host },
     socket: { localPort },
-    protocol: 'http',
-  }) as unknown as Request;
+  }) as unknown as IncomingMessage;
 
 describe('the origin policy without PUBLIC_ORIGIN', () => {
   it('is this machine on the listening port, and HOST when it names one', () => {
@@ -49,5 +48,30 @@ describe('the origin policy with PUBLIC_ORIGIN', () => {
     expect(policy.allowsOrigin('https://gigs.example', request('internal:3000'))).toBe(true);
     expect(policy.allowsOrigin('http://localhost:8080', request('localhost:8080'))).toBe(false);
     expect(policy.socketSources(request('internal:3000'))).toBe('wss://gigs.example');
+  });
+});
+
+describe('the scheme a request came in on', () => {
+  /** A request from `remote`, on a TLS socket or not, with these headers. */
+  const from = (remote: string, headers: Record<string, string> = {}, encrypted = false) =>
+    ({ headers, socket: { remoteAddress: remote, encrypted, localPort: 8080 } }) as unknown as IncomingMessage;
+
+  it('is https on a TLS socket and http otherwise', () => {
+    expect(requestProtocol(from('203.0.113.7', {}, true))).toBe('https');
+    expect(requestProtocol(from('203.0.113.7'))).toBe('http');
+  });
+
+  it('takes a proxy’s X-Forwarded-Proto from this machine only, its first value, http or https', () => {
+    for (const loopback of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1']) {
+      expect(requestProtocol(from(loopback, { 'x-forwarded-proto': 'https' })), loopback).toBe('https');
+      expect(requestProtocol(from(loopback, { 'x-forwarded-proto': 'HTTPS, http' })), loopback).toBe('https');
+      expect(requestProtocol(from(loopback, { 'x-forwarded-proto': 'http' }, true)), loopback).toBe('http');
+    }
+    // Anyone else may say what they like: the socket decides.
+    expect(requestProtocol(from('203.0.113.7', { 'x-forwarded-proto': 'https' }))).toBe('http');
+    expect(requestProtocol(from('::ffff:203.0.113.7', { 'x-forwarded-proto': 'https' }))).toBe('http');
+    // Nothing but http or https is taken from the header.
+    expect(requestProtocol(from('127.0.0.1', { 'x-forwarded-proto': 'javascript' }))).toBe('http');
+    expect(requestProtocol(from('127.0.0.1', { 'x-forwarded-proto': 'javascript' }, true))).toBe('https');
   });
 });
