@@ -108,6 +108,7 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
+/** Writes the answer: the security headers, `extra`, the JSON text and its length; nothing once the connection is gone. */
 function answer(
   res: ServerResponse,
   status: number,
