@@ -144,6 +144,9 @@ describe(`the chat socket (${N} hostile upgrade requests, ${N} hostile messages)
       await waitFor('a new message is stamped', () => chat.stamps.size === 2);
       chat.destroy();
     },
-    TIMEOUT,
+    // Each payload opens a socket of its own (upgrade, session, room) and waits for its close or
+    // the sync answer: ~100 ms apiece here, against the 40 ms of TIMEOUT's budget per payload, which
+    // the long form (2,000 payloads: 195 s) overran on the code of 7444108 and after alike.
+    30_000 + N * 150,
   );
 });
