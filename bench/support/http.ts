@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { PushAnswer } from '../../shared/sync/protocol';
+import { rawRequest } from '../../tests/support/raw-request';
 
 /**
  * A lean HTTP client for load: node:http with keep-alive, the session cookie and the app's origin
@@ -37,28 +38,7 @@ export class LoadClient {
       headers['content-type'] = 'application/json';
       headers['content-length'] = payload.length;
     }
-    return new Promise((resolve, reject) => {
-      const req = http.request(
-        { host: this.host, port: this.port, method, path, headers, agent: this.agent },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown = text;
-            try {
-              parsed = text ? JSON.parse(text) : undefined;
-            } catch {
-              // not JSON
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed as T });
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
+    return rawRequest<T>({ host: this.host, port: this.port, method, path, headers, agent: this.agent }, payload);
   }
 
   close(): void {

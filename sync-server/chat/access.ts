@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ID_PATTERN } from '../../shared/ids';
 import { CHAT_MESSAGES } from '../../shared/validation/chat-access';
-import { lookupSession, readCookie, SESSION_COOKIE } from '../auth/sessions';
+import { authenticate } from '../auth/middleware';
 import type { AppContext } from '../context';
 import { originPolicy, requestProtocol } from '../http/security';
 import { linkedByApplication } from '../domain/links';
@@ -77,14 +77,11 @@ export async function authorizeChatUpgrade(ctx: AppContext, req: IncomingMessage
   if (expected === undefined || req.headers.origin !== expected) {
     return { ok: false, status: 403, body: { error: 'Cross-origin requests are not allowed' } };
   }
-  const session = await lookupSession(ctx.store, readCookie(req.headers.cookie, SESSION_COOKIE), ctx.now());
-  // A user or an application made a moment ago on another instance may not be in this one's
-  // replica yet: a refusal asks the store for the current versions first (readCurrent).
-  const user =
-    session &&
-    (ctx.store.get('users', session.userId) ??
-      (await readCurrent(ctx.store, (read) => read.get('users', session.userId))));
-  if (!session || !user || user._deleted) return { ok: false, status: 401, body: { error: CHAT_MESSAGES.loggedOut } };
+  // The session and its user as every request reads them (a session that slid is extended; the
+  // upgrade's answer sets no cookie, the app's next request does).
+  const { auth } = await authenticate(ctx, req.headers.cookie);
+  if (!auth) return { ok: false, status: 401, body: { error: CHAT_MESSAGES.loggedOut } };
+  const { user, session } = auth;
 
   const parts = room.split('_');
   if (parts.length !== 2 || !parts.every((p) => ID_PATTERN.test(p))) {
@@ -100,6 +97,8 @@ export async function authorizeChatUpgrade(ctx: AppContext, req: IncomingMessage
   if (a !== user.id && b !== user.id)
     return { ok: false, status: 403, body: { error: NOT_PARTICIPANT_MESSAGE, redirectTo: '/applications' } };
   const otherId = a === user.id ? b : a;
+  // An application made a moment ago on another instance may not be in this one's replica yet:
+  // a refusal asks the store for the current versions first (readCurrent).
   const linked =
     linkedByApplication(ctx.store, user.id, otherId) ||
     (await readCurrent(ctx.store, (read) => linkedByApplication(read, user.id, otherId)));

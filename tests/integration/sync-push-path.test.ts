@@ -1,10 +1,11 @@
-import http from 'node:http';
+import type http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, SESSION_TTL_MS } from '../../sync-server/auth/sessions';
 import { SYNC_ERRORS } from '../../shared/sync/protocol';
 import { gigDoc, person, type Person } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/in-process-server';
+import { rawRequest, type RawAnswer } from '../support/raw-request';
 
 /**
  * A replication push is served on a path of its own, outside Express (decision 008), with Express
@@ -13,35 +14,10 @@ import { startTestServer, type TestServer } from '../support/in-process-server';
  * (`pushPath: false`), whether the push path takes it or hands it on.
  */
 
-type Answer = { status: number; body: unknown; headers: http.IncomingHttpHeaders };
-
 /** A raw request: every header as given (fetch would set Host and Content-Length itself). */
-function send(
-  url: string,
-  path: string,
-  headers: Record<string, string | number>,
-  body?: Buffer | string,
-  method = 'POST',
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const { hostname, port } = new URL(url);
-    const req = http.request({ host: hostname, port, path, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // not JSON: keep the text
-        }
-        resolve({ status: res.statusCode!, body: parsed, headers: res.headers });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+function send(url: string, path: string, headers: Record<string, string | number>, body?: Buffer | string) {
+  const { hostname, port } = new URL(url);
+  return rawRequest({ host: hostname, port, path, method: 'POST', headers }, body);
 }
 
 /** The headers an answer's meaning depends on (not its date, length, connection or Express's ETag). */
@@ -86,14 +62,14 @@ describe('a replication push answers the same on its own path as through Express
     path: string,
     body: Buffer | string,
     change: (headers: Record<string, string | number>, server: TestServer) => void = () => {},
-  ): Promise<Answer> {
-    const answers: Answer[] = [];
+  ): Promise<RawAnswer> {
+    const answers: RawAnswer[] = [];
     for (const server of [fast, reference]) {
       const headers = browserHeaders(server, body);
       change(headers, server);
       answers.push(await send(server.url, path, headers, body));
     }
-    const [mine, theirs] = answers as [Answer, Answer];
+    const [mine, theirs] = answers as [RawAnswer, RawAnswer];
     expect(mine.status).toBe(theirs.status);
     expect(mine.body).toEqual(theirs.body);
     expect(meaningful(mine.headers)).toEqual(meaningful(theirs.headers));
@@ -106,7 +82,7 @@ describe('a replication push answers the same on its own path as through Express
 
   it('a new gig: stored, and answered as the server keeps it', async () => {
     const doc = gigDoc({ title: 'Mural for a bakery wall' });
-    const answers: Answer[] = [];
+    const answers: RawAnswer[] = [];
     for (const server of [fast, reference]) {
       const body = rows(doc);
       answers.push(await send(server.url, '/api/sync/gigs/push', browserHeaders(server, body), body));
