@@ -1,9 +1,10 @@
-import { addRxPlugin, createRxDatabase, type RxCollection, type RxCollectionCreator, type RxDatabase, type RxStorage } from 'rxdb';
+import { addRxPlugin, createRxDatabase, defaultHashSha256, type RxCollection, type RxCollectionCreator, type RxDatabase, type RxStorage } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { PULL_LIMIT } from '../../shared/sync/protocol';
 import { createConflictHandler, type LostWrite, type PushedStates } from './conflict-handler';
 import { databaseName } from './database-name';
+import { keepPullMarks } from './pull-marks';
 import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
@@ -38,7 +39,9 @@ export async function createAppDatabase(
   const multiInstance = options.multiInstance ?? true;
   const db = await createRxDatabase<AppCollections>({
     name: databaseName(userId),
-    storage,
+    // The pull's writes keep RxDB's mark (pull-marks.ts), made with the database's hash function.
+    storage: keepPullMarks(storage, defaultHashSha256),
+    hashFunction: defaultHashSha256,
     multiInstance,
     eventReduce: true,
     closeDuplicates: true,

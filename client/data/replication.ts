@@ -20,6 +20,7 @@ import { pushedStatesOf, type AppDatabase } from './database';
 import { EventStream, type StreamStatus } from './event-stream';
 import type { Outbox } from './outbox';
 import { isStoreFailure, PullRewinds, storable, type RewindPersistence } from './pull-guard';
+import { pulledUnchanged, replicationIdentifier } from './pull-marks';
 import { clean, HttpStatusError, syncRequest } from './sync-http';
 import { INITIAL_STATUS, type SharedStatus, type SyncStatus } from './sync-status';
 import type { WorkOffline } from './work-offline';
@@ -363,7 +364,7 @@ export class SyncController {
     const options = this.options;
     const stream$ = new Subject<RxReplicationPullStreamItem<DocTypes[K], Checkpoint>>();
     const state = replicateRxCollection<DocTypes[K], Checkpoint>({
-      replicationIdentifier: `gigs-sync-${name}-v1`,
+      replicationIdentifier: replicationIdentifier(name),
       collection,
       live: true,
       retryTime: 1000,
@@ -392,7 +393,13 @@ export class SyncController {
       },
       push: {
         batchSize: 50,
-        handler: async (rows) => {
+        handler: async (all) => {
+          // Documents a pull stored whose record RxDB did not keep (the tab closed in between)
+          // come here as if written locally: they are the server's own, nothing is sent for them.
+          const unrecorded = all.filter((r) => !r.assumedMasterState).map((r) => String(r.newDocumentState.id));
+          const unchanged = await pulledUnchanged(collection as RxCollection, unrecorded);
+          const rows = all.filter((r) => !unchanged.has(String(r.newDocumentState.id)));
+          if (rows.length === 0) return [];
           const payload: PushRow[] = rows.map((r) => ({
             assumedMasterState: r.assumedMasterState ? clean(r.assumedMasterState, name) : null,
             newDocumentState: clean(r.newDocumentState, name),

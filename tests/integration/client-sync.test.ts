@@ -1,6 +1,9 @@
+import type { RxStorage } from 'rxdb';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
-import { gigDoc, signUp, signUpWithProfile, write } from '../support/fixtures';
+import { gigDoc, push, signUp, signUpWithProfile, write } from '../support/fixtures';
+import { overrideInstances } from '../../client/data/storage-overrides';
 import { startNodeClient } from '../support/node-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
@@ -109,6 +112,100 @@ describe('the client data layer against the real server', () => {
       expect(swallowed).toBe(1);
     } finally {
       await client.close();
+    }
+  });
+});
+
+/**
+ * A memory storage whose replication records (RxDB's meta instances) stop being written once
+ * `cut()` is called: their writes wait until `release()`, then answer as written without writing,
+ * as when the tab is closed while the device stores a pull (the gigs land, their records do not).
+ */
+function storageLosingReplicationRecords() {
+  const base = getRxStorageMemory() as RxStorage<unknown, unknown>;
+  let cut = false;
+  const waiting: (() => void)[] = [];
+  const storage = overrideInstances(base, (instance) =>
+    instance.collectionName.startsWith('rx-replication-meta')
+      ? {
+          bulkWrite: (rows, context) =>
+            cut ? new Promise((resolve) => waiting.push(() => resolve({ error: [] }))) : instance.bulkWrite(rows, context),
+        }
+      : {},
+  );
+  return {
+    base,
+    storage,
+    cut: () => {
+      cut = true;
+    },
+    release: () => waiting.splice(0).forEach((answer) => answer()),
+  };
+}
+
+describe('a first sync cut off mid-way', () => {
+  it('a device that stored pulled gigs but not their replication records pushes none of them back when it starts again, and takes what changed meanwhile', async () => {
+    const httpA = new TestClient(server.url);
+    await signUpWithProfile(httpA, { name: 'Ada' });
+    const gigs = Array.from({ length: 120 }, (_, i) => gigDoc({ title: `Gig ${i} of a long board` }));
+    const pushed = await push(
+      httpA,
+      'gigs',
+      gigs.map((g) => ({ assumedMasterState: null, newDocumentState: { _deleted: false, ...g } })),
+    );
+    expect(pushed.status).toBe(200);
+
+    const httpB = new TestClient(server.url);
+    const b = await signUpWithProfile(httpB, { name: 'Ben' });
+    const device = storageLosingReplicationRecords();
+    device.cut();
+    const first = await startNodeClient(httpB, b.id, { storage: device.storage, batchSize: 20, databaseKey: b.id });
+    const adas = new Set(gigs.map((g) => g.id as string));
+    const stored = await waitFor(
+      "some of Ada's gigs stored",
+      async () => {
+        const docs = (await first.db.gigs.find().exec()).filter((d) => adas.has(d.id));
+        return docs.length >= 10 ? docs.map((d) => d.toJSON()) : undefined;
+      },
+      10_000,
+    );
+    // The tab closes: the records' writes never land.
+    device.release();
+    await first.close();
+
+    // Meanwhile Ada renames one of the gigs the device holds.
+    const renamed = stored[0]!;
+    const { _seq, ...current } = server.ctx.store.get('gigs', renamed.id)!;
+    expect((await write(httpA, 'gigs', { ...current, title: 'Renamed while the device was closed' }, current)).refusal).toBeUndefined();
+
+    let pushes = 0;
+    const counting: typeof fetch = (input, init) => {
+      if (String(input).endsWith('/push')) pushes++;
+      return fetch(input, init);
+    };
+    const again = await startNodeClient(httpB, b.id, { storage: device.base, batchSize: 20, databaseKey: b.id, fetch: counting });
+    try {
+      await waitFor(
+        "every one of Ada's gigs stored",
+        async () => (await again.db.gigs.find().exec()).filter((d) => adas.has(d.id)).length === 120,
+        10_000,
+      );
+      await waitFor(
+        'the renamed gig at the device',
+        async () => (await again.db.gigs.findOne(renamed.id).exec())?.title === 'Renamed while the device was closed',
+        10_000,
+      );
+      await again.sync.awaitInSync();
+      expect(pushes).toBe(0);
+      expect(await again.db.syncproblems.count().exec()).toBe(0);
+      // The device still pushes what its user writes.
+      const mine = gigDoc({ title: 'Written after the cut' });
+      again.outbox.track('gigs', mine.id as string);
+      await again.db.gigs.insert(mine as never);
+      await waitFor('the new gig on the server', () => server.ctx.store.get('gigs', mine.id as string), 10_000);
+      expect(pushes).toBe(1);
+    } finally {
+      await again.close();
     }
   });
 });

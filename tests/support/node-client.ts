@@ -29,6 +29,8 @@ export type NodeClientOptions = {
   firstCollections?: readonly ReplicatedName[];
   /** A pull's or push's time bound (the app's default otherwise). */
   requestTimeoutMs?: number;
+  /** What the database's name is made from, to open a device's data again (a fresh one otherwise). */
+  databaseKey?: string;
 };
 
 export async function startNodeClient(
@@ -38,7 +40,7 @@ export async function startNodeClient(
 ): Promise<NodeAppClient> {
   const refused = new Set<string>();
   const storage = options.storage ?? (getRxStorageMemory() as RxStorage<unknown, unknown>);
-  const db = await createAppDatabase(`${userId}-${Math.random().toString(36).slice(2, 8)}`, storage, {
+  const db = await createAppDatabase(options.databaseKey ?? `${userId}-${Math.random().toString(36).slice(2, 8)}`, storage, {
     multiInstance: false,
     refused,
   });
