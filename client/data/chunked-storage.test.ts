@@ -100,4 +100,39 @@ describe('a storage that writes in chunks', () => {
     expect(await collection.count().exec()).toBe(21);
     expect((await collection.findOne('note-0002').exec())!.text).toBe('changed');
   });
+
+  it('hands a chunk over without waiting for the one before it to be stored, and stops at a chunk that fails', async () => {
+    const memory = getRxStorageMemory() as RxStorage<unknown, unknown>;
+    const handed: number[] = [];
+    let holdFirst!: () => void;
+    const firstHeld = new Promise<void>((r) => (holdFirst = r));
+    let failSecond = false;
+    const gated = overrideInstances(memory, (inner) => ({
+      bulkWrite: async (rows, context) => {
+        if (inner.collectionName !== 'notes') return inner.bulkWrite(rows, context);
+        const chunk = handed.push(rows.length);
+        if (chunk === 1) await firstHeld;
+        if (chunk === 2 && failSecond) throw new Error('the disk is full');
+        return inner.bulkWrite(rows, context);
+      },
+    }));
+    db = await createRxDatabase<{ notes: RxCollection<Note> }>({
+      name: `chunked${Math.random().toString(36).slice(2, 10)}`,
+      storage: chunkedWrites(gated, { rows: 10, between: () => new Promise((r) => setTimeout(r, 0)) }),
+      multiInstance: false,
+    });
+    await db.addCollections({ notes: { schema } });
+    const write = db.notes.bulkInsert(notes(30));
+    // All three chunks are handed over while the first is still being stored.
+    await expect.poll(() => handed.length).toBe(3);
+    holdFirst();
+    await write;
+    expect(await db.notes.count().exec()).toBe(30);
+
+    handed.length = 0;
+    failSecond = true;
+    await expect(db.notes.bulkInsert(notes(30, 100))).rejects.toThrow('the disk is full');
+    // The first chunk waits to be stored; the second fails; the third is never handed over.
+    expect(handed).toEqual([10, 10]);
+  });
 });

@@ -34,6 +34,10 @@ export type ChunkOptions = {
  * sees the first and is then told of the second. (Holding the chunks' events until the last one
  * was tried: a query that read the storage between two chunks then counted the first chunk's
  * documents twice.)
+ * A chunk is handed to the storage without waiting for the one before it to be committed (the
+ * browser commits them in that order, one after the other): the page still has its turn between
+ * two, and IndexedDB is not left idle while the page hears of each commit (the first sync of 10k
+ * gigs 4.2 → 3.8 s, decision 008). A chunk that fails stops the ones not yet handed over.
  * A write's answer holds the errors of all its chunks; what is lost is the atomicity of one
  * IndexedDB transaction, which RxDB does not promise across documents anyway: a write cut short by
  * a closing tab keeps the chunks already stored, and replication pulls or pushes the rest again,
@@ -45,13 +49,16 @@ export function chunkedWrites<I, O>(storage: RxStorage<I, O>, options: ChunkOpti
   return overrideInstances(storage, (inner) => ({
     async bulkWrite(writes: BulkWriteRow<unknown>[], context: string): Promise<RxStorageBulkWriteResponse<unknown>> {
       if (writes.length <= rows) return inner.bulkWrite(writes, context);
-      const error: RxStorageBulkWriteResponse<unknown>['error'] = [];
+      const answers: Promise<RxStorageBulkWriteResponse<unknown>>[] = [];
+      let failed = false;
       for (let at = 0; at < writes.length; at += rows) {
         if (at > 0) await between();
-        const answer = await inner.bulkWrite(writes.slice(at, at + rows), context);
-        error.push(...answer.error);
+        if (failed) break;
+        const answer = inner.bulkWrite(writes.slice(at, at + rows), context);
+        answer.catch(() => (failed = true));
+        answers.push(answer);
       }
-      return { error };
+      return { error: (await Promise.all(answers)).flatMap((a) => a.error) };
     },
   }));
 }

@@ -4,7 +4,7 @@ import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { PULL_LIMIT } from '../../shared/sync/protocol';
 import { createConflictHandler, type LostWrite, type PushedStates } from './conflict-handler';
 import { databaseName } from './database-name';
-import { keepPullMarks } from './pull-marks';
+import { keepPullMarks, recordsOnlyForOwnGigs } from './pull-marks';
 import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
@@ -32,15 +32,22 @@ const CHANGE_EVENTS_KEPT = PULL_LIMIT.max + 100;
 export async function createAppDatabase(
   userId: string,
   storage: RxStorage<unknown, unknown>,
-  options: { multiInstance?: boolean; refused?: Set<string>; pushed?: PushedStates } = {},
+  options: {
+    multiInstance?: boolean;
+    refused?: Set<string>;
+    pushed?: PushedStates;
+    /** The signed-in user, when `userId` names the database otherwise (tests). */
+    ownerId?: string;
+  } = {},
 ): Promise<AppDatabase> {
   const refused = options.refused ?? new Set<string>();
   const pushed: PushedStates = options.pushed ?? new Map();
   const multiInstance = options.multiInstance ?? true;
   const db = await createRxDatabase<AppCollections>({
     name: databaseName(userId),
-    // The pull's writes keep RxDB's mark (pull-marks.ts), made with the database's hash function.
-    storage: keepPullMarks(storage, defaultHashSha256),
+    // The pull's writes keep RxDB's mark, and its records of others' gigs are not kept
+    // (pull-marks.ts), both made with the database's hash function.
+    storage: recordsOnlyForOwnGigs(keepPullMarks(storage, defaultHashSha256), options.ownerId ?? userId, defaultHashSha256),
     hashFunction: defaultHashSha256,
     multiInstance,
     eventReduce: true,

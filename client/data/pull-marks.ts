@@ -10,6 +10,13 @@ const protocolIdentifier = (collectionName: string) => `rxdbreplication${replica
 /** The context of the writes RxDB's pull makes to a collection (`downstreamBulkWriteFlag`). */
 const PULL_WRITE = 'replication-downstream-';
 
+/** The context of the pull's writes of its records (the replication's meta instance). */
+const PULL_RECORD_WRITE = 'replication-down-write-meta';
+
+/** The name RxDB gives a collection's replication records (its meta instance). */
+const recordsInstanceName = async (hashFunction: HashFunction, collectionName: string) =>
+  `rx-replication-meta-${await hashFunction([collectionName, replicationIdentifier(collectionName)].join('-'))}`;
+
 type PullMark = { hash?: unknown; _rev?: unknown };
 type Marked = { _rev: string; _meta: { o?: PullMark } & Record<string, unknown> };
 
@@ -64,4 +71,37 @@ function markHash(hashes: Map<string, Promise<string>>, hashFunction: HashFuncti
     hashes.set(collectionName, hash);
   }
   return hash;
+}
+
+type RecordRow = { isCheckpoint?: string; docData?: { createdBy?: unknown } };
+
+/**
+ * The pull's records of other people's gigs are not kept. RxDB's pull keeps, for every document,
+ * a record holding a copy of the server's version (the meta instance), which its push reads to
+ * tell the server which version a local change was made on. A device's user can change only the
+ * gigs they created; for the others the records were never read, yet they doubled what a new
+ * device's first sync stored: 10k gigs and 10k copies of them, the copies written after the board
+ * was already drawn (RxDB keeps no records at all for a replication that does not push). The
+ * marks above let RxDB's pull take a stored gig without a record as the server's version, and
+ * update it when the server's changes; a gig the user creates or pulls as theirs keeps its record.
+ * Records of checkpoints, of the user's own gigs and every other collection are written as before.
+ */
+export function recordsOnlyForOwnGigs<I, O>(
+  storage: RxStorage<I, O>,
+  ownerId: string,
+  hashFunction: HashFunction,
+): RxStorage<I, O> {
+  let gigRecords: Promise<string> | undefined;
+  return overrideInstances(storage, (instance) => ({
+    async bulkWrite(rows, context) {
+      if (context !== PULL_RECORD_WRITE) return instance.bulkWrite(rows, context);
+      if (instance.collectionName !== (await (gigRecords ??= recordsInstanceName(hashFunction, 'gigs'))))
+        return instance.bulkWrite(rows, context);
+      const kept = rows.filter((row) => {
+        const record = row.document as RecordRow;
+        return record.isCheckpoint !== '0' || record.docData?.createdBy === ownerId;
+      });
+      return kept.length > 0 ? instance.bulkWrite(kept, context) : { error: [] };
+    },
+  }));
 }

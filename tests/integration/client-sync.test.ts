@@ -129,7 +129,9 @@ function storageLosingReplicationRecords() {
     instance.collectionName.startsWith('rx-replication-meta')
       ? {
           bulkWrite: (rows, context) =>
-            cut ? new Promise((resolve) => waiting.push(() => resolve({ error: [] }))) : instance.bulkWrite(rows, context),
+            cut
+              ? new Promise((resolve) => waiting.push(() => resolve({ error: [] })))
+              : instance.bulkWrite(rows, context),
         }
       : {},
   );
@@ -176,14 +178,21 @@ describe('a first sync cut off mid-way', () => {
     // Meanwhile Ada renames one of the gigs the device holds.
     const renamed = stored[0]!;
     const { _seq, ...current } = server.ctx.store.get('gigs', renamed.id)!;
-    expect((await write(httpA, 'gigs', { ...current, title: 'Renamed while the device was closed' }, current)).refusal).toBeUndefined();
+    expect(
+      (await write(httpA, 'gigs', { ...current, title: 'Renamed while the device was closed' }, current)).refusal,
+    ).toBeUndefined();
 
     let pushes = 0;
     const counting: typeof fetch = (input, init) => {
       if (String(input).endsWith('/push')) pushes++;
       return fetch(input, init);
     };
-    const again = await startNodeClient(httpB, b.id, { storage: device.base, batchSize: 20, databaseKey: b.id, fetch: counting });
+    const again = await startNodeClient(httpB, b.id, {
+      storage: device.base,
+      batchSize: 20,
+      databaseKey: b.id,
+      fetch: counting,
+    });
     try {
       await waitFor(
         "every one of Ada's gigs stored",
@@ -206,6 +215,88 @@ describe('a first sync cut off mid-way', () => {
       expect(pushes).toBe(1);
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe("the replication's records on a device", () => {
+  it("keeps none of other people's gigs and one of each of its user's, and others' changes and deletions still arrive", async () => {
+    const httpA = new TestClient(server.url);
+    await signUpWithProfile(httpA, { name: 'Ada' });
+    const renamed = gigDoc({ title: 'Ada’s gig, to be renamed' });
+    const removed = gigDoc({ title: 'Ada’s gig, to be deleted' });
+    for (const g of [renamed, removed]) expect((await write(httpA, 'gigs', g)).refusal).toBeUndefined();
+
+    const httpB = new TestClient(server.url);
+    const b = await signUpWithProfile(httpB, { name: 'Ben' });
+    // The gig records the device writes: for which gig, by whom.
+    const recorded: { itemId: string; createdBy: unknown }[] = [];
+    const storage = overrideInstances(getRxStorageMemory() as RxStorage<unknown, unknown>, (instance) =>
+      instance.collectionName.startsWith('rx-replication-meta')
+        ? {
+            bulkWrite: (rows, context) => {
+              for (const row of rows) {
+                const record = row.document as {
+                  isCheckpoint?: string;
+                  itemId?: string;
+                  docData?: { createdBy?: unknown; title?: unknown };
+                };
+                if (record.isCheckpoint === '0' && typeof record.docData?.title === 'string')
+                  recorded.push({ itemId: record.itemId!, createdBy: record.docData.createdBy });
+              }
+              return instance.bulkWrite(rows, context);
+            },
+          }
+        : {},
+    );
+    const client = await startNodeClient(httpB, b.id, { storage });
+    try {
+      await waitFor(
+        'Ada’s gigs at the device',
+        async () => (await client.db.gigs.findByIds([renamed.id as string, removed.id as string]).exec()).size === 2,
+        10_000,
+      );
+      const mine = gigDoc({ title: 'Ben’s own gig' });
+      client.outbox.track('gigs', mine.id as string);
+      await client.db.gigs.insert(mine as never);
+      await waitFor(
+        'Ben’s gig stamped by the server',
+        async () => (await client.db.gigs.findOne(mine.id as string).exec())?.createdBy === b.id,
+        10_000,
+      );
+      await client.sync.awaitInSync();
+      expect(recorded.filter((r) => r.itemId === renamed.id || r.itemId === removed.id)).toEqual([]);
+      expect(recorded.some((r) => r.itemId === mine.id && r.createdBy === b.id)).toBe(true);
+
+      // Ada renames one and deletes the other: both reach the device.
+      const { _seq: _r, ...current } = server.ctx.store.get('gigs', renamed.id as string)!;
+      expect((await write(httpA, 'gigs', { ...current, title: 'Renamed by Ada' }, current)).refusal).toBeUndefined();
+      const { _seq: _d, ...doomed } = server.ctx.store.get('gigs', removed.id as string)!;
+      expect((await write(httpA, 'gigs', { ...doomed, _deleted: true }, doomed)).refusal).toBeUndefined();
+      await waitFor(
+        'the rename at the device',
+        async () => (await client.db.gigs.findOne(renamed.id as string).exec())?.title === 'Renamed by Ada',
+        10_000,
+      );
+      await waitFor(
+        'the deletion at the device',
+        async () => (await client.db.gigs.findOne(removed.id as string).exec()) === null,
+        10_000,
+      );
+
+      // Ben's change to his own gig goes out on the version he holds: the server takes it.
+      const own = await client.db.gigs.findOne(mine.id as string).exec();
+      client.outbox.track('gigs', mine.id as string);
+      await own!.incrementalPatch({ title: 'Ben’s gig, edited' });
+      await waitFor(
+        'the edit on the server',
+        () => server.ctx.store.get('gigs', mine.id as string)?.title === 'Ben’s gig, edited',
+        10_000,
+      );
+      await client.sync.awaitInSync();
+      expect(await client.db.syncproblems.count().exec()).toBe(0);
+    } finally {
+      await client.close();
     }
   });
 });

@@ -43,6 +43,7 @@ export async function startNodeClient(
   const db = await createAppDatabase(options.databaseKey ?? `${userId}-${Math.random().toString(36).slice(2, 8)}`, storage, {
     multiInstance: false,
     refused,
+    ownerId: userId,
   });
   const outbox = new Outbox();
   let onUnauthorized!: () => void;
