@@ -394,10 +394,13 @@ export class SyncController {
       push: {
         batchSize: 50,
         handler: async (all) => {
-          // Documents a pull stored whose record RxDB did not keep (the tab closed in between)
-          // come here as if written locally: they are the server's own, nothing is sent for them.
-          const unrecorded = all.filter((r) => !r.assumedMasterState).map((r) => String(r.newDocumentState.id));
-          const unchanged = await pulledUnchanged(collection as RxCollection, unrecorded);
+          // A document holding the version a pull stored, unchanged here since, has nothing of
+          // this device's to send, whatever RxDB's record of it says: its record was not written
+          // (the tab closed in between) or is not kept (others' gigs), see pull-marks.ts.
+          const unchanged = await pulledUnchanged(
+            collection as RxCollection,
+            all.map((r) => String(r.newDocumentState.id)),
+          );
           const rows = all.filter((r) => !unchanged.has(String(r.newDocumentState.id)));
           if (rows.length === 0) return [];
           const payload: PushRow[] = rows.map((r) => ({
