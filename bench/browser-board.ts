@@ -327,7 +327,12 @@ async function indexedDbFloor(report: Report, page: Page): Promise<void> {
     await request(indexedDB.deleteDatabase(copyName));
     return { took, gigs: rows.length };
   })()`)) as { took: number; gigs: number };
-  report.info(`browser: IndexedDB alone, the first sync's ${floor.gigs} gig rows`, 'put, transactions of 500', floor.took, 'ms');
+  report.info(
+    `browser: IndexedDB alone, the first sync's ${floor.gigs} gig rows`,
+    'put, transactions of 500',
+    floor.took,
+    'ms',
+  );
   report.note(
     "browser: IndexedDB alone is the gigs the first sync stored, put again into a fresh database with the same indexes, no RxDB or page around them: the floor of the first sync's writes in this browser",
   );

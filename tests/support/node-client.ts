@@ -40,11 +40,15 @@ export async function startNodeClient(
 ): Promise<NodeAppClient> {
   const refused = new Set<string>();
   const storage = options.storage ?? (getRxStorageMemory() as RxStorage<unknown, unknown>);
-  const db = await createAppDatabase(options.databaseKey ?? `${userId}-${Math.random().toString(36).slice(2, 8)}`, storage, {
-    multiInstance: false,
-    refused,
-    ownerId: userId,
-  });
+  const db = await createAppDatabase(
+    options.databaseKey ?? `${userId}-${Math.random().toString(36).slice(2, 8)}`,
+    storage,
+    {
+      multiInstance: false,
+      refused,
+      ownerId: userId,
+    },
+  );
   const outbox = new Outbox();
   let onUnauthorized!: () => void;
   const unauthorized = new Promise<void>((resolve) => (onUnauthorized = resolve));
