@@ -83,7 +83,7 @@ type RecordRow = { isCheckpoint?: string; docData?: { createdBy?: unknown } };
  * device's first sync stored: 10k gigs and 10k copies of them, the copies written after the board
  * was already drawn (RxDB keeps no records at all for a replication that does not push). The
  * marks above let RxDB's pull take a stored gig without a record as the server's version, and
- * update it when the server's changes; a gig the user creates or pulls as theirs keeps its record.
+ * update it when the server changes it; a gig the user creates or pulls as theirs keeps its record.
  * Records of checkpoints, of the user's own gigs and every other collection are written as before.
  */
 export function recordsOnlyForOwnGigs<I, O>(
