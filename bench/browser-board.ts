@@ -39,7 +39,7 @@ function creatorOf(i: number): { id: string; name: string } {
 }
 
 /** The creators' public profiles: most rated as buyers (1 to 40 reviews, averages 2.0 to 5.0), some not yet. */
-export function creatorWrites(now: number): DocWrite[] {
+function creatorWrites(now: number): DocWrite[] {
   return Array.from({ length: CREATORS }, (_, i) => {
     const { id, name } = creatorOf(i);
     const reviews = i % 5 === 0 ? 0 : 1 + (i % 40);
@@ -68,7 +68,7 @@ export function creatorWrites(now: number): DocWrite[] {
   });
 }
 
-export function gigWrites(count: number, now: number): DocWrite[] {
+function gigWrites(count: number, now: number): DocWrite[] {
   const writes: DocWrite[] = [];
   for (let i = 0; i < count; i += 1) {
     const niche = NICHES[i % NICHES.length]!;

@@ -1,21 +1,9 @@
-import { createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema, type RxStorage } from 'rxdb';
+import { createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunkedWrites } from './chunked-storage';
 import { overrideInstances } from './storage-overrides';
-
-type Note = { id: string; text: string };
-
-const schema: RxJsonSchema<Note> = {
-  version: 0,
-  primaryKey: 'id',
-  type: 'object',
-  properties: { id: { type: 'string', maxLength: 40 }, text: { type: 'string' } },
-  required: ['id', 'text'],
-};
-
-const notes = (n: number, from = 0): Note[] =>
-  Array.from({ length: n }, (_, i) => ({ id: `note-${String(from + i).padStart(4, '0')}`, text: `n${from + i}` }));
+import { noteSchema as schema, notes, type Note } from '../../tests/support/notes';
 
 let db: RxDatabase<{ notes: RxCollection<Note> }> | undefined;
 afterEach(async () => {

@@ -43,12 +43,13 @@ export async function createAppDatabase(
   const refused = options.refused ?? new Set<string>();
   const pushed: PushedStates = options.pushed ?? new Map();
   const multiInstance = options.multiInstance ?? true;
+  // The database's hash function names the replication's records and marks (pull-marks.ts).
+  const hashFunction = defaultHashSha256;
   const db = await createRxDatabase<AppCollections>({
     name: databaseName(userId),
-    // The pull's writes keep RxDB's mark, and its records of others' gigs are not kept
-    // (pull-marks.ts), both made with the database's hash function.
-    storage: recordsOnlyForOwnGigs(keepPullMarks(storage, defaultHashSha256), options.ownerId ?? userId, defaultHashSha256),
-    hashFunction: defaultHashSha256,
+    // The pull's writes keep RxDB's mark, and its records of others' gigs are not kept.
+    storage: recordsOnlyForOwnGigs(keepPullMarks(storage, hashFunction), options.ownerId ?? userId, hashFunction),
+    hashFunction,
     multiInstance,
     eventReduce: true,
     closeDuplicates: true,

@@ -3,15 +3,7 @@ import { createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { internalInsertsReadFirst } from './internal-inserts';
-
-type Item = { id: string; text: string };
-const schema: RxJsonSchema<Item> = {
-  version: 0,
-  primaryKey: 'id',
-  type: 'object',
-  properties: { id: { type: 'string', maxLength: 20 }, text: { type: 'string' } },
-  required: ['id', 'text'],
-};
+import { noteSchema as schema, type Note as Item } from '../../tests/support/notes';
 type Db = RxDatabase<{ items: RxCollection<Item>; others: RxCollection<Item> }>;
 
 const storage = () =>

@@ -1,17 +1,8 @@
-import { createRxDatabase, defaultHashSha256, type RxCollection, type RxDatabase, type RxJsonSchema, type RxStorage } from 'rxdb';
+import { createRxDatabase, defaultHashSha256, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keepPullMarks, pulledUnchanged } from './pull-marks';
-
-type Note = { id: string; text: string };
-
-const schema: RxJsonSchema<Note> = {
-  version: 0,
-  primaryKey: 'id',
-  type: 'object',
-  properties: { id: { type: 'string', maxLength: 40 }, text: { type: 'string' } },
-  required: ['id', 'text'],
-};
+import { noteSchema as schema, type Note } from '../../tests/support/notes';
 
 let db: RxDatabase<{ notes: RxCollection<Note> }> | undefined;
 afterEach(async () => {

@@ -33,19 +33,21 @@ type Marked = { _rev: string; _meta: { o?: PullMark } & Record<string, unknown> 
  * arrive without it, as RxDB computed it: the same hash, the height of the revision stored.
  */
 export function keepPullMarks<I, O>(storage: RxStorage<I, O>, hashFunction: HashFunction): RxStorage<I, O> {
-  const hashes = new Map<string, Promise<string>>();
-  return overrideInstances(storage, (instance) => ({
-    async bulkWrite(rows, context) {
-      if (!context.startsWith(PULL_WRITE)) return instance.bulkWrite(rows, context);
-      const hash = await markHash(hashes, hashFunction, instance.collectionName);
-      const marked = rows.map((row) => {
-        const doc = row.document as Marked;
-        if (doc._meta.o) return row;
-        return { ...row, document: { ...doc, _meta: { ...doc._meta, o: { _rev: getHeightOfRevision(doc._rev), hash } } } };
-      });
-      return instance.bulkWrite(marked as typeof rows, context);
-    },
-  }));
+  return overrideInstances(storage, (instance) => {
+    let mark: Promise<string> | undefined;
+    return {
+      async bulkWrite(rows, context) {
+        if (!context.startsWith(PULL_WRITE)) return instance.bulkWrite(rows, context);
+        const hash = await (mark ??= Promise.resolve(hashFunction(protocolIdentifier(instance.collectionName))));
+        const marked = rows.map((row) => {
+          const doc = row.document as Marked;
+          if (doc._meta.o) return row;
+          return { ...row, document: { ...doc, _meta: { ...doc._meta, o: { _rev: getHeightOfRevision(doc._rev), hash } } } };
+        });
+        return instance.bulkWrite(marked as typeof rows, context);
+      },
+    };
+  });
 }
 
 /**
@@ -62,15 +64,6 @@ export async function pulledUnchanged(collection: RxCollection, ids: readonly st
     if (mark?.hash === hash && mark._rev === getHeightOfRevision(doc._rev)) unchanged.add(String(doc.id));
   }
   return unchanged;
-}
-
-function markHash(hashes: Map<string, Promise<string>>, hashFunction: HashFunction, collectionName: string) {
-  let hash = hashes.get(collectionName);
-  if (!hash) {
-    hash = Promise.resolve(hashFunction(protocolIdentifier(collectionName)));
-    hashes.set(collectionName, hash);
-  }
-  return hash;
 }
 
 type RecordRow = { isCheckpoint?: string; docData?: { createdBy?: unknown } };
