@@ -299,4 +299,55 @@ describe("the replication's records on a device", () => {
       await client.close();
     }
   });
+
+  it("keeps the record of its user's gig made on another device, and the user's edit there goes out on it", async () => {
+    const http = new TestClient(server.url);
+    const user = await signUpWithProfile(http, { name: 'Cleo' });
+    const first = await startNodeClient(http, user.id);
+    const gig = gigDoc({ title: 'Made on the laptop' });
+    try {
+      first.outbox.track('gigs', gig.id as string);
+      await first.db.gigs.insert(gig as never);
+      await waitFor('the gig on the server', () => server.ctx.store.get('gigs', gig.id as string), 10_000);
+    } finally {
+      await first.close();
+    }
+
+    // The same user on a second device: the gig arrives by the pull, with its record.
+    const recorded: string[] = [];
+    const storage = overrideInstances(getRxStorageMemory() as RxStorage<unknown, unknown>, (instance) =>
+      instance.collectionName.startsWith('rx-replication-meta')
+        ? {
+            bulkWrite: (rows, context) => {
+              for (const row of rows) {
+                const record = row.document as { isCheckpoint?: string; itemId?: string };
+                if (record.isCheckpoint === '0' && record.itemId) recorded.push(record.itemId);
+              }
+              return instance.bulkWrite(rows, context);
+            },
+          }
+        : {},
+    );
+    const second = await startNodeClient(http, user.id, { storage });
+    try {
+      const pulled = await waitFor(
+        'the gig on the phone',
+        () => second.db.gigs.findOne(gig.id as string).exec(),
+        10_000,
+      );
+      await second.sync.awaitInSync();
+      expect(recorded).toContain(gig.id);
+      second.outbox.track('gigs', gig.id as string);
+      await pulled.incrementalPatch({ title: 'Edited on the phone' });
+      await waitFor(
+        'the edit on the server',
+        () => server.ctx.store.get('gigs', gig.id as string)?.title === 'Edited on the phone',
+        10_000,
+      );
+      await second.sync.awaitInSync();
+      expect(await second.db.syncproblems.count().exec()).toBe(0);
+    } finally {
+      await second.close();
+    }
+  });
 });
