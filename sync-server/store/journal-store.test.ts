@@ -32,6 +32,18 @@ async function openStore(dataDir: string, extra: Partial<JournalStoreOptions> = 
   return store;
 }
 
+/** Writes `text` where a journal file's lines end (the zeros after them begin), as a torn write would. */
+async function writeAtLinesEnd(file: string, text: string): Promise<void> {
+  const bytes = await fs.readFile(file);
+  const end = bytes.indexOf(0);
+  const handle = await fs.open(file, 'r+');
+  try {
+    await handle.write(text, end === -1 ? bytes.length : end);
+  } finally {
+    await handle.close();
+  }
+}
+
 async function closeStore(store: JournalStore): Promise<void> {
   await store.close();
   open.splice(open.indexOf(store), 1);
@@ -231,12 +243,14 @@ describe('journal store: restart', () => {
     const copy = await tempDir();
     await fs.cp(dir, copy, { recursive: true });
     const [journal] = await listJournalFiles(copy);
-    await fs.appendFile(journal!.file, '{"lsn":3,"writes":[{"collection":"gigs","doc":{"id":"g3"');
+    // A crash in the middle of line 3: its start written where the lines end, before the zeros.
+    await writeAtLinesEnd(journal!.file, '{"lsn":3,"writes":[{"collection":"gigs","doc":{"id":"g3"');
     const recovered = await openStore(copy);
     expect(recovered.get('gigs', 'g3')).toBeUndefined();
     expect(recovered.durableSeq()).toBe(2);
     await recovered.commit([gig('g4')]);
-    const lines = (await fs.readFile(journal!.file, 'utf8')).split('\n');
+    // The lines, up to the zeros written ahead of them.
+    const lines = (await fs.readFile(journal!.file, 'utf8')).split('\0')[0]!.split('\n');
     expect(lines.filter(Boolean).map((l) => (JSON.parse(l) as { lsn: number }).lsn)).toEqual([1, 2, 3]);
     await closeStore(recovered);
     const again = await openStore(copy);
@@ -337,6 +351,24 @@ describe('journal store: restart', () => {
     }
     for (let i = 0; i < 10; i++) await store.appendChatUpdate('room', new Uint8Array(10));
     await vi.waitFor(() => expect(store.stats().snapshots).toBeGreaterThan(taken));
+  });
+
+  it('counts the lines of the journal, not the zeros after them, towards the next snapshot at start', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    // A store of about 400 KB, snapshotted, then a few small lines: the file holds ~1 MiB of zeros after them.
+    await store.commit(Array.from({ length: 200 }, (_, i) => gig(`big${i}`, { description: 'x'.repeat(2000) })));
+    await store.snapshot();
+    for (let i = 0; i < 20; i++) await store.appendChatUpdate('room', new Uint8Array(10));
+    const copy = await tempDir();
+    await fs.cp(dir, copy, { recursive: true });
+    const [journal] = await listJournalFiles(copy);
+    expect((await fs.stat(journal!.file)).size).toBeGreaterThan((await fs.stat(path.join(copy, 'db.json'))).size);
+    // 20 lines are past snapshotEveryCommits, but their bytes are far from half the snapshot.
+    const recovered = await openStore(copy, { snapshotEveryCommits: 10 });
+    expect(recovered.chatUpdates('room')).toHaveLength(20);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(recovered.stats().snapshots).toBe(0);
   });
 
   it('keeps the chat log: append, compact, restart', async () => {

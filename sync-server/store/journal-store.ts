@@ -65,12 +65,6 @@ const fileSize = (file: string, missing = 0) =>
     () => missing,
   );
 
-/** Bytes of the snapshot and of the journal files beside it, as found at start. */
-async function fileSizes(dir: string): Promise<{ snapshot: number; journal: number }> {
-  const journal = await Promise.all((await listJournalFiles(dir)).map(({ file }) => fileSize(file)));
-  return { snapshot: await fileSize(path.join(dir, SNAPSHOT_FILE)), journal: journal.reduce((a, b) => a + b, 0) };
-}
-
 /** What a journal line carries to the moment it is durable. */
 type Durable = { changes: StampedWrite[]; lastSeq: number };
 
@@ -81,8 +75,9 @@ export async function openJournalStore(options: JournalStoreOptions): Promise<Jo
   const lock = await lockDataDir(dir, now);
   try {
     const loaded = await loadDataDir(dir, options.indexes);
-    const sizes = await fileSizes(dir);
-    const file = await fs.open(loaded.tail.file, 'a');
+    const sizes = { snapshot: await fileSize(path.join(dir, SNAPSHOT_FILE)), journal: loaded.journalBytes };
+    // Not opened for appending: lines go where the file's lines end, before the zeros after them.
+    const file = await fs.open(loaded.tail.file, 'r+');
     return new JournalStoreImpl(dir, options, now, lock, loaded, file, sizes);
   } catch (err) {
     await lock.release();
@@ -122,8 +117,15 @@ class JournalStoreImpl extends MemoryReads implements JournalStore {
     this.lastLsn = loaded.lastLsn;
     this.snapshotLsn = this.countFrom = loaded.snapshotLsn;
     this.durable = this.memory.lastSeq;
-    const firstLsn = loaded.tail.firstLsn;
-    this.journal = new JournalWriter<Durable>({ dir, file, firstLsn, onDurable: (p) => this.madeDurable(p) });
+    const { firstLsn, end, size } = loaded.tail;
+    this.journal = new JournalWriter<Durable>({
+      dir,
+      file,
+      firstLsn,
+      position: end,
+      allocated: size,
+      onDurable: (p) => this.madeDurable(p),
+    });
     // Node fires at once for delays past 2^31 - 1 ms, so longer ones are clamped.
     this.timer = setInterval(
       () => this.journalLargeEnough() && this.snapshotInBackground(),

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JournalWriter, listJournalFiles, type JournalFile } from './journal';
 
 const dirs: string[] = [];
@@ -37,6 +37,7 @@ describe('journal writer', () => {
       dir: '/nonexistent',
       file: fakeFile(writes, () => false),
       firstLsn: 1,
+      preallocate: 0,
       onDurable: (p) => durable.push(p),
     });
     const first = writer.append('1\n', 1);
@@ -58,6 +59,7 @@ describe('journal writer', () => {
       dir: '/nonexistent',
       file: fakeFile([], () => fail),
       firstLsn: 1,
+      preallocate: 0,
       onDurable: () => undefined,
     });
     await writer.append('1\n', 1);
@@ -73,7 +75,7 @@ describe('journal writer', () => {
 
   it('rotates to a new file after the lines queued before the rotation', async () => {
     const dir = await tempDir();
-    const file = await fs.open(path.join(dir, 'journal-1.jsonl'), 'a');
+    const file = await fs.open(path.join(dir, 'journal-1.jsonl'), 'w');
     const writer = new JournalWriter<number>({ dir, file, firstLsn: 1, onDurable: () => undefined });
     const done = [writer.append('1\n', 1), writer.append('2\n', 2), writer.rotate(3), writer.append('3\n', 3)];
     await Promise.all(done);
@@ -87,7 +89,7 @@ describe('journal writer', () => {
 
   it('writes a small batch on the main thread once the disk has answered fast, and a larger one off it', async () => {
     const file = path.join(await tempDir(), 'journal-1.jsonl');
-    const handle = await fs.open(file, 'a');
+    const handle = await fs.open(file, 'w');
     let pooled = 0; // writes handed to libuv's pool (the file handle's own write)
     let slowSync = false;
     const observed: JournalFile = {
@@ -111,6 +113,7 @@ describe('journal writer', () => {
       onDurable: () => {},
       inlineMaxBytes: 2,
       inlineMaxSyncMs: 250,
+      preallocate: 0, // counts only the lines' writes
     });
     await writer.append('1\n', 1); // the disk's speed is not known yet: off the main thread
     expect(pooled).toBe(1);
@@ -128,5 +131,66 @@ describe('journal writer', () => {
     expect(writer.syncs).toBe(6);
     await writer.close();
     expect(await fs.readFile(file, 'utf8')).toBe('1\n2\n3\n4\n5\n6\n7\n8\n');
+  });
+
+  it('writes lines into zeros already written ahead of them, and closes without the zeros', async () => {
+    const file = path.join(await tempDir(), 'journal-1.jsonl');
+    const handle = await fs.open(file, 'w');
+    const writer = new JournalWriter<number>({
+      dir: path.dirname(file),
+      file: handle,
+      firstLsn: 1,
+      preallocate: 4096,
+      onDurable: () => {},
+    });
+    await writer.append('1\n', 1);
+    // The first step of zeros was written (from the open on) and synced: the file's size stays.
+    await vi.waitFor(async () => expect((await fs.stat(file)).size).toBe(4096));
+    await writer.append('2\n', 2);
+    expect((await fs.stat(file)).size).toBe(4096);
+    const bytes = await fs.readFile(file);
+    expect(bytes.toString('utf8', 0, 4)).toBe('1\n2\n');
+    expect(bytes.subarray(4).every((b) => b === 0)).toBe(true);
+    // Less than half a step left: the next step is written in the background, lines go on.
+    const long = 'x'.repeat(2100) + '\n';
+    await writer.append(long, 3);
+    await vi.waitFor(async () => expect((await fs.stat(file)).size).toBe(4096 * 2));
+    // A batch larger than the space left waits for the zeros, then goes past them.
+    await Promise.all([4, 5, 6].map((n) => writer.append(long, n)));
+    await writer.close();
+    const text = await fs.readFile(file, 'utf8');
+    expect(text).toBe('1\n2\n' + long.repeat(4));
+  });
+
+  it('goes on writing lines when the zeros cannot be written', async () => {
+    const file = path.join(await tempDir(), 'journal-1.jsonl');
+    const handle = await fs.open(file, 'w');
+    let zeroWrites = 0;
+    const full: JournalFile = {
+      fd: handle.fd,
+      write: ((buffer: Buffer, ...rest: [number, number, number]) => {
+        if (buffer.every((b) => b === 0)) {
+          zeroWrites++;
+          return Promise.reject(new Error('ENOSPC: no space left on device, write'));
+        }
+        return handle.write(buffer, ...rest);
+      }) as JournalFile['write'],
+      datasync: () => handle.datasync(),
+      truncate: (n) => handle.truncate(n),
+      close: () => handle.close(),
+    };
+    const writer = new JournalWriter<number>({
+      dir: path.dirname(file),
+      file: full,
+      firstLsn: 1,
+      preallocate: 4096,
+      onDurable: () => {},
+    });
+    await Promise.all([1, 2, 3].map((n) => writer.append(`${n}\n`, n)));
+    await writer.append('4\n', 4);
+    expect(zeroWrites).toBeGreaterThan(0);
+    expect(writer.failed).toBeUndefined();
+    await writer.close();
+    expect(await fs.readFile(file, 'utf8')).toBe('1\n2\n3\n4\n');
   });
 });

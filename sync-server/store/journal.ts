@@ -16,6 +16,12 @@ import path from 'node:path';
  * client shares). A larger batch (many writers at once) goes to the pool, where the next lines
  * queue behind the sync in flight and share the next one; and a disk whose last sync was slow is
  * never waited on inline.
+ *
+ * Lines are written into space the file already has: the writer keeps zeros written and synced
+ * ahead of its last line (`PREALLOCATE`, extended in the background), so a line's sync commits
+ * only its data, not also the file's new size (decision 008: 28 µs less CPU and 70 µs less time
+ * per sync on this machine's disk). A journal file therefore ends with zeros after its last line;
+ * the reader (replay.ts) takes them as the end of its lines, and a clean close cuts them off.
  */
 
 const FILE_PATTERN = /^journal-(\d+)\.jsonl$/;
@@ -46,7 +52,15 @@ export async function syncDir(dir: string): Promise<void> {
 }
 
 /** The part of a file handle the writer uses (the descriptor for inline syncs); tests stand in a failing one. */
-export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'> & { readonly fd?: number };
+export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'> &
+  Partial<Pick<FileHandle, 'truncate'>> & { readonly fd?: number };
+
+/**
+ * Zeros written ahead of the lines, in steps of this many bytes; the next step starts in the
+ * background once less than half a step is left. A step costs ~4 ms here per 4 MiB, once per
+ * ~1,400 lines of a 1 MiB step: under a microsecond a line.
+ */
+export const PREALLOCATE = 1024 * 1024;
 
 /** When the lines read in one turn of the event loop are written and synced on the main thread. */
 const INLINE = {
@@ -72,7 +86,13 @@ export type JournalWriterOptions<P> = {
   firstLsn: number;
   /** Called once per sync, before the waiting commits resolve, with the payloads now durable. */
   onDurable(payloads: P[]): void;
-  /** Opens a new journal file; replaceable in tests. */
+  /** Where the next line goes in `file`: the end of its lines (0 for a new file). */
+  position?: number;
+  /** The file's size, when zeros follow its lines (default: `position`). */
+  allocated?: number;
+  /** Bytes of zeros kept written ahead of the lines (default PREALLOCATE; 0 writes none). */
+  preallocate?: number;
+  /** Opens a new, empty journal file; replaceable in tests. */
   openFile?(file: string): Promise<JournalFile>;
   /** Lines are written inline up to this many bytes (default INLINE.maxBytes)… */
   inlineMaxBytes?: number;
@@ -90,10 +110,21 @@ export class JournalWriter<P> {
   private fileLsn: number;
   /** How long the last sync took, in milliseconds (unknown before the first). */
   private lastSyncMs = Number.POSITIVE_INFINITY;
+  /** Where the next line goes in the current file. */
+  private position: number;
+  /** Bytes of the current file written (lines, then zeros) and synced: lines go below this. */
+  private allocated: number;
+  /** The zeros being written past `allocated`, in the background. */
+  private extending: Promise<void> | undefined;
+  private readonly step: number;
 
   constructor(private readonly options: JournalWriterOptions<P>) {
     this.file = options.file;
     this.fileLsn = options.firstLsn;
+    this.position = options.position ?? 0;
+    this.allocated = Math.max(options.allocated ?? 0, this.position);
+    this.step = options.preallocate ?? PREALLOCATE;
+    this.extendAhead();
   }
 
   /** The error that broke the journal, if any: after it nothing more can be made durable. */
@@ -116,8 +147,12 @@ export class JournalWriter<P> {
     return this.enqueue((resolve, reject) => ({ kind: 'barrier', resolve, reject }));
   }
 
+  /** Writes what is queued, then closes the file without the zeros after its lines. */
   async close(): Promise<void> {
     await this.barrier().catch(() => undefined);
+    await this.extending;
+    if (!this.failure && this.allocated > this.position)
+      await this.file.truncate?.(this.position).catch(() => undefined);
     await this.file.close().catch(() => undefined);
   }
 
@@ -159,24 +194,31 @@ export class JournalWriter<P> {
     const batch = this.queue.splice(0, end === -1 ? this.queue.length : end) as Line<P>[];
     try {
       const buffer = Buffer.from(batch.map((l) => l.text).join(''), 'utf8');
+      // Lines never go where zeros are still being written; past the zeros they extend the file.
+      if (this.position + buffer.length > this.allocated) await this.extending;
       const started = performance.now();
       const { fd } = this.file;
+      const at = this.position;
       if (
         buffer.length <= (this.options.inlineMaxBytes ?? INLINE.maxBytes) &&
         fd !== undefined &&
         this.lastSyncMs <= (this.options.inlineMaxSyncMs ?? INLINE.maxSyncMs)
       ) {
-        for (let offset = 0; offset < buffer.length;) offset += writeSync(fd, buffer, offset, buffer.length - offset);
+        for (let offset = 0; offset < buffer.length;)
+          offset += writeSync(fd, buffer, offset, buffer.length - offset, at + offset);
         fdatasyncSync(fd);
       } else {
         for (let offset = 0; offset < buffer.length;) {
-          const { bytesWritten } = await this.file.write(buffer, offset, buffer.length - offset);
+          const { bytesWritten } = await this.file.write(buffer, offset, buffer.length - offset, at + offset);
           offset += bytesWritten;
         }
         await this.file.datasync();
       }
       this.lastSyncMs = performance.now() - started;
       this.syncs++;
+      this.position = at + buffer.length;
+      this.allocated = Math.max(this.allocated, this.position);
+      this.extendAhead();
     } catch (err) {
       // The batch is lost with the rest: put it back so `fail` rejects it too.
       this.queue.unshift(...batch);
@@ -186,14 +228,45 @@ export class JournalWriter<P> {
     for (const line of batch) line.resolve();
   }
 
+  /**
+   * Starts writing the next step of zeros once less than half a step is left after the lines.
+   * They are written and synced off the main thread while lines go on below them; a failure
+   * (a full disk) only stops the preallocation: lines then extend the file as they did without.
+   */
+  private extendAhead(): void {
+    if (this.extending || this.step === 0 || this.allocated - this.position >= this.step / 2) return;
+    const from = this.allocated;
+    const file = this.file;
+    const zeros = Buffer.alloc(this.step);
+    this.extending = (async () => {
+      try {
+        for (let offset = 0; offset < zeros.length;) {
+          const { bytesWritten } = await file.write(zeros, offset, zeros.length - offset, from + offset);
+          offset += bytesWritten;
+        }
+        await file.datasync();
+        if (file === this.file) this.allocated = Math.max(this.allocated, from + zeros.length);
+      } catch {
+        // Lines are written past `allocated` from now on, as into a file without zeros.
+      } finally {
+        this.extending = undefined;
+      }
+    })();
+  }
+
   private async switchFile(firstLsn: number): Promise<void> {
     if (firstLsn === this.fileLsn) return;
-    const open = this.options.openFile ?? ((file: string) => fs.open(file, 'a'));
+    await this.extending;
+    // The old file without its zeros (not synced: a crash may leave them, which the reader takes).
+    await this.file.truncate?.(this.position).catch(() => undefined);
+    const open = this.options.openFile ?? ((file: string) => fs.open(file, 'w'));
     const next = await open(path.join(this.options.dir, journalFileName(firstLsn)));
     await syncDir(this.options.dir);
     const previous = this.file;
     this.file = next;
     this.fileLsn = firstLsn;
+    this.position = this.allocated = 0;
+    this.extendAhead();
     await previous.close().catch(() => undefined);
   }
 

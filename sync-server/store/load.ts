@@ -12,8 +12,13 @@ export type LoadedState = {
   lastLsn: number;
   /** Journal line db.json covers (0 without one). */
   snapshotLsn: number;
-  /** The journal file new lines are appended to, and the number of its first line. */
-  tail: { file: string; firstLsn: number };
+  /**
+   * The journal file new lines go to, the number of its first line, where its lines end and its
+   * size (zeros may follow the lines).
+   */
+  tail: { file: string; firstLsn: number; end: number; size: number };
+  /** Bytes of the journal's lines, in all its files. */
+  journalBytes: number;
 };
 
 /** Start-up: db.json through lowdb, then every newer journal line, in order. */
@@ -35,11 +40,11 @@ export async function loadDataDir(dir: string, indexes: IndexDefinitions): Promi
   let tail = replay.tail;
   if (!tail) {
     const firstLsn = replay.lastLsn + 1;
-    tail = { file: path.join(dir, journalFileName(firstLsn)), firstLsn };
+    tail = { file: path.join(dir, journalFileName(firstLsn)), firstLsn, end: 0, size: 0 };
     await fs.writeFile(tail.file, '', { flag: 'a' });
     await syncDir(dir);
   }
-  return { memory, lastLsn: replay.lastLsn, snapshotLsn, tail };
+  return { memory, lastLsn: replay.lastLsn, snapshotLsn, tail, journalBytes: replay.lineBytes };
 }
 
 function applyEntry(memory: MemoryState, entry: JournalEntry): void {

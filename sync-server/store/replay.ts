@@ -13,19 +13,27 @@ export type JournalEntry =
 export type ReplayResult = {
   /** Number of the last line read (the snapshot's when every line is older). */
   lastLsn: number;
-  /** The file new lines go to, and the number of its first line. */
-  tail: { file: string; firstLsn: number } | undefined;
+  /**
+   * The file new lines go to, the number of its first line, where its lines end and its size
+   * (larger when zeros follow the lines).
+   */
+  tail: { file: string; firstLsn: number; end: number; size: number } | undefined;
   /** Bytes of a torn last line that were cut off. */
   truncatedBytes: number;
+  /** Bytes of lines in all the files (the zeros after them not counted). */
+  lineBytes: number;
 };
 
 /**
  * Reads the journal files in order and hands every line newer than the snapshot to `apply`.
  *
+ * A file's lines may be followed by zeros (space the writer keeps ahead of them, journal.ts):
+ * nothing but zeros from the start of a line to the end of the file is the end of its lines.
+ *
  * Only the end of the last file can be torn: a line is acknowledged after its sync, and a file is
  * left behind only once all its lines are synced. So an unreadable line there is a crash in the
  * middle of a write (nobody was told it succeeded) and is cut off, with whatever follows it, so
- * that later appends start on a clean line. Anywhere else it is damage and start-up stops.
+ * that later lines start on a clean line. Anywhere else it is damage and start-up stops.
  */
 export async function replayJournal(
   dir: string,
@@ -35,12 +43,16 @@ export async function replayJournal(
   const files = await listJournalFiles(dir);
   let lastLsn = snapshotLsn;
   let truncatedBytes = 0;
-  for (const [i, { file }] of files.entries()) {
+  let lineBytes = 0;
+  let tail: ReplayResult['tail'];
+  for (const [i, { file, firstLsn }] of files.entries()) {
     const isLast = i === files.length - 1;
     const bytes = await fs.readFile(file);
     let start = 0;
+    let size = bytes.length;
     let lineNo = 0;
     while (start < bytes.length) {
+      if (bytes[start] === 0 && zerosFrom(bytes, start)) break;
       lineNo++;
       const newline = bytes.indexOf(0x0a, start);
       const entry = newline === -1 ? undefined : parseLine(bytes.toString('utf8', start, newline));
@@ -48,6 +60,7 @@ export async function replayJournal(
         if (!isLast) throw damaged(file, lineNo, 'unreadable line');
         truncatedBytes = bytes.length - start;
         await cutTail(file, start);
+        size = start;
         break;
       }
       start = newline + 1;
@@ -62,9 +75,16 @@ export async function replayJournal(
       apply(entry);
       lastLsn = entry.lsn;
     }
+    lineBytes += start;
+    if (isLast) tail = { file, firstLsn, end: start, size };
   }
-  const tail = files[files.length - 1];
-  return { lastLsn, tail, truncatedBytes };
+  return { lastLsn, tail, truncatedBytes, lineBytes };
+}
+
+/** Nothing but zeros from `start` to the end. */
+function zerosFrom(bytes: Buffer, start: number): boolean {
+  for (let i = start; i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  return true;
 }
 
 function parseLine(text: string): JournalEntry | undefined {
