@@ -306,12 +306,12 @@ export function useSyncStatusValue<T>(pick: (status: SyncStatus) => T): T {
 
 /**
  * This device's first sync is still bringing the user's data (or, given `only`, that collection's
- * part of it), and can (online, the server reachable, not "Work offline"). A screen that lists
- * what the user has (My Gigs, Applications) waits for it rather than draw a part of it: the cards
- * would jump as each stored chunk lands, and an empty or short list would say "no applications"
- * while they are on the way. A screen of one collection (Notifications, the board) waits for that
- * collection's first pass only.
+ * part of it, or those collections'), and can (online, the server reachable, not "Work offline").
+ * A screen that lists what the user has (My Gigs, Applications) waits for it rather than draw a
+ * part of it: the cards would jump as each stored chunk lands, and an empty or short list would
+ * say "no applications" while they are on the way. A screen that draws from some collections only
+ * (Notifications, Applications, the board) waits for their first pass only.
  */
-export function useFirstSyncUnderWay(only?: ReplicatedName): boolean {
+export function useFirstSyncUnderWay(only?: ReplicatedName | readonly ReplicatedName[]): boolean {
   return useSyncStatusValue((status) => firstSyncUnderWay(status, only));
 }

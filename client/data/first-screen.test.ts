@@ -4,10 +4,11 @@ import { collectionsForScreen } from './first-screen';
 describe("the opened screen's collections, pulled first on a new device", () => {
   it.each([
     ['/notifications', ['notifications']],
-    // Screens that act on collections they do not show (Converse, Apply, reviews) favour none.
+    // The cards and their applicants' names and reputation (Converse waits for the conversations).
+    ['/applications', ['applications', 'users']],
+    // Screens that act on collections they do not show without waiting (Apply, reviews) favour none.
     ['/landing', []],
     ['/basket', []],
-    ['/applications', []],
     ['/gig/g1', []],
     ['/exchange/u1', []],
     ['/notifications/extra', []],

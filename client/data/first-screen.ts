@@ -1,15 +1,20 @@
+import { PATHS } from '../../shared/routes';
 import type { ReplicatedName } from './collections';
 
 /**
  * The collections the screen a user opened draws from, when the rest can safely wait. On a new
  * device's first sync they are pulled first and the others after their first pass
- * (client/data/replication.ts), so the screen is drawn with its data before the rest of the sync
- * finishes: on a phone, storing everything at once kept the notifications waiting for the whole
- * marketplace. Only screens whose actions read nothing else: a screen that acts on what it does
- * not show (Converse reads the applications and conversations) must not act on half of the data,
- * so it waits for everything, as every other screen does.
+ * (client/data/replication.ts), and the screen waits for those only, so it is drawn with its data
+ * before the rest of the sync finishes: on a phone, storing everything at once kept the
+ * notifications waiting for the whole marketplace. Only screens whose actions read nothing else,
+ * or wait for what they read: Applications' Converse reads the conversations too and waits for
+ * their first pass (features/chat/start-conversation.ts). A screen whose actions read collections
+ * it does not show without waiting (the board's Apply, My Gigs' reviews) must not act on half of
+ * the data, so it waits for everything.
  */
 export function collectionsForScreen(path: string): ReplicatedName[] {
-  if (path === '/notifications') return ['notifications'];
+  if (path === PATHS.notifications) return ['notifications'];
+  // The cards, and each applicant's name link and reputation.
+  if (path === PATHS.applications) return ['applications', 'users'];
   return [];
 }

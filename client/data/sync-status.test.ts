@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INITIAL_STATUS, firstSyncUnderWay, statusLabel, type SyncStatus } from './sync-status';
+import { Subject } from 'rxjs';
+import { INITIAL_STATUS, firstPassesIn, firstSyncUnderWay, statusLabel, type SyncStatus } from './sync-status';
 
 const status = (change: Partial<SyncStatus>): SyncStatus => ({
   ...INITIAL_STATUS,
@@ -35,9 +36,58 @@ describe('whether a screen waits for the first sync', () => {
     expect(firstSyncUnderWay(passed, 'gigs')).toBe(true);
     expect(firstSyncUnderWay(passed)).toBe(true);
   });
+  it("waits for several collections until each one's first pass is done", () => {
+    expect(firstSyncUnderWay(under({ firstPassed: ['applications'] }), ['applications', 'users'])).toBe(true);
+    expect(firstSyncUnderWay(under({ firstPassed: ['users', 'applications'] }), ['applications', 'users'])).toBe(false);
+  });
   it('does not wait once the first sync is done, offline, or working offline (nothing is coming)', () => {
     expect(firstSyncUnderWay(status({}))).toBe(false);
     expect(firstSyncUnderWay(under({ network: 'offline' }))).toBe(false);
     expect(firstSyncUnderWay(under({ workingOffline: true }), 'gigs')).toBe(false);
+  });
+});
+
+describe('an action waiting for the collections it reads', () => {
+  /** A controller's status and its announcements, driven by the test. */
+  function followed(initial: SyncStatus) {
+    const subject = new Subject<SyncStatus>();
+    const sync = {
+      status: initial,
+      status$: subject,
+      publish(next: SyncStatus) {
+        sync.status = next;
+        subject.next(next);
+      },
+    };
+    return sync;
+  }
+  const under = (change: Partial<SyncStatus>) => status({ initialSync: { done: false, received: 3 }, ...change });
+
+  it('goes on at once on a device past its first sync', async () => {
+    await expect(firstPassesIn(followed(status({})), ['conversations'])).resolves.toBeUndefined();
+  });
+
+  it("goes on once each collection's first pass is in, not before", async () => {
+    const sync = followed(under({ firstPassed: ['applications'] }));
+    let done = false;
+    const waiting = firstPassesIn(sync, ['applications', 'conversations']).then(() => (done = true));
+    sync.publish(under({ firstPassed: ['applications', 'users'] }));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    sync.publish(under({ firstPassed: ['applications', 'users', 'conversations'] }));
+    await waiting;
+    expect(done).toBe(true);
+    expect(sync.status$.observed).toBe(false);
+  });
+
+  it('goes on when nothing more can come: offline, or the data closed', async () => {
+    const offline = followed(under({}));
+    const first = firstPassesIn(offline, ['conversations']);
+    offline.publish(under({ network: 'offline' }));
+    await first;
+    const closing = followed(under({}));
+    const second = firstPassesIn(closing, ['conversations']);
+    closing.status$.complete();
+    await second;
   });
 });

@@ -46,11 +46,41 @@ export type SyncStatus = {
 
 /**
  * The device's first sync is still bringing the user's data (or, given `only`, that collection's
- * part of it), and can: online, the server reachable, not "Work offline".
+ * part of it, or one of those collections'), and can: online, the server reachable, not "Work
+ * offline".
  */
-export function firstSyncUnderWay(status: SyncStatus, only?: string): boolean {
+export function firstSyncUnderWay(status: SyncStatus, only?: string | readonly string[]): boolean {
   if (status.initialSync.done || status.network !== 'online' || status.workingOffline) return false;
-  return only === undefined || !status.firstPassed.includes(only);
+  if (only === undefined) return true;
+  return (typeof only === 'string' ? [only] : only).some((name) => !status.firstPassed.includes(name));
+}
+
+/** Where a sync status is read and followed (the sync controller). */
+export type FollowedStatus = {
+  readonly status: SyncStatus;
+  readonly status$: {
+    subscribe(observer: { next(status: SyncStatus): void; complete(): void }): { unsubscribe(): void };
+  };
+};
+
+/**
+ * Resolves once these collections' part of the first sync is in (or can no longer come: offline,
+ * "Work offline"): at once on a device past its first sync. An action that reads collections its
+ * screen does not wait for awaits this first, so it never acts on half of the data.
+ */
+export function firstPassesIn(sync: FollowedStatus, names: readonly string[]): Promise<void> {
+  if (!firstSyncUnderWay(sync.status, names)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const subscription = sync.status$.subscribe({
+      next(status) {
+        if (firstSyncUnderWay(status, names)) return;
+        queueMicrotask(() => subscription.unsubscribe());
+        resolve();
+      },
+      // The data closed (sign-out, a reset): nothing more is coming.
+      complete: resolve,
+    });
+  });
 }
 
 export const INITIAL_STATUS: SyncStatus = {

@@ -240,6 +240,23 @@ describe('hiring, in the browser', () => {
     await context.close();
   });
 
+  it('a new device opened on Applications draws them while the rest of the first sync is held; Converse waits for the conversations', async () => {
+    // The conversations' first pull is held: the first sync cannot finish, the applications can.
+    const { context, page, firstPullHeld, release } = await newDeviceHolding('Poster lettering', 'conversations');
+    await page.goto(server.url + '/applications');
+    const received = page.getByRole('list', { name: 'Applications received' });
+    await received.getByText('Ben Editor').waitFor({ timeout: 20_000 });
+    await firstPullHeld(); // still held, the first sync still under way, with the card drawn
+
+    // Converse reads the conversations: it waits for them (start-conversation.test.ts), busy meanwhile.
+    await received.getByRole('button', { name: 'Converse' }).click();
+    await page.locator('button[aria-busy="true"]', { hasText: 'Converse' }).waitFor();
+    await release();
+    await page.waitForURL(/\/exchange\//, { timeout: 20_000 });
+    await waitUpToDate(page);
+    await context.close();
+  });
+
   it("a new device opened on Notifications: 'Loading notifications…' while they are on the way, never 'No notifications yet.'", async () => {
     const { context, page, firstPullHeld, release } = await newDeviceHolding('Zine layout', 'notifications');
     await page.goto(server.url + '/notifications');

@@ -3,8 +3,10 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { isNewApplication, offerLabel, statusLabel } from '../../../shared/display';
 import type { Application } from '../../../shared/schemas/application';
 import { useData, useFirstSyncUnderWay } from '../../data/data-provider';
+import { collectionsForScreen } from '../../data/first-screen';
 import { useApplicationsToMe } from '../../data/queries';
 import { useNow } from '../../ui/hooks';
+import { PATHS } from '../../../shared/routes';
 import { NO_LINK_NOTICES } from '../../../shared/validation/chat-access';
 import { startConversation } from '../chat';
 import { ProfileLink, ReputationLine } from '../reviews';
@@ -21,14 +23,18 @@ export default function ApplicationsPage() {
   const notice = (useLocation().state as { notice?: unknown } | null)?.notice;
   const now = useNow();
   const { data: docs, loading, error } = useApplicationsToMe();
-  // "No applications yet" is not said while a new device's first sync may still bring some.
-  const firstSync = useFirstSyncUnderWay();
+  // "No applications yet" is not said while a new device's first sync may still bring some. The
+  // cards wait for what they draw only (the rest of the sync is pulled after it: first-screen.ts).
+  const firstSync = useFirstSyncUnderWay(collectionsForScreen(PATHS.applications));
   const applications = useMemo(() => [...(docs ?? [])].sort((a, b) => b.appliedAt - a.appliedAt), [docs]);
   const [profileOf, setProfileOf] = useState<Application | null>(null);
   const [errors, setErrors] = useState<ReadonlyMap<string, string>>(new Map());
+  /** The application whose Converse is opening its conversation (it may wait for the first sync's). */
+  const [opening, setOpening] = useState<string | null>(null);
 
   async function converse(a: Application) {
-    const result = await startConversation(data, a.applicantId, a.gigId);
+    setOpening(a.id);
+    const result = await startConversation(data, a.applicantId, a.gigId).finally(() => setOpening(null));
     if (result.ok) navigate(result.path);
     else if ('redirectTo' in result)
       navigate(result.redirectTo, { replace: true, state: { notice: NO_LINK_NOTICES.fromLink } });
@@ -72,7 +78,13 @@ export default function ApplicationsPage() {
                 <button type="button" className="button button--quiet button--small" onClick={() => setProfileOf(a)}>
                   View Profile
                 </button>
-                <button type="button" className="button button--small" onClick={() => void converse(a)}>
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => void converse(a)}
+                  disabled={opening === a.id}
+                  aria-busy={opening === a.id}
+                >
                   Converse
                 </button>
               </div>
