@@ -30,7 +30,10 @@ export default function BasketPage() {
     requested === 'seller' || requested === 'buyer' ? requested : known ? defaultBasketView(postedN, appliedN) : null;
   const choose = (v: 'buyer' | 'seller') => setParams({ view: v }, { replace: true });
   useEffect(() => {
-    if (view && !reviewSide && params.get('view') !== view) setParams({ view }, { replace: true });
+    // Not while a review's work is still unknown here: that would drop `?review=` before the
+    // work arrives (a new device's first sync) and leave the user on the wrong side and tab.
+    if (view && !reviewSide && !params.get('review') && params.get('view') !== view)
+      setParams({ view }, { replace: true });
   }, [view, reviewSide, params, setParams]);
   return (
     <main className="page">
