@@ -15,6 +15,23 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
+/** A new, empty journal file in a temporary folder. */
+async function tempJournal() {
+  const file = path.join(await tempDir(), 'journal-1.jsonl');
+  return { file, handle: await fs.open(file, 'w') };
+}
+
+/** A writer on `handle` (the file `file`) keeping 4 KiB of zeros ahead of its lines. */
+function writerWithZeros(file: string, handle: JournalFile): JournalWriter<number> {
+  return new JournalWriter<number>({
+    dir: path.dirname(file),
+    file: handle,
+    firstLsn: 1,
+    preallocate: 4096,
+    onDurable: () => {},
+  });
+}
+
 /** A journal file whose sync fails on demand. */
 function fakeFile(log: string[], failSync: () => boolean): JournalFile {
   return {
@@ -88,8 +105,7 @@ describe('journal writer', () => {
   });
 
   it('writes a small batch on the main thread once the disk has answered fast, and a larger one off it', async () => {
-    const file = path.join(await tempDir(), 'journal-1.jsonl');
-    const handle = await fs.open(file, 'w');
+    const { file, handle } = await tempJournal();
     let pooled = 0; // writes handed to libuv's pool (the file handle's own write)
     let slowSync = false;
     const observed: JournalFile = {
@@ -134,15 +150,8 @@ describe('journal writer', () => {
   });
 
   it('writes lines into zeros already written ahead of them, and closes without the zeros', async () => {
-    const file = path.join(await tempDir(), 'journal-1.jsonl');
-    const handle = await fs.open(file, 'w');
-    const writer = new JournalWriter<number>({
-      dir: path.dirname(file),
-      file: handle,
-      firstLsn: 1,
-      preallocate: 4096,
-      onDurable: () => {},
-    });
+    const { file, handle } = await tempJournal();
+    const writer = writerWithZeros(file, handle);
     await writer.append('1\n', 1);
     // The first step of zeros was written (from the open on) and synced: the file's size stays.
     await vi.waitFor(async () => expect((await fs.stat(file)).size).toBe(4096));
@@ -163,8 +172,7 @@ describe('journal writer', () => {
   });
 
   it('goes on writing lines when the zeros cannot be written', async () => {
-    const file = path.join(await tempDir(), 'journal-1.jsonl');
-    const handle = await fs.open(file, 'w');
+    const { file, handle } = await tempJournal();
     let zeroWrites = 0;
     const full: JournalFile = {
       fd: handle.fd,
@@ -179,13 +187,7 @@ describe('journal writer', () => {
       truncate: (n) => handle.truncate(n),
       close: () => handle.close(),
     };
-    const writer = new JournalWriter<number>({
-      dir: path.dirname(file),
-      file: full,
-      firstLsn: 1,
-      preallocate: 4096,
-      onDurable: () => {},
-    });
+    const writer = writerWithZeros(file, full);
     await Promise.all([1, 2, 3].map((n) => writer.append(`${n}\n`, n)));
     await writer.append('4\n', 4);
     expect(zeroWrites).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { gigDoc, push, signUp, signUpWithProfile, write } from '../support/fixtures';
 import { overrideInstances } from '../../client/data/storage-overrides';
-import { startNodeClient } from '../support/node-client';
+import { startNodeClient, type NodeAppClient } from '../support/node-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 
@@ -121,6 +121,22 @@ describe('the client data layer against the real server', () => {
  * `cut()` is called: their writes wait until `release()`, then answer as written without writing,
  * as when the tab is closed while the device stores a pull (the gigs land, their records do not).
  */
+/**
+ * The device's owner edits their gig `doc` (a document of its gigs collection): the edit reaches
+ * the server on the version the device holds, with no conflict and no sync problem.
+ */
+async function editGoesOut(
+  client: NodeAppClient,
+  doc: { primary: string; incrementalPatch(patch: { title: string }): Promise<unknown> },
+  title: string,
+) {
+  client.outbox.track('gigs', doc.primary);
+  await doc.incrementalPatch({ title });
+  await waitFor('the edit on the server', () => server.ctx.store.get('gigs', doc.primary)?.title === title, 10_000);
+  await client.sync.awaitInSync();
+  expect(await client.db.syncproblems.count().exec()).toBe(0);
+}
+
 function storageLosingReplicationRecords() {
   const base = getRxStorageMemory() as RxStorage<unknown, unknown>;
   let cut = false;
@@ -286,15 +302,7 @@ describe("the replication's records on a device", () => {
 
       // Ben's change to his own gig goes out on the version he holds: the server takes it.
       const own = await client.db.gigs.findOne(mine.id as string).exec();
-      client.outbox.track('gigs', mine.id as string);
-      await own!.incrementalPatch({ title: 'Ben’s gig, edited' });
-      await waitFor(
-        'the edit on the server',
-        () => server.ctx.store.get('gigs', mine.id as string)?.title === 'Ben’s gig, edited',
-        10_000,
-      );
-      await client.sync.awaitInSync();
-      expect(await client.db.syncproblems.count().exec()).toBe(0);
+      await editGoesOut(client, own!, 'Ben’s gig, edited');
     } finally {
       await client.close();
     }
@@ -337,15 +345,7 @@ describe("the replication's records on a device", () => {
       );
       await second.sync.awaitInSync();
       expect(recorded).toContain(gig.id);
-      second.outbox.track('gigs', gig.id as string);
-      await pulled.incrementalPatch({ title: 'Edited on the phone' });
-      await waitFor(
-        'the edit on the server',
-        () => server.ctx.store.get('gigs', gig.id as string)?.title === 'Edited on the phone',
-        10_000,
-      );
-      await second.sync.awaitInSync();
-      expect(await second.db.syncproblems.count().exec()).toBe(0);
+      await editGoesOut(second, pulled, 'Edited on the phone');
     } finally {
       await second.close();
     }
