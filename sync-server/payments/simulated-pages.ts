@@ -43,11 +43,11 @@ export function simulatedPages(p: Payments): Router {
     res.send(PAGE_SCRIPT);
   });
 
-  router.get('/onboarding/:linkId', (req, res) => {
+  router.get('/onboarding/:linkId', async (req, res) => {
     const auth = getAuth(res);
     if (!auth) return res.redirect(303, '/login');
-    const link = sim.link(req.params.linkId);
-    const account = link && sim.account(link.accountId);
+    const link = await sim.link(req.params.linkId);
+    const account = link && (await sim.account(link.accountId));
     if (!link || !account || account.userId !== auth.user.id) return notValid(res);
     if (link.expiresAt <= p.ctx.now()) return res.redirect(303, link.refreshUrl);
     res
@@ -64,8 +64,8 @@ export function simulatedPages(p: Payments): Router {
 
   router.post('/onboarding/:linkId', async (req, res) => {
     const { user } = requireAuth(res);
-    const link = sim.link(req.params.linkId);
-    const account = link && sim.account(link.accountId);
+    const link = await sim.link(req.params.linkId);
+    const account = link && (await sim.account(link.accountId));
     if (!link || !account || account.userId !== user.id || user.stripeAccountId !== account.accountId)
       throw notFound('This onboarding link is not valid.');
     await viaProvider(p, M.connectFailed, () => sim.completeOnboarding(account.accountId));
@@ -73,10 +73,10 @@ export function simulatedPages(p: Payments): Router {
     res.json({ next: link.returnUrl });
   });
 
-  router.get('/checkout/:sessionId', (req, res) => {
+  router.get('/checkout/:sessionId', async (req, res) => {
     const auth = getAuth(res);
     if (!auth) return res.redirect(303, '/login');
-    const session = buyersSession(sim, req.params.sessionId, auth.user.id);
+    const session = await buyersSession(sim, req.params.sessionId, auth.user.id);
     if (!session) return notValid(res);
     const lines = session.lineItems.map(
       (l) =>
@@ -98,7 +98,7 @@ export function simulatedPages(p: Payments): Router {
 
   router.post('/checkout/:sessionId/pay', async (req, res) => {
     const { user } = requireAuth(res);
-    const session = buyersSession(sim, req.params.sessionId, user.id);
+    const session = await buyersSession(sim, req.params.sessionId, user.id);
     if (!session) throw notFound('This checkout session is not valid.');
     const app = p.ctx.store.get('applications', session.applicationId);
     if (!session.paid && normalizeStatus(String(app?.status)) !== 'PENDING_PAYMENT') throw conflict(M.invalidStatus);
@@ -112,8 +112,8 @@ export function simulatedPages(p: Payments): Router {
   return router;
 }
 
-function buyersSession(sim: SimulatedProvider, sessionId: string, userId: string) {
-  const session = sim.session(sessionId);
+async function buyersSession(sim: SimulatedProvider, sessionId: string, userId: string) {
+  const session = await sim.session(sessionId);
   return session && session.metadata.buyerId === userId ? session : undefined;
 }
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { stamp } from '../domain/documents';
 import type { SimAccount, SimLink, SimSession } from '../domain/records';
-import type { DocWrite, Store } from '../store/store';
+import type { DecisionReader, DocWrite, Store } from '../store/store';
 
 export type { SimAccount, SimLink, SimSession } from '../domain/records';
 import {
@@ -50,9 +50,9 @@ export type SimulatedOperation = 'refund' | 'transfer';
 
 export type SimulatedProvider = PaymentsProvider & {
   readonly mode: 'simulated';
-  link(linkId: string): SimLink | undefined;
-  account(accountId: string): SimAccount | undefined;
-  session(sessionId: string): SimSession | undefined;
+  link(linkId: string): Promise<SimLink | undefined>;
+  account(accountId: string): Promise<SimAccount | undefined>;
+  session(sessionId: string): Promise<SimSession | undefined>;
   /** The "Complete onboarding" button: the account can now receive payouts. */
   completeOnboarding(accountId: string): Promise<void>;
   /** The "Pay" button: the session is paid, with a payment intent and a charge like Stripe's. */
@@ -82,27 +82,36 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     if ('failure' in value) throw new ProviderError(value.failure.message, value.failure.status, false);
     return value;
   };
-  const get = (id: string) => {
-    const doc = store.get('ledger', id);
+  const get = (id: string, read: DecisionReader = store) => {
+    const doc = read.get('ledger', id);
     return doc && !doc._deleted ? doc : undefined;
   };
   /**
-   * Like Stripe's idempotency keys, whichever instance asks: the id `key` produced the first time,
-   * or `fresh`'s (written with it, as one decision) when the key is new.
+   * Like Stripe's idempotency keys, whichever instance asks: what `key` produced the first time,
+   * or `fresh` (written with it, as one decision) when the key is new. The result is read inside
+   * the decision too: when another instance made it, this replica may have the key's record
+   * before the feed brings the result, and the database's check of the reads fetches both.
    */
-  const once = async (key: string, fresh: { id: string; writes: DocWrite[] }): Promise<string> => {
+  const once = async <T>(
+    key: string,
+    fresh: { id: string; writes: DocWrite[] },
+    resultOf: (read: DecisionReader, id: string) => T | undefined,
+  ): Promise<T> => {
     const { value } = await store.transaction((read) => {
       const seen = read.get('ledger', simId.idempotency(key));
-      if (seen && !seen._deleted && seen.kind === 'sim_idempotency') return { writes: [], value: seen.resultId };
+      if (seen && !seen._deleted && seen.kind === 'sim_idempotency')
+        return { writes: [], value: resultOf(read, seen.resultId) };
       const remember = write({
         id: simId.idempotency(key),
         kind: 'sim_idempotency',
         resultId: fresh.id,
         createdAt: now(),
       });
-      return { writes: [...fresh.writes, remember], value: fresh.id };
+      return { writes: [...fresh.writes, remember], value: undefined };
     });
-    return value;
+    const result = value ?? resultOf(store, fresh.id);
+    if (result === undefined) throw new ProviderError(`The result of idempotency key ${key} is missing`, 500, false);
+    return result;
   };
   /** A ledger document changed as one decision on its current version (`change` undefined: left as it is). */
   const update = async <T extends { id: string }>(
@@ -116,6 +125,14 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     });
     return value;
   };
+
+  /**
+   * A read checked against the store's newest: on PostgreSQL this instance's replica may not yet
+   * have what another instance made a moment ago (a session, an account), and "no such session"
+   * must not rest on that.
+   */
+  const current = async <T>(lookup: (read: DecisionReader) => T): Promise<T> =>
+    (await store.transaction((read) => ({ writes: [], value: lookup(read) }))).value;
 
   const accountOf = (a: SimAccount): ProviderAccount => ({
     id: a.accountId,
@@ -132,12 +149,12 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     ...(s.paymentIntentId ? { paymentIntentId: s.paymentIntentId } : {}),
     ...(s.chargeId ? { chargeId: s.chargeId } : {}),
   });
-  const session = (sessionId: string): SimSession | undefined => {
-    const doc = get(simId.session(sessionId));
+  const session = (sessionId: string, read?: DecisionReader): SimSession | undefined => {
+    const doc = get(simId.session(sessionId), read);
     return doc?.kind === 'sim_session' ? doc : undefined;
   };
-  const account = (accountId: string): SimAccount | undefined => {
-    const doc = get(simId.account(accountId));
+  const account = (accountId: string, read?: DecisionReader): SimAccount | undefined => {
+    const doc = get(simId.account(accountId), read);
     return doc?.kind === 'sim_account' ? doc : undefined;
   };
 
@@ -154,12 +171,17 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
         email,
         enabled: false,
       };
-      const made = await once(key, { id: accountId, writes: [write({ ...doc, createdAt: now(), updatedAt: now() })] });
-      return accountOf(account(made)!);
+      const made = await once(
+        key,
+        { id: accountId, writes: [write({ ...doc, createdAt: now(), updatedAt: now() })] },
+        (read, id) => account(id, read),
+      );
+      return accountOf(made);
     },
 
     async accountLink({ accountId, refreshUrl, returnUrl }) {
-      if (!account(accountId)) throw new ProviderError(`No such account: ${accountId}`, 404, true);
+      if (!(await current((read) => account(accountId, read))))
+        throw new ProviderError(`No such account: ${accountId}`, 404, true);
       const linkId = random('link_sim');
       const doc: SimLink = {
         id: simId.link(linkId),
@@ -175,7 +197,7 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     },
 
     async retrieveAccount(accountId) {
-      const a = account(accountId);
+      const a = await current((read) => account(accountId, read));
       if (!a) throw new ProviderError(`No such account: ${accountId}`, 404, true);
       return accountOf(a);
     },
@@ -198,12 +220,16 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
         chargeId: null,
         expiresAt: now() + SESSION_TTL_MS,
       };
-      const made = await once(key, { id: sessionId, writes: [write({ ...doc, createdAt: now(), updatedAt: now() })] });
-      return sessionOf(session(made)!);
+      const made = await once(
+        key,
+        { id: sessionId, writes: [write({ ...doc, createdAt: now(), updatedAt: now() })] },
+        (read, id) => session(id, read),
+      );
+      return sessionOf(made);
     },
 
     async retrieveCheckoutSession(sessionId) {
-      const s = session(sessionId);
+      const s = await current((read) => session(sessionId, read));
       return s ? sessionOf(s) : undefined;
     },
 
@@ -313,15 +339,17 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
       throw new ProviderError('Webhooks are not configured', 404, true);
     },
 
-    link: (linkId) => {
-      const doc = get(simId.link(linkId));
-      return doc?.kind === 'sim_link' ? doc : undefined;
-    },
-    account,
-    session,
+    link: (linkId) =>
+      current((read) => {
+        const doc = get(simId.link(linkId), read);
+        return doc?.kind === 'sim_link' ? doc : undefined;
+      }),
+    account: (accountId) => current((read) => account(accountId, read)),
+    session: (sessionId) => current((read) => session(sessionId, read)),
 
     async completeOnboarding(accountId) {
-      if (!account(accountId)) throw new ProviderError(`No such account: ${accountId}`, 404, true);
+      if (!(await current((read) => account(accountId, read))))
+        throw new ProviderError(`No such account: ${accountId}`, 404, true);
       await update(simId.account(accountId), (doc) =>
         doc.kind === 'sim_account' && doc.enabled !== true
           ? { ...doc, id: simId.account(accountId), enabled: true, updatedAt: stamp(now(), doc) }
@@ -334,7 +362,7 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     },
 
     async paySession(sessionId) {
-      const s = session(sessionId);
+      const s = await current((read) => session(sessionId, read));
       if (!s) throw new ProviderError(`No such checkout session: ${sessionId}`, 404, true);
       if (s.paid) return s;
       if (s.expiresAt <= now()) throw new ProviderError('This checkout session has expired', 400, true);

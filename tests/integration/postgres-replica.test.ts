@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INDEXES } from '../../sync-server/indexes';
+import { createSimulatedProvider } from '../../sync-server/payments/simulated-provider';
 import { seqSql } from '../../sync-server/store/postgres/order';
 import { PgStore } from '../../sync-server/store/postgres/pg-store';
 import { StoreUnavailableError, type Change } from '../../sync-server/store/store';
@@ -175,6 +176,67 @@ describe('a decision that asks whether any document is filed under a key', () =>
       value: read.anyByIndex('gigs', 'createdBy', 'u-second'),
     }));
     expect(value).toBe(true);
+  });
+});
+
+describe('the simulated payment provider on an instance whose replica is behind', () => {
+  // Six checkouts at once over three instances: the one whose key another instance used first
+  // reads the key's record at commit, before the feed brings the session it names.
+  it('finds a session another instance made, and answers its idempotency key with that session', async () => {
+    const slow = await PgStore.open({ connectionString: db.url, indexes: INDEXES, poolSize: 2, idlePollMs: 60_000 });
+    open.push(slow);
+    const key = 'application:a-behind:checkout:0';
+    const session = {
+      kind: 'sim_session',
+      sessionId: 'cs_sim_elsewhere',
+      applicationId: 'a-behind',
+      lineItems: [{ name: 'Gig', amount: 20_000 }],
+      amountTotal: 20_000,
+      currency: 'USD',
+      metadata: { applicationId: 'a-behind' },
+      successUrl: 'http://127.0.0.1/payment/success',
+      cancelUrl: 'http://127.0.0.1/basket',
+      paid: false,
+      paymentIntentId: null,
+      chargeId: null,
+      expiresAt: Date.now() + 60_000,
+    };
+    const raw = new pg.Client({ connectionString: db.url });
+    await raw.connect();
+    try {
+      // Written the way another instance writes them, in one transaction, but with no notification.
+      await raw.query('BEGIN');
+      const rows = [
+        ['sim-session:cs_sim_elsewhere', session],
+        [`sim-idempotency:${key}`, { kind: 'sim_idempotency', resultId: 'cs_sim_elsewhere' }],
+      ] as const;
+      for (const [position, [id, body]] of rows.entries())
+        await raw.query(
+          `INSERT INTO documents (collection, id, seq, deleted, body) VALUES ('ledger', $1, ${seqSql(String(position))}, false, $2)`,
+          [id, JSON.stringify(body)],
+        );
+      await raw.query('COMMIT');
+    } finally {
+      await raw.end();
+    }
+    const provider = createSimulatedProvider(slow, Date.now);
+    // Looked up before anything brought it here: found all the same (not "no such session").
+    expect(await provider.retrieveCheckoutSession('cs_sim_elsewhere')).toMatchObject({ status: 'open' });
+    const made = await provider.createCheckoutSession(
+      {
+        currency: 'USD',
+        lineItems: [{ name: 'Gig', amount: 20_000 }],
+        metadata: { applicationId: 'a-behind' },
+        transferGroup: 'a-behind',
+        successUrl: 'http://127.0.0.1/payment/success',
+        cancelUrl: 'http://127.0.0.1/basket',
+      },
+      key,
+    );
+    expect(made).toMatchObject({ id: 'cs_sim_elsewhere', status: 'open', amountTotal: 20_000 });
+    expect(slow.byIndex('ledger', 'applicationId', 'a-behind').map((d) => d.id)).toEqual([
+      'sim-session:cs_sim_elsewhere',
+    ]);
   });
 });
 
