@@ -1,10 +1,4 @@
 import type { RxJsonSchema, WithDeleted } from 'rxdb';
-import { applicationRxSchema } from '../../shared/schemas/application';
-import { conversationRxSchema } from '../../shared/schemas/conversation';
-import { gigRxSchema } from '../../shared/schemas/gig';
-import { notificationRxSchema } from '../../shared/schemas/notification';
-import { reviewRxSchema } from '../../shared/schemas/review';
-import { userRxSchema } from '../../shared/schemas/user';
 import type { Application } from '../../shared/schemas/application';
 import type { Conversation } from '../../shared/schemas/conversation';
 import type { Gig } from '../../shared/schemas/gig';
@@ -12,6 +6,15 @@ import type { Notification } from '../../shared/schemas/notification';
 import type { Review } from '../../shared/schemas/review';
 import type { User } from '../../shared/schemas/user';
 import { REPLICATED, type ReplicatedCollection, type SyncDocumentOf } from '../../shared/sync/protocol';
+// Made from the shared zod schemas at build time, not at run time: opening the database loads no zod.
+import {
+  applicationRxSchema,
+  conversationRxSchema,
+  gigRxSchema,
+  notificationRxSchema,
+  reviewRxSchema,
+  userRxSchema,
+} from './rx-schemas.generated';
 
 /**
  * Local-only fields: what this device adds to replicated documents for its own queries, never

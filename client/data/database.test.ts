@@ -44,7 +44,7 @@ describe('a device holding data from before openings (decision 014)', () => {
     const gigV0 = { ...REPLICATED_COLLECTIONS.gigs, version: 0, properties: { ...REPLICATED_COLLECTIONS.gigs.properties } } as Record<string, unknown> & { properties: Record<string, unknown> };
     delete gigV0.properties.openings;
     delete gigV0.properties.filledAt;
-    const appStatus = REPLICATED_COLLECTIONS.applications.properties.status as { enum: string[] };
+    const appStatus = REPLICATED_COLLECTIONS.applications.properties.status as { enum: readonly string[] };
     const appV0 = {
       ...REPLICATED_COLLECTIONS.applications,
       version: 0,

@@ -68,8 +68,8 @@ export async function createAppDatabase(
     };
     db.syncproblems.insert(problem).catch(() => {});
   };
-  // The entity schemas are generated from the shared zod schemas at run time (toRxSchema), so
-  // their fields are not known to the type checker: they are RxDB's untyped schema.
+  // The entity schemas are made from the shared zod schemas (rx-schemas.generated.ts, by
+  // toRxSchema), not from the document types: they go to RxDB as its untyped schema.
   const replicated = <K extends ReplicatedName>(name: K): RxCollectionCreator => ({
     schema: REPLICATED_COLLECTIONS[name],
     conflictHandler: createConflictHandler<DocTypes[K]>(name, refused, pushed, keepLost),

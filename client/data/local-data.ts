@@ -1,12 +1,6 @@
 import type { MangoQuery, RxCollection, RxDocument } from 'rxdb';
 import { map, type Observable } from 'rxjs';
 import type { z } from 'zod';
-import { applicationSchema } from '../../shared/schemas/application';
-import { conversationSchema } from '../../shared/schemas/conversation';
-import { gigSchema } from '../../shared/schemas/gig';
-import { notificationSchema } from '../../shared/schemas/notification';
-import { reviewSchema } from '../../shared/schemas/review';
-import { userSchema } from '../../shared/schemas/user';
 import { REPLICATED_NAMES, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 import type { AppDatabase } from './database';
 import type { Outbox } from './outbox';
@@ -20,22 +14,14 @@ export type Query<K extends LocalName> = MangoQuery<LocalDocTypes[K]>;
 
 const REPLICATED: ReadonlySet<string> = new Set<ReplicatedName>(REPLICATED_NAMES);
 
-/** Each replicated collection's shared schema: what kept content must be to be stored again. */
-const DOCUMENT_SCHEMAS: { [K in ReplicatedName]: z.ZodType<Doc<K>> } = {
-  users: userSchema,
-  gigs: gigSchema,
-  applications: applicationSchema,
-  notifications: notificationSchema,
-  conversations: conversationSchema,
-  reviews: reviewSchema,
-};
-
 /**
  * Content kept on this device (a refused or lost write) as a document of `collection`, or
  * undefined when it is not one: checked against the collection's shared schema, never assumed.
+ * The schemas (and zod with them) are loaded on the first such check, not with the data layer.
  */
-function keptAsDocument<K extends ReplicatedName>(collection: K, content: unknown): Doc<K> | undefined {
-  const parsed = DOCUMENT_SCHEMAS[collection].safeParse(content);
+async function keptAsDocument<K extends ReplicatedName>(collection: K, content: unknown): Promise<Doc<K> | undefined> {
+  const schemas: { [N in ReplicatedName]: z.ZodType<Doc<N>> } = (await import('./document-schemas')).DOCUMENT_SCHEMAS;
+  const parsed = schemas[collection].safeParse(content);
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -182,7 +168,7 @@ export class LocalData {
     if (restored) return;
     // The content was a whole document of this collection when it was kept; it is checked
     // against the collection's schema before it is one again.
-    const doc = keptAsDocument(name, { ...fields, updatedAt: Date.now() });
+    const doc = await keptAsDocument(name, { ...fields, updatedAt: Date.now() });
     if (!doc) throw new Error('The kept change is not a document of its collection.');
     await this.insert(name, doc);
   }

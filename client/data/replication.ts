@@ -2,11 +2,11 @@ import type { ReplicationPullHandlerResult, RxCollection, RxReplicationPullStrea
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { Subject } from 'rxjs';
 import {
-  changesEventSchema,
   isReplicated,
-  pullAnswerSchema,
+  readChangesEvent,
+  readPullAnswer,
+  readPushAnswer,
   pullPath,
-  pushAnswerSchema,
   STREAM_EVENTS,
   type ChangesEvent,
   type Checkpoint,
@@ -334,7 +334,7 @@ export class SyncController {
         if (e.event === STREAM_EVENTS.hello) {
           for (const r of this.replications.values()) r.resync();
         } else if (e.event === STREAM_EVENTS.changes) {
-          const event = changesEventSchema.parse(JSON.parse(e.data));
+          const event = readChangesEvent(JSON.parse(e.data));
           // (A collection this device does not replicate, a newer server's, is ignored.)
           if (isReplicated(event.collection)) this.replications.get(event.collection)?.changes(event);
         }
@@ -381,7 +381,7 @@ export class SyncController {
             seq = 0;
             this.rewinding.set(name, this.rewinds.mark(name));
           }
-          const body = pullAnswerSchema.parse(await this.request('GET', pullPath(name, { seq, limit: batchSize })));
+          const body = readPullAnswer(await this.request('GET', pullPath(name, { seq, limit: batchSize })));
           // For the benchmarks: when a new device's first gigs arrived (bench/browser-board.ts).
           if (name === 'gigs' && body.documents.length > 0 && performance.getEntriesByName(FIRST_GIGS_MARK).length === 0)
             performance.mark(FIRST_GIGS_MARK);
@@ -425,7 +425,7 @@ export class SyncController {
             this.sending.delete(name);
             this.emit();
           });
-          const body = pushAnswerSchema.parse(answer);
+          const body = readPushAnswer(answer);
           this.throttledWait.delete(name);
           if (this.throttledWait.size === 0) this.setThrottled(undefined);
           await this.recordRefusals(name, body.refused, payload.map((p) => p.newDocumentState));

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { INVALID_ID_MESSAGE, isDocumentId } from '../ids';
 import type { Application } from '../schemas/application';
 import type { Conversation } from '../schemas/conversation';
@@ -17,8 +16,13 @@ import type { User } from '../schemas/user';
  * - `GET  /api/sync/stream`: Server-Sent Events, `hello` ({@link HelloEvent}) on connect, then
  *   `changes` ({@link ChangesEvent}) for each durable group of writes.
  *
- * Answers are parsed with non-strict objects: a newer server may add fields without breaking
+ * Answers are read with non-strict checks: a newer server may add fields without breaking
  * devices that are still on an older build.
+ *
+ * This module has no zod in it: a device loads it with its data layer, before a screen's data can
+ * be drawn, and zod (~23 kB compressed) would be on that path. The answers a device reads are
+ * checked here by hand (`readPullAnswer`, `readPushAnswer`, `readChangesEvent`); the requests
+ * the server accepts are zod schemas in `requests.ts`, typed against this module's types.
  */
 
 /**
@@ -54,8 +58,7 @@ export type SyncEntities = {
  * A document as the server sends it (pull, push answer, stream): always its id and its deletion
  * flag, then the fields of the view its reader may see (sync-server/replication/visibility.ts).
  */
-export const syncDocumentSchema = z.looseObject({ id: z.string(), _deleted: z.boolean() });
-export type SyncDocument = z.infer<typeof syncDocumentSchema>;
+export type SyncDocument = { id: string; _deleted: boolean; [field: string]: unknown };
 
 /** A document of one collection as the server sends it. */
 export type SyncDocumentOf<K extends ReplicatedCollection> = SyncEntities[K] & { _deleted: boolean };
@@ -75,17 +78,12 @@ export function isDocumentOf<K extends ReplicatedCollection>(collection: K, doc:
 // Pull
 
 /** The last global sequence a pull scanned: the next pull starts after it (decision 001). */
-export const checkpointSchema = z.object({ seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
-export type Checkpoint = z.infer<typeof checkpointSchema>;
+export type Checkpoint = { seq: number };
 
 export const PULL_LIMIT = { default: 200, max: 1000 } as const;
 
-/** The pull request's query string (`?seq=&limit=`), both optional. Nothing else is accepted. */
-export const pullQuerySchema = z.strictObject({
-  seq: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
-  limit: z.coerce.number().int().min(1).max(PULL_LIMIT.max).default(PULL_LIMIT.default),
-});
-export type PullQuery = z.infer<typeof pullQuerySchema>;
+/** The pull request's query string (`?seq=&limit=`), both optional: `pullQuerySchema` (requests.ts). */
+export type PullQuery = { seq: number; limit: number };
 
 /** The path and query of a pull. */
 export function pullPath(collection: ReplicatedCollection, query: PullQuery): string {
@@ -96,8 +94,13 @@ export function pullPath(collection: ReplicatedCollection, query: PullQuery): st
  * The documents changed after the checkpoint that the user may see, in sequence order, and the
  * new checkpoint. A batch shorter than the limit means "caught up".
  */
-export const pullAnswerSchema = z.object({ documents: z.array(syncDocumentSchema), checkpoint: checkpointSchema });
-export type PullAnswer = z.infer<typeof pullAnswerSchema>;
+export type PullAnswer = { documents: SyncDocument[]; checkpoint: Checkpoint };
+
+/** A pull's answer as the device reads it; throws ProtocolError when it is not one. */
+export function readPullAnswer(value: unknown): PullAnswer {
+  const answer = objectOf(value, 'pull answer');
+  return { documents: documentsOf(answer.documents), checkpoint: checkpointOf(answer.checkpoint) };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Push
@@ -109,22 +112,16 @@ export const PUSH_ROWS_MAX = 500;
  * A document as a device pushes it. Any object passes here: the server checks each row on its
  * own (id, version, entity schema, policy) and refuses a bad row with a reason, not the push.
  */
-export const pushedDocumentSchema = z.record(z.string(), z.unknown());
-export type PushedDocument = z.infer<typeof pushedDocumentSchema>;
+export type PushedDocument = Record<string, unknown>;
 
 /** One pushed write: the new state, and the server state the device based it on (none for a new document). */
-export const pushRowSchema = z.strictObject({
-  assumedMasterState: pushedDocumentSchema.nullable().optional(),
-  newDocumentState: pushedDocumentSchema,
-});
-export type PushRow = z.infer<typeof pushRowSchema>;
+export type PushRow = { assumedMasterState?: PushedDocument | null; newDocumentState: PushedDocument };
 
-export const pushBodySchema = z.array(pushRowSchema).max(PUSH_ROWS_MAX);
-export type PushBody = z.infer<typeof pushBodySchema>;
+/** What a push sends: at most PUSH_ROWS_MAX rows (`pushBodySchema`, requests.ts). */
+export type PushBody = PushRow[];
 
 /** A pushed row the server refused, and why (kept on the device as a sync problem). */
-export const refusalSchema = z.object({ id: z.string(), reason: z.string() });
-export type Refusal = z.infer<typeof refusalSchema>;
+export type Refusal = { id: string; reason: string };
 
 /**
  * The push answer. `conflicts` holds the server's state of every pushed document, written or
@@ -132,8 +129,20 @@ export type Refusal = z.infer<typeof refusalSchema>;
  * refused new document is answered with a tombstone of what was pushed); `refused` the rows the
  * server refused, with their reasons.
  */
-export const pushAnswerSchema = z.object({ conflicts: z.array(syncDocumentSchema), refused: z.array(refusalSchema) });
-export type PushAnswer = z.infer<typeof pushAnswerSchema>;
+export type PushAnswer = { conflicts: SyncDocument[]; refused: Refusal[] };
+
+/** A push's answer as the device reads it; throws ProtocolError when it is not one. */
+export function readPushAnswer(value: unknown): PushAnswer {
+  const answer = objectOf(value, 'push answer');
+  return {
+    conflicts: documentsOf(answer.conflicts),
+    refused: listOf(answer.refused, 'list of refusals').map((item) => {
+      const refusal = objectOf(item, 'refusal');
+      if (typeof refusal.id !== 'string' || typeof refusal.reason !== 'string') throw new ProtocolError('refusal');
+      return { id: refusal.id, reason: refusal.reason };
+    }),
+  };
+}
 
 /**
  * The refusal reasons the replication itself gives (the shape check and the collection's policy
@@ -190,16 +199,59 @@ export const STREAM_SILENCE_MS = 2 * STREAM_HEARTBEAT_MS + 10_000;
  * `hello`, sent once on connect with the server's durable sequence. The device answers it with
  * RxDB's RESYNC: whatever changed while it was away comes by pull.
  */
-export const helloEventSchema = z.object({ seq: z.number().int().min(0) });
-export type HelloEvent = z.infer<typeof helloEventSchema>;
+export type HelloEvent = { seq: number };
 
 /**
  * `changes`, one per collection for each durable group of writes, filtered per user. The
  * collection is any name: a device ignores a collection it does not replicate (a newer server's).
  */
-export const changesEventSchema = z.object({
-  collection: z.string(),
-  documents: z.array(syncDocumentSchema),
-  checkpoint: checkpointSchema,
-});
-export type ChangesEvent = z.infer<typeof changesEventSchema>;
+export type ChangesEvent = { collection: string; documents: SyncDocument[]; checkpoint: Checkpoint };
+
+/** A `changes` event's data (already JSON-parsed) as the device reads it; throws ProtocolError when it is not one. */
+export function readChangesEvent(value: unknown): ChangesEvent {
+  const event = objectOf(value, 'changes event');
+  if (typeof event.collection !== 'string') throw new ProtocolError('changes event');
+  return {
+    collection: event.collection,
+    documents: documentsOf(event.documents),
+    checkpoint: checkpointOf(event.checkpoint),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading answers
+
+/** An answer from the server that is not what this protocol says (a proxy's page, a broken build). */
+export class ProtocolError extends Error {
+  constructor(what: string) {
+    super(`The server's answer is not a valid ${what}.`);
+    this.name = 'ProtocolError';
+  }
+}
+
+function objectOf(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProtocolError(what);
+  return value as Record<string, unknown>;
+}
+
+function listOf(value: unknown, what: string): unknown[] {
+  if (!Array.isArray(value)) throw new ProtocolError(what);
+  return value;
+}
+
+/** Documents are kept whole (fields a newer server adds pass); each has a string id and a deletion flag. */
+function documentsOf(value: unknown): SyncDocument[] {
+  const list = listOf(value, 'list of documents');
+  for (const item of list) {
+    const doc = objectOf(item, 'document');
+    if (typeof doc.id !== 'string' || typeof doc._deleted !== 'boolean') throw new ProtocolError('document');
+  }
+  return list as SyncDocument[];
+}
+
+/** The last global sequence scanned: a whole number from 0 to 2^53 − 1. */
+function checkpointOf(value: unknown): Checkpoint {
+  const seq = objectOf(value, 'checkpoint').seq;
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) throw new ProtocolError('checkpoint');
+  return { seq };
+}

@@ -1,11 +1,6 @@
 import { Router, type Response } from 'express';
-import {
-  isReplicated,
-  pullQuerySchema,
-  pushBodySchema,
-  SYNC_ERRORS,
-  type ReplicatedCollection,
-} from '../../shared/sync/protocol';
+import { isReplicated, SYNC_ERRORS, type ReplicatedCollection } from '../../shared/sync/protocol';
+import { pullQuerySchema, pushBodySchema } from '../../shared/sync/requests';
 import { requireAuth, type Auth } from '../auth/middleware';
 import type { AppContext } from '../context';
 import { badRequest, notFound } from '../http/errors';
