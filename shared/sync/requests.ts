@@ -20,7 +20,7 @@ export const pullQuerySchema: z.ZodType<PullQuery, unknown> = z.strictObject({
 const pushedDocumentSchema: z.ZodType<PushedDocument> = z.record(z.string(), z.unknown());
 
 /** One pushed write: the new state, and the server state the device based it on (none for a new document). */
-export const pushRowSchema: z.ZodType<PushRow> = z.strictObject({
+const pushRowSchema: z.ZodType<PushRow> = z.strictObject({
   assumedMasterState: pushedDocumentSchema.nullable().optional(),
   newDocumentState: pushedDocumentSchema,
 });

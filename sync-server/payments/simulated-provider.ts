@@ -157,6 +157,9 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     const doc = get(simId.account(accountId), read);
     return doc?.kind === 'sim_account' ? doc : undefined;
   };
+  /** The session or account as the store has it now (`current`), for lookups outside a decision. */
+  const sessionNow = (sessionId: string) => current((read) => session(sessionId, read));
+  const accountNow = (accountId: string) => current((read) => account(accountId, read));
 
   return {
     mode: 'simulated',
@@ -180,8 +183,7 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     },
 
     async accountLink({ accountId, refreshUrl, returnUrl }) {
-      if (!(await current((read) => account(accountId, read))))
-        throw new ProviderError(`No such account: ${accountId}`, 404, true);
+      if (!(await accountNow(accountId))) throw new ProviderError(`No such account: ${accountId}`, 404, true);
       const linkId = random('link_sim');
       const doc: SimLink = {
         id: simId.link(linkId),
@@ -197,7 +199,7 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     },
 
     async retrieveAccount(accountId) {
-      const a = await current((read) => account(accountId, read));
+      const a = await accountNow(accountId);
       if (!a) throw new ProviderError(`No such account: ${accountId}`, 404, true);
       return accountOf(a);
     },
@@ -229,7 +231,7 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     },
 
     async retrieveCheckoutSession(sessionId) {
-      const s = await current((read) => session(sessionId, read));
+      const s = await sessionNow(sessionId);
       return s ? sessionOf(s) : undefined;
     },
 
@@ -344,12 +346,11 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
         const doc = get(simId.link(linkId), read);
         return doc?.kind === 'sim_link' ? doc : undefined;
       }),
-    account: (accountId) => current((read) => account(accountId, read)),
-    session: (sessionId) => current((read) => session(sessionId, read)),
+    account: accountNow,
+    session: sessionNow,
 
     async completeOnboarding(accountId) {
-      if (!(await current((read) => account(accountId, read))))
-        throw new ProviderError(`No such account: ${accountId}`, 404, true);
+      if (!(await accountNow(accountId))) throw new ProviderError(`No such account: ${accountId}`, 404, true);
       await update(simId.account(accountId), (doc) =>
         doc.kind === 'sim_account' && doc.enabled !== true
           ? { ...doc, id: simId.account(accountId), enabled: true, updatedAt: stamp(now(), doc) }
@@ -362,7 +363,7 @@ export function createSimulatedProvider(store: Store, now: () => number): Simula
     },
 
     async paySession(sessionId) {
-      const s = await current((read) => session(sessionId, read));
+      const s = await sessionNow(sessionId);
       if (!s) throw new ProviderError(`No such checkout session: ${sessionId}`, 404, true);
       if (s.paid) return s;
       if (s.expiresAt <= now()) throw new ProviderError('This checkout session has expired', 400, true);

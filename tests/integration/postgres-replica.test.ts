@@ -22,6 +22,37 @@ async function instance(): Promise<PgStore> {
   return store;
 }
 
+/** A replica whose feed reads only on notifications: a write that sends none leaves it behind. */
+async function replicaBehind(): Promise<PgStore> {
+  const slow = await PgStore.open({ connectionString: db.url, indexes: INDEXES, poolSize: 2, idlePollMs: 60_000 });
+  open.push(slow);
+  return slow;
+}
+
+/**
+ * Documents written as another instance writes them, in one transaction, but on a connection of
+ * its own that notifies no instance; `more` runs in the same transaction.
+ */
+async function writtenBehind(
+  rows: readonly (readonly [collection: string, id: string, body: object])[],
+  more?: (raw: pg.Client) => Promise<unknown>,
+): Promise<void> {
+  const raw = new pg.Client({ connectionString: db.url });
+  await raw.connect();
+  try {
+    await raw.query('BEGIN');
+    for (const [position, [collection, id, body]] of rows.entries())
+      await raw.query(
+        `INSERT INTO documents (collection, id, seq, deleted, body) VALUES ($1, $2, ${seqSql('$4')}, false, $3)`,
+        [collection, id, JSON.stringify(body), position],
+      );
+    await more?.(raw);
+    await raw.query('COMMIT');
+  } finally {
+    await raw.end();
+  }
+}
+
 const application = (id: string, gigId: string, status: string) => ({
   collection: 'applications' as const,
   doc: { id, _deleted: false, gigId, applicantId: `u-${id}`, status },
@@ -109,19 +140,8 @@ describe('instances on one database', () => {
 
 describe('a decision that writes nothing', () => {
   it('is made again on fresh data when its replica had not yet seen a document written elsewhere', async () => {
-    // A replica whose feed reads only on notifications, and a write that sends none: it stays behind.
-    const slow = await PgStore.open({ connectionString: db.url, indexes: INDEXES, poolSize: 2, idlePollMs: 60_000 });
-    open.push(slow);
-    const raw = new pg.Client({ connectionString: db.url });
-    await raw.connect();
-    try {
-      await raw.query(
-        `INSERT INTO documents (collection, id, seq, deleted, body) VALUES ('applications', 'r-fresh', ${seqSql('0')}, false, $1)`,
-        [JSON.stringify({ gigId: 'g-fresh', applicantId: 'u-fresh', status: 'PENDING' })],
-      );
-    } finally {
-      await raw.end();
-    }
+    const slow = await replicaBehind();
+    await writtenBehind([['applications', 'r-fresh', { gigId: 'g-fresh', applicantId: 'u-fresh', status: 'PENDING' }]]);
     expect(slow.get('applications', 'r-fresh')).toBeUndefined();
     const seen = await slow.transaction((read) => ({
       writes: [],
@@ -135,22 +155,13 @@ describe('a decision that writes nothing', () => {
 describe('a decision that asks whether any document is filed under a key', () => {
   /** A replica that reads the feed only on notifications, and a gig written behind its back. */
   async function behind(gigId: string, createdBy: string): Promise<PgStore> {
-    const slow = await PgStore.open({ connectionString: db.url, indexes: INDEXES, poolSize: 2, idlePollMs: 60_000 });
-    open.push(slow);
-    const raw = new pg.Client({ connectionString: db.url });
-    await raw.connect();
-    try {
-      await raw.query(
-        `INSERT INTO documents (collection, id, seq, deleted, body) VALUES ('gigs', $1, ${seqSql('0')}, false, $2)`,
-        [gigId, JSON.stringify({ createdBy, title: 'Written elsewhere' })],
-      );
-      await raw.query(
-        `INSERT INTO document_keys (collection, index_name, key, id) VALUES ('gigs', 'createdBy', $1, $2)`,
-        [createdBy, gigId],
-      );
-    } finally {
-      await raw.end();
-    }
+    const slow = await replicaBehind();
+    await writtenBehind([['gigs', gigId, { createdBy, title: 'Written elsewhere' }]], (raw) =>
+      raw.query(`INSERT INTO document_keys (collection, index_name, key, id) VALUES ('gigs', 'createdBy', $1, $2)`, [
+        createdBy,
+        gigId,
+      ]),
+    );
     expect(slow.anyByIndex('gigs', 'createdBy', createdBy)).toBe(false);
     return slow;
   }
@@ -183,8 +194,7 @@ describe('the simulated payment provider on an instance whose replica is behind'
   // Six checkouts at once over three instances: the one whose key another instance used first
   // reads the key's record at commit, before the feed brings the session it names.
   it('finds a session another instance made, and answers its idempotency key with that session', async () => {
-    const slow = await PgStore.open({ connectionString: db.url, indexes: INDEXES, poolSize: 2, idlePollMs: 60_000 });
-    open.push(slow);
+    const slow = await replicaBehind();
     const key = 'application:a-behind:checkout:0';
     const session = {
       kind: 'sim_session',
@@ -201,24 +211,10 @@ describe('the simulated payment provider on an instance whose replica is behind'
       chargeId: null,
       expiresAt: Date.now() + 60_000,
     };
-    const raw = new pg.Client({ connectionString: db.url });
-    await raw.connect();
-    try {
-      // Written the way another instance writes them, in one transaction, but with no notification.
-      await raw.query('BEGIN');
-      const rows = [
-        ['sim-session:cs_sim_elsewhere', session],
-        [`sim-idempotency:${key}`, { kind: 'sim_idempotency', resultId: 'cs_sim_elsewhere' }],
-      ] as const;
-      for (const [position, [id, body]] of rows.entries())
-        await raw.query(
-          `INSERT INTO documents (collection, id, seq, deleted, body) VALUES ('ledger', $1, ${seqSql(String(position))}, false, $2)`,
-          [id, JSON.stringify(body)],
-        );
-      await raw.query('COMMIT');
-    } finally {
-      await raw.end();
-    }
+    await writtenBehind([
+      ['ledger', 'sim-session:cs_sim_elsewhere', session],
+      ['ledger', `sim-idempotency:${key}`, { kind: 'sim_idempotency', resultId: 'cs_sim_elsewhere' }],
+    ]);
     const provider = createSimulatedProvider(slow, Date.now);
     // Looked up before anything brought it here: found all the same (not "no such session").
     expect(await provider.retrieveCheckoutSession('cs_sim_elsewhere')).toMatchObject({ status: 'open' });
