@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { asyncScheduler, throttleTime } from 'rxjs';
 import type { Gig } from '../../../shared/schemas/gig';
 import type { LocalData } from '../../data/local-data';
 
@@ -46,18 +45,15 @@ export function useGigBoard(local: LocalData, copied?: Gig[]): BoardData {
     let sub: { unsubscribe(): void } | undefined;
     const observeWhole = () => {
       if (!live) return;
-      sub = local
-        .observeAll('gigs')
-        .pipe(throttleTime(BOARD_UPDATE_MS, asyncScheduler, { leading: true, trailing: true }))
-        .subscribe((all) => {
-          if (!live) return;
-          const gigs = all.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
-          setState({ gigs, loading: false, complete: true, receivedAt: performance.now() });
-          if (!complete) {
-            complete = true;
-            performance.mark('board:complete');
-          }
-        });
+      sub = local.observeWhole('gigs', BOARD_UPDATE_MS).subscribe((all) => {
+        if (!live) return;
+        const gigs = all.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
+        setState({ gigs, loading: false, complete: true, receivedAt: performance.now() });
+        if (!complete) {
+          complete = true;
+          performance.mark('board:complete');
+        }
+      });
     };
     performance.mark('board:query');
     if (fromCopy) observeWhole();
