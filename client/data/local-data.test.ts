@@ -35,19 +35,36 @@ describe('the documents a live query gives', () => {
 });
 
 describe('a whole collection, kept from its changes', () => {
-  const open = async (name: string) => {
+  /**
+   * `run` with a fresh database's data, `before` stored first, then the gigs observed whole
+   * (`everyMs`): every list handed on is kept in `lists`.
+   */
+  async function watching(
+    name: string,
+    everyMs: number,
+    before: Gig[],
+    run: (local: LocalData, lists: Gig[][]) => Promise<void>,
+  ): Promise<void> {
     const db = await createAppDatabase(name, getRxStorageMemory(), { multiInstance: false });
-    return { db, local: new LocalData(db, new Outbox()) };
-  };
+    const local = new LocalData(db, new Outbox());
+    const lists: Gig[][] = [];
+    try {
+      for (const g of before) await local.insert('gigs', g);
+      const sub = local.observeWhole('gigs', everyMs).subscribe((gigs) => lists.push(gigs));
+      try {
+        await run(local, lists);
+      } finally {
+        sub.unsubscribe();
+      }
+    } finally {
+      await db.close();
+    }
+  }
   const byId = (gigs: Gig[]) => [...gigs].sort((a, b) => (a.id < b.id ? -1 : 1));
 
   it('holds every document as a one-off read gives it, through inserts, changes and deletions', async () => {
-    const { db, local } = await open('user-local-2');
-    try {
-      await local.insert('gigs', gig('gig-abcdef1', 'Poster'));
-      await local.insert('gigs', gig('gig-abcdef2', 'Mural'));
-      const lists: Gig[][] = [];
-      const sub = local.observeWhole('gigs', 0).subscribe((gigs) => lists.push(gigs));
+    const before = [gig('gig-abcdef1', 'Poster'), gig('gig-abcdef2', 'Mural')];
+    await watching('user-local-2', 0, before, async (local, lists) => {
       const seen = async (check: (gigs: Gig[]) => boolean) => {
         await expect.poll(() => lists.some(check)).toBe(true);
         return byId(lists.at(-1)!);
@@ -60,35 +77,23 @@ describe('a whole collection, kept from its changes', () => {
       expect(now.map((g) => g.title)).toEqual(['Poster, in colour', 'Zine']);
       // The same values a one-off read gives: no revision, meta or deletion flag of RxDB's own.
       expect(now).toEqual(byId(await local.find('gigs')));
-      sub.unsubscribe();
-    } finally {
-      await db.close();
-    }
+    });
   });
 
   it('loses no change stored while the collection is first read', async () => {
-    const { db, local } = await open('user-local-3');
-    try {
-      await local.insert('gigs', gig('gig-before1', 'Before'));
-      const lists: Gig[][] = [];
-      const sub = local.observeWhole('gigs', 0).subscribe((gigs) => lists.push(gigs));
+    await watching('user-local-3', 0, [gig('gig-before1', 'Before')], async (local, lists) => {
       // Stored before the first read answers: the read may or may not see them.
       const writes = Array.from({ length: 30 }, (_, i) => local.insert('gigs', gig(`gig-during${i}`, `During ${i}`)));
       await local.patch('gigs', 'gig-before1', { title: 'Before, changed' });
       await Promise.all(writes);
-      await expect.poll(() => lists.at(-1)?.length).toBe(31);
-      expect(lists.at(-1)!.find((g) => g.id === 'gig-before1')!.title).toBe('Before, changed');
-      sub.unsubscribe();
-    } finally {
-      await db.close();
-    }
+      // The last list handed on holds all 31, the changed one as changed.
+      await expect.poll(() => lists.at(-1)?.find((g) => g.id === 'gig-before1')?.title).toBe('Before, changed');
+      expect(lists.at(-1)).toHaveLength(31);
+    });
   });
 
   it('hands the list on at most once a window while changes stream in, the latest at its end', async () => {
-    const { db, local } = await open('user-local-4');
-    try {
-      const lists: Gig[][] = [];
-      const sub = local.observeWhole('gigs', 1_000).subscribe((gigs) => lists.push(gigs));
+    await watching('user-local-4', 1_000, [], async (local, lists) => {
       await expect.poll(() => lists.length).toBe(1);
       for (let i = 0; i < 20; i += 1) await local.insert('gigs', gig(`gig-stream${i}`, `Stream ${i}`));
       // The list was handed on just now: the 20 changes wait for the window's end, together.
@@ -99,9 +104,6 @@ describe('a whole collection, kept from its changes', () => {
       await new Promise((resolve) => setTimeout(resolve, 1_100));
       await local.insert('gigs', gig('gig-quiet1', 'After a quiet second'));
       await expect.poll(() => lists.map((l) => l.length), { timeout: 500 }).toEqual([0, 20, 21]);
-      sub.unsubscribe();
-    } finally {
-      await db.close();
-    }
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { MangoQuery, RxCollection, RxDocument, RxStorageChangeEvent } from 'rxdb';
-import { map, Observable } from 'rxjs';
+import { asyncScheduler, map, Observable, Subject, throttleTime } from 'rxjs';
 import type { z } from 'zod';
 import { REPLICATED_NAMES, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 import type { AppDatabase } from './database';
@@ -94,19 +94,10 @@ export class LocalData {
     return new Observable<Doc<K>[]>((subscriber) => {
       const docs = new Map<string, Doc<K>>();
       let waiting: RxStorageChangeEvent<unknown>[][] | undefined = [];
-      let handedAt = -Infinity;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const handOn = () => {
-        timer = undefined;
-        handedAt = performance.now();
-        subscriber.next([...docs.values()]);
-      };
-      const changed = () => {
-        if (timer !== undefined) return;
-        const wait = handedAt + everyMs - performance.now();
-        if (wait <= 0) handOn();
-        else timer = setTimeout(handOn, wait);
-      };
+      const changed = new Subject<void>();
+      const handing = changed
+        .pipe(throttleTime(everyMs, asyncScheduler, { leading: true, trailing: true }))
+        .subscribe(() => subscriber.next([...docs.values()]));
       const apply = (events: RxStorageChangeEvent<unknown>[]) => {
         for (const { documentId, documentData } of events) {
           const data = documentData as Record<string, unknown> | undefined;
@@ -118,7 +109,7 @@ export class LocalData {
         if (waiting) waiting.push(bulk.events);
         else {
           apply(bulk.events);
-          changed();
+          changed.next();
         }
       });
       collection
@@ -129,13 +120,13 @@ export class LocalData {
             for (const doc of found) docs.set(doc.primary, plain(doc));
             for (const events of waiting ?? []) apply(events);
             waiting = undefined;
-            handOn();
+            changed.next();
           },
           (error: unknown) => subscriber.error(error),
         );
       return () => {
         listening.unsubscribe();
-        if (timer !== undefined) clearTimeout(timer);
+        handing.unsubscribe();
       };
     });
   }

@@ -23,9 +23,10 @@ export type BoardData = {
 /**
  * The board's gigs, newest first, in two steps measured on this hardware (docs/decisions/008-performance.md):
  * first the newest 50 through the ascending `sortKey` index, which stops at its limit (20–30 ms
- * at 10k gigs after a reload), so the board draws at once; then, once those are in, one live query
- * holding every gig, sorted and filtered in plain JS on each change (about 3 ms per filter change),
- * which keeps the board live (handed on at most every BOARD_UPDATE_MS while changes stream in).
+ * at 10k gigs after a reload), so the board draws at once; then, once those are in, one live list
+ * of every gig kept from the gigs' changes (`LocalData.observeWhole`), sorted and filtered in plain
+ * JS on each change (about 3 ms per filter change), which keeps the board live (handed on at most
+ * every BOARD_UPDATE_MS while changes stream in).
  * The second waits for the first: reading 10k gigs at the same time held the first 50 behind it
  * (IndexedDB answers one request after another). Performance marks `board:first-50` and
  * `board:complete` time both. Given the board's copy (`copied`, data/board-copy.ts), the board
