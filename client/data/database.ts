@@ -4,6 +4,7 @@ import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { PULL_LIMIT } from '../../shared/sync/protocol';
 import { createConflictHandler, type LostWrite, type PushedStates } from './conflict-handler';
 import { databaseName } from './database-name';
+import { olderPullsRefused } from './pull-versions';
 import { keepPullMarks, recordsOnlyForOwnGigs } from './pull-marks';
 import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 
@@ -47,8 +48,13 @@ export async function createAppDatabase(
   const hashFunction = defaultHashSha256;
   const db = await createRxDatabase<AppCollections>({
     name: databaseName(userId),
-    // The pull's writes keep RxDB's mark, and its records of others' gigs are not kept.
-    storage: recordsOnlyForOwnGigs(keepPullMarks(storage, hashFunction), options.ownerId ?? userId, hashFunction),
+    // The pull's writes keep RxDB's mark and never take a document back to an older version, and
+    // its records of others' gigs are not kept.
+    storage: recordsOnlyForOwnGigs(
+      olderPullsRefused(keepPullMarks(storage, hashFunction)),
+      options.ownerId ?? userId,
+      hashFunction,
+    ),
     hashFunction,
     multiInstance,
     eventReduce: true,

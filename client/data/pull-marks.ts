@@ -8,7 +8,7 @@ export const replicationIdentifier = (collectionName: string) => `gigs-sync-${co
 const protocolIdentifier = (collectionName: string) => `rxdbreplication${replicationIdentifier(collectionName)}`;
 
 /** The context of the writes RxDB's pull makes to a collection (`downstreamBulkWriteFlag`). */
-const PULL_WRITE = 'replication-downstream-';
+export const PULL_WRITE = 'replication-downstream-';
 
 /** The context of the pull's writes of its records (the replication's meta instance). */
 const PULL_RECORD_WRITE = 'replication-down-write-meta';

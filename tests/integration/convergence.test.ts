@@ -26,6 +26,8 @@ import { chatLogOf } from '../support/store-under-test';
  *   CONVERGENCE_SEEDS=<count> how many seeds (default 3), starting at a random one that is printed
  *   CONVERGENCE_OPS=<count>   operations per seed (default 60)
  *   CONVERGENCE_SETTLE_MS=<ms> how long to wait for convergence at the end of a seed (default 60000)
+ *   CONVERGENCE_WEIGHTS=<op:weight,...> changes how often actions are drawn, e.g. profile:40,restart:8
+ *     to look for a race around one of them (the weights are in tests/support/convergence/scenario.ts)
  *   On PostgreSQL (integration-pg) every seed runs on three instances of the server.
  *   CONVERGENCE_DEBUG=1 / CONVERGENCE_TRACE=1  print each operation / the devices' pushes and chat sockets
  */

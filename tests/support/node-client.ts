@@ -54,7 +54,8 @@ export async function startNodeClient(
   const unauthorized = new Promise<void>((resolve) => (onUnauthorized = resolve));
   const sync = new SyncController(db, {
     baseUrl: http.baseUrl,
-    headers: () => ({ cookie: http.cookieHeader(), origin: http.baseUrl }),
+    // Behind one address (several instances) the browser's origin is the shared one.
+    headers: () => ({ cookie: http.cookieHeader(), origin: http.originHeader ?? http.baseUrl }),
     outbox,
     refused,
     onUnauthorized,

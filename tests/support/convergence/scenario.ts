@@ -71,6 +71,13 @@ const WEIGHTS: Record<Op, number> = {
   offline: 6,
   restart: 3,
 };
+// CONVERGENCE_WEIGHTS=profile:40,restart:8 draws those actions more often (to look for a race).
+for (const part of (process.env.CONVERGENCE_WEIGHTS ?? '').split(',').filter(Boolean)) {
+  const [op, weight] = part.split(':');
+  if (!op || !(op in WEIGHTS) || !(Number(weight) >= 0))
+    throw new Error(`CONVERGENCE_WEIGHTS: no such action or weight: ${part}`);
+  WEIGHTS[op as Op] = Number(weight);
+}
 
 const capitalised = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 
