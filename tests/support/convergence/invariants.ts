@@ -151,6 +151,7 @@ function landed(w: WriteRecord, versions: StoredDoc[], writes: WriteRecord[]): b
 
 /**
  * The invariants checked once every device is online and holds the server's state:
+ * - no version of a gig, application or user is stamped before the one it follows;
  * - each application's status history starts at PENDING and moves only by the state machine;
  * - no application is in progress or completed on an unpaid budget, at any point of its history;
  * - no duplicates: one notification per application move, one unread message notice per
@@ -171,6 +172,15 @@ export async function checkInvariants(input: {
   const { server, devices, history, writes, chats } = input;
   const store = server.ctx.store;
   const problems: string[] = [];
+
+  // A device refuses a pulled version older than the one it holds (client/data/pull-versions.ts):
+  // every version the server stores is as late as the one before, or later.
+  for (const [key, versions] of history)
+    for (let i = 1; i < versions.length; i++)
+      if (Number(versions[i]!.updatedAt) < Number(versions[i - 1]!.updatedAt))
+        problems.push(
+          `${key}: version ${i} is stamped ${String(versions[i]!.updatedAt)}, before ${String(versions[i - 1]!.updatedAt)}`,
+        );
 
   for (const [key, versions] of history) {
     if (!key.startsWith('applications:')) continue;
