@@ -49,6 +49,30 @@ describe('conflict handler: the server wins, except offline edits of free-text f
     expect(resolved).toMatchObject({ bio: 'Second', updatedAt: 2 });
   });
 
+  it('[M11] a new document the server has: taken whole when it differs only by the server\'s normalising; a change made since goes out again on it', async () => {
+    const gig = { id: 'g1', title: 'Poster', skills: 'Illustration, Painting', createdBy: 'u1', status: 'active', updatedAt: 5, _deleted: false };
+    const h = createConflictHandler<typeof gig>('gigs', new Set());
+    // The answer to the creation: the server trimmed the title and normalised the skills.
+    const written = { ...gig, title: '  Poster ', skills: 'Illustration,Painting', status: undefined as unknown as string, updatedAt: 1 };
+    expect(await h.resolve({ assumedMasterState: undefined, realMasterState: gig, newDocumentState: written }, 'test')).toEqual(gig);
+    // The answer was lost, the app closed, and its user renamed the gig and dropped a skill.
+    const renamed = { ...written, title: 'Poster, corrected', skills: 'Illustration' };
+    expect(await h.resolve({ assumedMasterState: undefined, realMasterState: gig, newDocumentState: renamed }, 'test')).toEqual({
+      ...gig,
+      title: 'Poster, corrected',
+      skills: 'Illustration',
+    });
+    // A review as written here (no reply yet) and as the server stores it (reply null, text trimmed).
+    const review = { id: 'r1', rating: 5, text: 'Great work', reply: null as string | null, updatedAt: 3, _deleted: false };
+    const reviews = createConflictHandler<typeof review>('reviews', new Set());
+    const mine = { ...review, text: 'Great work ', reply: undefined as unknown as null, updatedAt: 1 };
+    expect(await reviews.resolve({ assumedMasterState: undefined, realMasterState: review, newDocumentState: mine }, 'test')).toEqual(review);
+    // Applications keep their own rule (the same application made on another device is kept).
+    const app = { id: 'a1', status: 'PENDING', budget: 100, updatedAt: 2, _deleted: false };
+    const apps = createConflictHandler<typeof app>('applications', new Set());
+    expect(await apps.resolve({ assumedMasterState: undefined, realMasterState: app, newDocumentState: { ...app, budget: 300 } }, 'test')).toEqual(app);
+  });
+
   it('[M8] an application move goes out again when the server changed only other fields; not when it moved the status', async () => {
     const app = { id: 'a1', status: 'PENDING_ACCEPTANCE', finalBudget: 100 as number | null, startedAt: null, gigDeleted: false, updatedAt: 1, _deleted: false };
     const h = createConflictHandler<typeof app>('applications', new Set());

@@ -1,5 +1,7 @@
 import type { RxConflictHandler, WithDeleted } from 'rxdb';
 import { lateMoveRefusal } from '../../shared/application-machine';
+import { sanitizeText } from '../../shared/text';
+import { normalizeSkills } from '../../shared/validation/gig';
 import type { ReplicatedName } from './collections';
 
 /**
@@ -25,6 +27,19 @@ export function sameContent(a: Record<string, unknown>, b: Record<string, unknow
     if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) return false;
   }
   return true;
+}
+
+/**
+ * A field's value as the server stores it from what a device wrote: text sanitised and trimmed,
+ * empty text and null absent, a gig's skills as the gig form normalises them. Two values the same here
+ * differ only by the server's normalising, not by a change of the user's.
+ */
+function normalised(collection: ReplicatedName, field: string, v: unknown): unknown {
+  if (v === null) return undefined;
+  if (typeof v !== 'string') return v;
+  const text = sanitizeText(v).trim();
+  if (collection === 'gigs' && field === 'skills') return normalizeSkills(text) || undefined;
+  return text === '' ? undefined : text;
 }
 
 /** The fields of an application a user's move changes (shared/application-machine.ts). */
@@ -127,6 +142,21 @@ export function createConflictHandler<T>(
       // would undo it silently, e.g. when the answer to the gig's creation was lost on the way.
       if (local._deleted && !master._deleted) return { ...master, _deleted: true } as WithDeleted<T>;
       if (local._deleted) return realMasterState;
+      if (!assumedMasterState && !master._deleted && collection !== 'applications') {
+        // Written here as new, and the server has it: usually the answer to this very write (its
+        // own write landing, normalised), taken whole. But when that answer was lost and the app
+        // closed before it heard back, its user may have changed the document since: a field that
+        // differs from the server's copy by more than the server's normalising is such a change,
+        // and goes out again on the server's version (which judges it; a refusal is kept).
+        const edited = mergeable.filter((f) => !same(normalised(collection, f, local[f]), normalised(collection, f, master[f])));
+        if (edited.length === 0) return realMasterState;
+        const merged: Record<string, unknown> = { ...master };
+        for (const f of edited) {
+          if (local[f] === undefined) delete merged[f];
+          else merged[f] = local[f];
+        }
+        return merged as WithDeleted<T>;
+      }
       if (!assumedMasterState || master._deleted) {
         // Written here as new while the server had it (the same application made on another
         // device), or changed here while it was deleted: the server's state is taken whole.

@@ -3,6 +3,7 @@ import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { gigDoc, push, signUp, signUpWithProfile, write } from '../support/fixtures';
+import { LocalData } from '../../client/data/local-data';
 import { overrideInstances } from '../../client/data/storage-overrides';
 import { startNodeClient, type NodeAppClient } from '../support/node-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
@@ -348,6 +349,54 @@ describe("the replication's records on a device", () => {
       await editGoesOut(second, pulled, 'Edited on the phone');
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('a new gig whose answer was lost, edited before the device heard back', () => {
+  it("the edit goes out on the server's copy, not dropped for it", async () => {
+    const http = new TestClient(server.url);
+    const ada = await signUpWithProfile(http, { name: 'Ada Lost' });
+    const storage = getRxStorageMemory() as RxStorage<unknown, unknown>;
+    // The network: the first push reaches the server, its answer is lost on the way back; then
+    // the device is offline until the test says.
+    let state: 'lose-answer' | 'lost' | 'offline' | 'online' = 'lose-answer';
+    const network: typeof fetch = async (input, init) => {
+      if (state === 'offline' || state === 'lost') throw new TypeError('fetch failed: offline');
+      const answer = await fetch(input, init);
+      if (state === 'lose-answer' && String(input).endsWith('/push')) {
+        state = 'lost';
+        throw new TypeError('network lost');
+      }
+      return answer;
+    };
+    const first = await startNodeClient(http, ada.id, { storage, databaseKey: ada.id, fetch: network });
+    const gig = gigDoc({ title: 'Poster, first title', createdBy: ada.id, creatorName: 'Ada Lost' });
+    first.outbox.track('gigs', gig.id as string);
+    await first.db.gigs.insert(gig as never);
+    await waitFor('the gig on the server', () => server.ctx.store.get('gigs', gig.id as string), 10_000);
+    await waitFor('the answer lost', () => state === 'lost', 10_000);
+    // The app closes before the retry, and opens again offline; its user renames the gig.
+    state = 'offline';
+    await first.close();
+    const again = await startNodeClient(http, ada.id, { storage, databaseKey: ada.id, fetch: network });
+    try {
+      const local = new LocalData(again.db, again.outbox);
+      await waitFor('the gig held after the restart', () => again.db.gigs.findOne(gig.id as string).exec(), 10_000);
+      expect(await local.patch('gigs', gig.id as string, { title: 'Poster, corrected title' })).toBe(true);
+      state = 'online';
+      await waitFor('the outbox emptied', () => again.outbox.count === 0, 20_000);
+      await again.sync.awaitInSync();
+      const onServer = server.ctx.store.get('gigs', gig.id as string)!;
+      const problems = (await again.db.syncproblems.find().exec()).map((p) => p.toJSON());
+      // The rename went out on the server's copy: the server holds it, the device shows it.
+      expect({ title: onServer.title, problems }).toEqual({ title: 'Poster, corrected title', problems: [] });
+      expect((await again.db.gigs.findOne(gig.id as string).exec())?.toJSON()).toMatchObject({
+        title: 'Poster, corrected title',
+        updatedAt: onServer.updatedAt,
+      });
+    } finally {
+      await again.close();
     }
   });
 });
