@@ -13,7 +13,8 @@ import {
   declineOffer,
   sendOffers,
 } from '../../../client/features/applications/application-writes';
-import { createGig, deleteGig } from '../../../client/features/gigs/gig-writes';
+import { createGig, deleteGig, editGig } from '../../../client/features/gigs/gig-writes';
+import { formFromGig } from '../../../shared/gig-content';
 import { saveProfileFields } from '../../../client/features/profile/profile-writes';
 import type { Application } from '../../../shared/schemas/application';
 import type { User } from '../../../shared/schemas/user';
@@ -294,6 +295,13 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
       return declineOffer(data!, cmd.applicationId);
     case 'deleteGig':
       return deleteGig(data!, cmd.gigId);
+    case 'editGig': {
+      // As the gig's page saves its edit form: the stored gig's values with a new title.
+      const gig = await data!.local.get('gigs', cmd.gigId);
+      if (!gig) return null; // deleted and synced in since the scenario looked
+      await editGig(data!, cmd.gigId, { ...formFromGig(gig), title: cmd.title });
+      return cmd.gigId;
+    }
     case 'profile': {
       // As the profile page's autosave writes a field.
       trace(`edit ${cmd.field}=${cmd.value}`);

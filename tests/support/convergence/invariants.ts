@@ -23,7 +23,7 @@ export type History = Map<string, StoredDoc[]>;
 /** A write a device made to its local database through the app's own write functions. */
 export type WriteRecord = {
   device: Device;
-  kind: 'createGig' | 'deleteGig' | 'apply' | 'offer' | 'accept' | 'decline' | 'profile';
+  kind: 'createGig' | 'deleteGig' | 'editGig' | 'apply' | 'offer' | 'accept' | 'decline' | 'profile';
   collection: ReplicatedName;
   docId: string;
   /** What the write set: the fields a landing or a refusal must show. */
@@ -125,9 +125,24 @@ const ONCE_PER_APPLICATION = [
 function landed(w: WriteRecord, versions: StoredDoc[], writes: WriteRecord[]): boolean {
   switch (w.kind) {
     case 'createGig':
-      return versions.some((v) => !v._deleted && v.createdBy === w.device.userId && v.title === w.fields.title);
+      if (versions.some((v) => !v._deleted && v.createdBy === w.device.userId && v.title === w.fields.title))
+        return true;
+      // Renamed on the same device before it went out: the edit's own check covers what landed.
+      return writes.some(
+        (o) => o.index > w.index && o.device === w.device && o.docId === w.docId && o.kind === 'editGig',
+      );
     case 'deleteGig':
       return versions.some((v) => v._deleted);
+    case 'editGig':
+      if (versions.some((v) => v.title === w.fields.title)) return true;
+      // A later edit or the deletion of the gig on the same device replaced it before it went out.
+      return writes.some(
+        (o) =>
+          o.index > w.index &&
+          o.device === w.device &&
+          o.docId === w.docId &&
+          (o.kind === 'editGig' || o.kind === 'deleteGig'),
+      );
     case 'apply':
       return versions.some((v) => v.applicantId === w.device.userId && v.budget === w.fields.budget);
     case 'offer':
@@ -156,6 +171,7 @@ function landed(w: WriteRecord, versions: StoredDoc[], writes: WriteRecord[]): b
  * - no application is in progress or completed on an unpaid budget, at any point of its history;
  * - no duplicates: one notification per application move, one unread message notice per
  *   conversation, each chat message once in the server's room and in every device's copy;
+ * - the last profile field and gig title each device wrote is the server's, unless refused;
  * - every write a device made either landed on the server or is in that device's sync problems
  *   with its content; every chat message sent reached the server, stamped, except in a room whose
  *   only link was an application the server refused (`linkRefused`): there the refusal is kept,
@@ -266,6 +282,23 @@ export async function checkInvariants(input: {
           `${d.label}: profile ${field} is ${JSON.stringify(stored?.[field])} on the server, the last edit set ${JSON.stringify(w.fields[field])}`,
         );
       }
+    }
+    // The last title this device gave each gig is the server's now (unless refused or deleted).
+    const lastTitle = new Map<string, WriteRecord>();
+    for (const w of writes) if (w.device === d && w.kind === 'editGig') lastTitle.set(w.docId, w);
+    for (const [gigId, w] of lastTitle) {
+      const gig: StoredDoc | undefined = store.get('gigs', gigId);
+      if (!gig || gig._deleted || same(gig.title, w.fields.title)) continue;
+      const refusedHere = problemsOf.some(
+        (p) =>
+          p.collectionName === 'gigs' &&
+          p.docId === gigId &&
+          same((JSON.parse(p.content) as Record<string, unknown>).title, w.fields.title),
+      );
+      if (!refusedHere)
+        problems.push(
+          `${d.label}: gig ${gigId} is titled ${JSON.stringify(gig.title)} on the server, the last edit set ${JSON.stringify(w.fields.title)}`,
+        );
     }
     if (snap.unauthorized) problems.push(`${d.label}: the session was reported gone`);
     for (const [room, c] of d.openChats()) {

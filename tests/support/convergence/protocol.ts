@@ -26,6 +26,7 @@ export type DeviceCommand =
   | { type: 'accept'; applicationId: string }
   | { type: 'decline'; applicationId: string }
   | { type: 'deleteGig'; gigId: string }
+  | { type: 'editGig'; gigId: string; title: string }
   | { type: 'profile'; field: 'bio' | 'name' | 'location'; value: string };
 
 /** Everything a device holds locally, as its database hands it out. */

@@ -50,6 +50,7 @@ type Op =
   | 'accept'
   | 'decline'
   | 'deleteGig'
+  | 'editGig'
   | 'profile'
   | 'chat'
   | 'pay'
@@ -64,6 +65,7 @@ const WEIGHTS: Record<Op, number> = {
   accept: 12,
   decline: 4,
   deleteGig: 3,
+  editGig: 4,
   profile: 7,
   chat: 10,
   pay: 12,
@@ -218,6 +220,14 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
           if (!gig) return false;
           await d.write({ type: 'deleteGig', gigId: gig.id });
           record(d, 'deleteGig', 'gigs', gig.id, { _deleted: true, title: gig.title });
+          return true;
+        }
+        case 'editGig': {
+          const gig = rng.pick((local.docs.gigs as unknown as Gig[]).filter((g) => g.createdBy === d.userId));
+          if (!gig) return false;
+          const title = `${capitalised(rng.word())} ${rng.word()} poster, edited`;
+          if ((await d.write<string | null>({ type: 'editGig', gigId: gig.id, title })) === null) return false;
+          record(d, 'editGig', 'gigs', gig.id, { title });
           return true;
         }
         case 'profile': {
