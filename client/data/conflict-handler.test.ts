@@ -73,6 +73,20 @@ describe('conflict handler: the server wins, except offline edits of free-text f
     expect(await apps.resolve({ assumedMasterState: undefined, realMasterState: app, newDocumentState: { ...app, budget: 300 } }, 'test')).toEqual(app);
   });
 
+  it('[M12] an application whose answer was lost, withdrawn here since: the withdrawal goes out on the server\'s copy; another device\'s application is kept', async () => {
+    const app = { id: 'g1.u2', applicantId: 'u2', status: 'PENDING', budget: 300, finalBudget: null as number | null, updatedAt: 4, _deleted: false };
+    const lost: LostWrite[] = [];
+    const h = createConflictHandler<typeof app>('applications', new Set(), new Map(), (l) => lost.push(l));
+    const withdrawn = { ...app, status: 'WITHDRAWN', updatedAt: 9 };
+    expect(await h.resolve({ assumedMasterState: undefined, realMasterState: app, newDocumentState: withdrawn }, 'test')).toEqual({ ...app, status: 'WITHDRAWN' });
+    expect(lost).toEqual([]);
+    // The server holds the same application made on another device, at another rate: it is kept,
+    // and this device's version with it, as before.
+    const other = { ...app, budget: 500 };
+    expect(await h.resolve({ assumedMasterState: undefined, realMasterState: other, newDocumentState: withdrawn }, 'test')).toEqual(other);
+    expect(lost.map((l) => l.reason)).toEqual([APPLICATION_KEPT_FROM_OTHER_DEVICE]);
+  });
+
   it('[M8] an application move goes out again when the server changed only other fields; not when it moved the status', async () => {
     const app = { id: 'a1', status: 'PENDING_ACCEPTANCE', finalBudget: 100 as number | null, startedAt: null, gigDeleted: false, updatedAt: 1, _deleted: false };
     const h = createConflictHandler<typeof app>('applications', new Set());

@@ -1,5 +1,5 @@
 import type { RxConflictHandler, WithDeleted } from 'rxdb';
-import { lateMoveRefusal } from '../../shared/application-machine';
+import { lateMoveRefusal, normalizeStatus } from '../../shared/application-machine';
 import { sanitizeText } from '../../shared/text';
 import { normalizeSkills } from '../../shared/validation/gig';
 import type { ReplicatedName } from './collections';
@@ -162,7 +162,22 @@ export function createConflictHandler<T>(
         // device), or changed here while it was deleted: the server's state is taken whole.
         // (A new gig or profile answered by the server is its own write landing, normalised.)
         if (master._deleted) keepIfLost(local, assumedMasterState as Record<string, unknown> | undefined, master, DELETED_ELSEWHERE_FIRST);
-        else if (collection === 'applications') keepIfLost(local, undefined, master, APPLICATION_KEPT_FROM_OTHER_DEVICE);
+        else if (collection === 'applications') {
+          // The server's copy is this device's own application when it is still as it was made
+          // (waiting, at the rate written here): its answer was lost, and a move made here since
+          // (a withdrawal) goes out again on it, as a move does when the server changed nothing
+          // of its own; the server judges it.
+          const asMade = normalizeStatus(String(master.status)) === 'PENDING' && same(master.budget, local.budget);
+          if (asMade && normalizeStatus(String(local.status)) !== 'PENDING') {
+            const moved: Record<string, unknown> = { ...master };
+            for (const f of MOVE) {
+              if (local[f] === undefined) delete moved[f];
+              else moved[f] = local[f];
+            }
+            return moved as WithDeleted<T>;
+          }
+          keepIfLost(local, undefined, master, APPLICATION_KEPT_FROM_OTHER_DEVICE);
+        }
         return realMasterState;
       }
       const base = assumedMasterState as Record<string, unknown>;

@@ -3,7 +3,9 @@ import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { gigDoc, push, signUp, signUpWithProfile, write } from '../support/fixtures';
+import type { DataContextValue } from '../../client/data/data-provider';
 import { LocalData } from '../../client/data/local-data';
+import { applyToGig, withdrawApplication } from '../../client/features/applications/application-writes';
 import { overrideInstances } from '../../client/data/storage-overrides';
 import { startNodeClient, type NodeAppClient } from '../support/node-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
@@ -353,38 +355,55 @@ describe("the replication's records on a device", () => {
   });
 });
 
-describe('a new gig whose answer was lost, edited before the device heard back', () => {
-  it("the edit goes out on the server's copy, not dropped for it", async () => {
+/**
+ * A device whose first push reaches the server but whose answer is lost on the way back; the app
+ * then closes before RxDB's retry and opens again offline (`reopenOffline`), and is back online
+ * when the test says (`online`).
+ */
+async function deviceLosingFirstAnswer(http: TestClient, userId: string) {
+  const storage = getRxStorageMemory() as RxStorage<unknown, unknown>;
+  let state: 'lose-answer' | 'lost' | 'offline' | 'online' = 'lose-answer';
+  const network: typeof fetch = async (input, init) => {
+    if (state === 'offline' || state === 'lost') throw new TypeError('fetch failed: offline');
+    const answer = await fetch(input, init);
+    if (state === 'lose-answer' && String(input).endsWith('/push')) {
+      state = 'lost';
+      throw new TypeError('network lost');
+    }
+    return answer;
+  };
+  const open = () => startNodeClient(http, userId, { storage, databaseKey: userId, fetch: network });
+  const first = await open();
+  return {
+    first,
+    async reopenOffline(): Promise<NodeAppClient> {
+      await waitFor('the answer lost', () => state === 'lost', 10_000);
+      state = 'offline';
+      await first.close();
+      return open();
+    },
+    online() {
+      state = 'online';
+    },
+  };
+}
+
+describe('a new document whose answer was lost, changed before the device heard back', () => {
+  it("a gig's rename goes out on the server's copy, not dropped for it", async () => {
     const http = new TestClient(server.url);
     const ada = await signUpWithProfile(http, { name: 'Ada Lost' });
-    const storage = getRxStorageMemory() as RxStorage<unknown, unknown>;
-    // The network: the first push reaches the server, its answer is lost on the way back; then
-    // the device is offline until the test says.
-    let state: 'lose-answer' | 'lost' | 'offline' | 'online' = 'lose-answer';
-    const network: typeof fetch = async (input, init) => {
-      if (state === 'offline' || state === 'lost') throw new TypeError('fetch failed: offline');
-      const answer = await fetch(input, init);
-      if (state === 'lose-answer' && String(input).endsWith('/push')) {
-        state = 'lost';
-        throw new TypeError('network lost');
-      }
-      return answer;
-    };
-    const first = await startNodeClient(http, ada.id, { storage, databaseKey: ada.id, fetch: network });
+    const device = await deviceLosingFirstAnswer(http, ada.id);
     const gig = gigDoc({ title: 'Poster, first title', createdBy: ada.id, creatorName: 'Ada Lost' });
-    first.outbox.track('gigs', gig.id as string);
-    await first.db.gigs.insert(gig as never);
+    device.first.outbox.track('gigs', gig.id as string);
+    await device.first.db.gigs.insert(gig as never);
     await waitFor('the gig on the server', () => server.ctx.store.get('gigs', gig.id as string), 10_000);
-    await waitFor('the answer lost', () => state === 'lost', 10_000);
     // The app closes before the retry, and opens again offline; its user renames the gig.
-    state = 'offline';
-    await first.close();
-    const again = await startNodeClient(http, ada.id, { storage, databaseKey: ada.id, fetch: network });
+    const again = await device.reopenOffline();
     try {
       const local = new LocalData(again.db, again.outbox);
       await waitFor('the gig held after the restart', () => again.db.gigs.findOne(gig.id as string).exec(), 10_000);
       expect(await local.patch('gigs', gig.id as string, { title: 'Poster, corrected title' })).toBe(true);
-      state = 'online';
+      device.online();
       await waitFor('the outbox emptied', () => again.outbox.count === 0, 20_000);
       await again.sync.awaitInSync();
       const onServer = server.ctx.store.get('gigs', gig.id as string)!;
@@ -395,6 +414,42 @@ describe('a new gig whose answer was lost, edited before the device heard back',
         title: 'Poster, corrected title',
         updatedAt: onServer.updatedAt,
       });
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('an application withdrawn meanwhile is withdrawn on the server, not kept as "from another device"', async () => {
+    const buyer = new TestClient(server.url);
+    await signUpWithProfile(buyer, { name: 'Ben Buyer' });
+    const gig = gigDoc({ title: 'Mural for a cafe' });
+    expect((await write(buyer, 'gigs', gig)).refusal).toBeUndefined();
+    const http = new TestClient(server.url);
+    const cleo = await signUpWithProfile(http, { name: 'Cleo Lost' });
+    const device = await deviceLosingFirstAnswer(http, cleo.id);
+    const app = { local: new LocalData(device.first.db, device.first.outbox), userId: cleo.id } as DataContextValue;
+    const held = await waitFor('the gig on the device', () => app.local.get('gigs', gig.id as string), 10_000);
+    const me = await waitFor('her profile on the device', () => app.local.get('users', cleo.id), 10_000);
+    const applicationId = await applyToGig(app, held, me, 400_00);
+    await waitFor('the application on the server', () => server.ctx.store.get('applications', applicationId), 10_000);
+    const again = await device.reopenOffline();
+    try {
+      const later = { local: new LocalData(again.db, again.outbox), userId: cleo.id } as DataContextValue;
+      await waitFor(
+        'the application held after the restart',
+        () => later.local.get('applications', applicationId),
+        10_000,
+      );
+      await withdrawApplication(later, applicationId);
+      device.online();
+      await waitFor('the outbox emptied', () => again.outbox.count === 0, 20_000);
+      await again.sync.awaitInSync();
+      expect(server.ctx.store.get('applications', applicationId)).toMatchObject({
+        status: 'WITHDRAWN',
+        budget: 400_00,
+      });
+      expect(await again.db.syncproblems.find().exec()).toEqual([]);
+      expect((await later.local.get('applications', applicationId))?.status).toBe('WITHDRAWN');
     } finally {
       await again.close();
     }
