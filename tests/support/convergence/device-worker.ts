@@ -12,6 +12,7 @@ import {
   applyToGig,
   declineOffer,
   sendOffers,
+  withdrawApplication,
 } from '../../../client/features/applications/application-writes';
 import { createGig, deleteGig, editGig } from '../../../client/features/gigs/gig-writes';
 import { formFromGig } from '../../../shared/gig-content';
@@ -293,6 +294,8 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
       return acceptOffer(data!, await application(data!, cmd.applicationId));
     case 'decline':
       return declineOffer(data!, cmd.applicationId);
+    case 'withdraw':
+      return withdrawApplication(data!, cmd.applicationId);
     case 'deleteGig':
       return deleteGig(data!, cmd.gigId);
     case 'editGig': {

@@ -23,7 +23,7 @@ export type History = Map<string, StoredDoc[]>;
 /** A write a device made to its local database through the app's own write functions. */
 export type WriteRecord = {
   device: Device;
-  kind: 'createGig' | 'deleteGig' | 'editGig' | 'apply' | 'offer' | 'accept' | 'decline' | 'profile';
+  kind: 'createGig' | 'deleteGig' | 'editGig' | 'apply' | 'offer' | 'accept' | 'decline' | 'withdraw' | 'profile';
   collection: ReplicatedName;
   docId: string;
   /** What the write set: the fields a landing or a refusal must show. */
@@ -69,6 +69,7 @@ function allowedMove(prev: StoredDoc, next: StoredDoc): boolean {
     { type: 'SEND_OFFER', finalBudget: typeof next.finalBudget === 'number' ? next.finalBudget : -1 },
     { type: 'ACCEPT' },
     { type: 'DECLINE' },
+    { type: 'WITHDRAW_APPLICATION' },
     { type: 'CONFIRM_PAYMENT' },
     { type: 'COMPLETE' },
   ];
@@ -153,6 +154,8 @@ function landed(w: WriteRecord, versions: StoredDoc[], writes: WriteRecord[]): b
       );
     case 'decline':
       return versions.some((v) => v.status === 'REJECTED');
+    case 'withdraw':
+      return versions.some((v) => v.status === 'WITHDRAWN');
     case 'profile': {
       const [field, value] = Object.entries(w.fields)[0]!;
       if (versions.some((v) => v[field] === value)) return true;

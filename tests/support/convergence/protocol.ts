@@ -25,6 +25,7 @@ export type DeviceCommand =
   | { type: 'offer'; applicationId: string; finalBudget: number }
   | { type: 'accept'; applicationId: string }
   | { type: 'decline'; applicationId: string }
+  | { type: 'withdraw'; applicationId: string }
   | { type: 'deleteGig'; gigId: string }
   | { type: 'editGig'; gigId: string; title: string }
   | { type: 'profile'; field: 'bio' | 'name' | 'location'; value: string };

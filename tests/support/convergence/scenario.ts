@@ -49,6 +49,7 @@ type Op =
   | 'offer'
   | 'accept'
   | 'decline'
+  | 'withdraw'
   | 'deleteGig'
   | 'editGig'
   | 'profile'
@@ -64,6 +65,7 @@ const WEIGHTS: Record<Op, number> = {
   offer: 14,
   accept: 12,
   decline: 4,
+  withdraw: 3,
   deleteGig: 3,
   editGig: 4,
   profile: 7,
@@ -213,6 +215,13 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
           if (!app) return false;
           await d.write({ type: 'decline', applicationId: app.id });
           record(d, 'decline', 'applications', app.id, { status: 'REJECTED', finalBudget: null });
+          return true;
+        }
+        case 'withdraw': {
+          const app = rng.pick(apps.filter((a) => a.applicantId === d.userId && a.status === 'PENDING'));
+          if (!app) return false;
+          await d.write({ type: 'withdraw', applicationId: app.id });
+          record(d, 'withdraw', 'applications', app.id, { status: 'WITHDRAWN' });
           return true;
         }
         case 'deleteGig': {
