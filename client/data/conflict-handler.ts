@@ -10,7 +10,7 @@ import type { ReplicatedName } from './collections';
  * three-way merge against the last known server state); everything else, status and ownership
  * above all, takes the server's value.
  */
-const MERGEABLE: Partial<Record<ReplicatedName, readonly string[]>> = {
+export const MERGEABLE: Partial<Record<ReplicatedName, readonly string[]>> = {
   users: ['name', 'username', 'location', 'creativeNiche', 'subcategory', 'portfolioLink', 'bio'],
   gigs: ['title', 'description', 'category', 'locationType', 'country', 'city', 'budget', 'isPassionDriven', 'skills', 'projectDeadline', 'projectDate'],
   // A review changed here while the server published it goes out again: the server refuses it
@@ -86,13 +86,24 @@ export const DELETED_ELSEWHERE_FIRST = 'This was deleted before your change arri
 /** A local write that lost to another write: kept for the user with its content (a sync problem). */
 export type LostWrite = { collection: ReplicatedName; docId: string; reason: string; content: Record<string, unknown> };
 
-/** What this device pushed of each document (`collection:id`), the most recent last. */
-export type PushedStates = Map<string, Record<string, unknown>[]>;
-const PUSHED_KEPT = 20;
+/**
+ * What this device pushed of each document (`collection:id`), the most recent last: a Map, or the
+ * kept states of `pushed-states.ts`, which survive a reload.
+ */
+export type PushedStates = {
+  get(key: string): Record<string, unknown>[] | undefined;
+  set(key: string, states: Record<string, unknown>[]): unknown;
+};
+export const PUSHED_KEPT = 20;
 
-/** Records a state as pushed (the push handler calls it before each request, retries included). */
+/**
+ * Records a state as pushed (the push handler calls it before each request, retries included:
+ * a retry of the same state is not recorded twice).
+ */
 export function rememberPushed(pushed: PushedStates, key: string, state: Record<string, unknown>): void {
-  const list = pushed.get(key) ?? [];
+  const list = [...(pushed.get(key) ?? [])];
+  const last = list.at(-1);
+  if (last && sameContent(last, state)) return;
   list.push(state);
   if (list.length > PUSHED_KEPT) list.shift();
   pushed.set(key, list);

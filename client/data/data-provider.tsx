@@ -61,10 +61,15 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
   performance.mark('data:open');
   // A deletion a logout started and a closing tab cut short is finished before any data opens.
   await resumeDeletions().catch(() => undefined);
-  const [{ createAppDatabase }, { SyncController, localStorageRewinds }, { browserStorage }, { LocalData }] = await loadDataModules();
+  const [{ createAppDatabase, KeptPushedStates, localStoragePushed }, { SyncController, localStorageRewinds }, { browserStorage }, { LocalData }] =
+    await loadDataModules();
   const refused = new Set<string>();
   performance.mark('data:modules');
-  const db = await createAppDatabase(userId, browserStorage(), { refused });
+  const keys = deviceKeys(userId);
+  const outbox = new Outbox(localStorageOutbox(keys.outbox));
+  // What this device pushed of the changes still waiting, kept across a reload for the conflict handler.
+  const pushed = new KeptPushedStates(localStoragePushed(keys.pushed), () => outbox.entries());
+  const db = await createAppDatabase(userId, browserStorage(), { refused, pushed });
   performance.mark('data:ready');
   // What the board's copy is made of changes: the copy goes (the board writes it again). Of the
   // applications, only the user's own count (the cards' "Applied"), not those to the user's gigs.
@@ -76,8 +81,6 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
     },
     users: { changes: db.users.$ },
   });
-  const keys = deviceKeys(userId);
-  const outbox = new Outbox(localStorageOutbox(keys.outbox));
   const workOffline = new WorkOffline(keys.workOffline);
   const sync = new SyncController(db, {
     baseUrl: '',

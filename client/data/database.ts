@@ -5,6 +5,8 @@ import { PULL_LIMIT } from '../../shared/sync/protocol';
 import { createConflictHandler, type LostWrite, type PushedStates } from './conflict-handler';
 import { databaseName } from './database-name';
 import { olderPullsRefused } from './pull-versions';
+
+export { KeptPushedStates, localStoragePushed } from './pushed-states';
 import { keepPullMarks, recordsOnlyForOwnGigs } from './pull-marks';
 import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 

@@ -6,8 +6,9 @@ import { gigDoc, push, signUp, signUpWithProfile, write } from '../support/fixtu
 import type { DataContextValue } from '../../client/data/data-provider';
 import { LocalData } from '../../client/data/local-data';
 import { applyToGig, withdrawApplication } from '../../client/features/applications/application-writes';
+import { saveProfileFields } from '../../client/features/profile/profile-writes';
 import { overrideInstances } from '../../client/data/storage-overrides';
-import { startNodeClient, type NodeAppClient } from '../support/node-client';
+import { startNodeClient, type DeviceKept, type NodeAppClient } from '../support/node-client';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
 
@@ -372,7 +373,9 @@ async function deviceLosingFirstAnswer(http: TestClient, userId: string) {
     }
     return answer;
   };
-  const open = () => startNodeClient(http, userId, { storage, databaseKey: userId, fetch: network });
+  // What the app keeps in localStorage (the outbox and what it pushed of it) outlives the closing.
+  const kept: DeviceKept = { outbox: [], pushed: undefined };
+  const open = () => startNodeClient(http, userId, { storage, databaseKey: userId, fetch: network, kept });
   const first = await open();
   return {
     first,
@@ -414,6 +417,34 @@ describe('a new document whose answer was lost, changed before the device heard 
         title: 'Poster, corrected title',
         updatedAt: onServer.updatedAt,
       });
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("a profile field edited again: the newer edit wins over the server's copy of the device's own first, whose answer was lost", async () => {
+    const http = new TestClient(server.url);
+    const dev = await signUpWithProfile(http, { name: 'Dev Twice' });
+    const device = await deviceLosingFirstAnswer(http, dev.id);
+    const first = { local: new LocalData(device.first.db, device.first.outbox), userId: dev.id } as DataContextValue;
+    await waitFor('his profile on the device', () => first.local.get('users', dev.id), 10_000);
+    await saveProfileFields(first, { bio: 'Painter, first words.' });
+    await waitFor(
+      'the first bio on the server',
+      () => server.ctx.store.get('users', dev.id)?.bio === 'Painter, first words.',
+      10_000,
+    );
+    const again = await device.reopenOffline();
+    try {
+      const later = { local: new LocalData(again.db, again.outbox), userId: dev.id } as DataContextValue;
+      await waitFor('his profile after the restart', () => later.local.get('users', dev.id), 10_000);
+      await saveProfileFields(later, { bio: 'Painter, second thoughts.' });
+      device.online();
+      await waitFor('the outbox emptied', () => again.outbox.count === 0, 20_000);
+      await again.sync.awaitInSync();
+      expect(server.ctx.store.get('users', dev.id)?.bio).toBe('Painter, second thoughts.');
+      expect((await again.db.syncproblems.find().exec()).map((p) => p.reason)).toEqual([]);
+      expect((await later.local.get('users', dev.id))?.bio).toBe('Painter, second thoughts.');
     } finally {
       await again.close();
     }

@@ -3,6 +3,7 @@ import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { createAppDatabase, type AppDatabase } from '../../client/data/database';
 import type { ReplicatedName } from '../../client/data/collections';
 import { Outbox } from '../../client/data/outbox';
+import { KeptPushedStates } from '../../client/data/pushed-states';
 import { SyncController } from '../../client/data/replication';
 import type { TestClient } from './http-client';
 
@@ -31,7 +32,15 @@ export type NodeClientOptions = {
   requestTimeoutMs?: number;
   /** What the database's name is made from, to open a device's data again (a fresh one otherwise). */
   databaseKey?: string;
+  /**
+   * What the app keeps in localStorage beside the database (the outbox and the pushed states of
+   * its changes), to open a device's data again with it: the same object across the openings.
+   */
+  kept?: DeviceKept;
 };
+
+/** The data layer's localStorage entries of one device, across openings of its data. */
+export type DeviceKept = { outbox: string[]; pushed: unknown };
 
 export async function startNodeClient(
   http: TestClient,
@@ -40,6 +49,12 @@ export async function startNodeClient(
 ): Promise<NodeAppClient> {
   const refused = new Set<string>();
   const storage = options.storage ?? (getRxStorageMemory() as RxStorage<unknown, unknown>);
+  const kept = options.kept;
+  const outbox = new Outbox(kept && { load: () => [...kept.outbox], save: (keys) => (kept.outbox = [...keys]) });
+  const pushed = new KeptPushedStates(
+    { load: () => structuredClone(kept?.pushed), save: (states) => kept && (kept.pushed = structuredClone(states)) },
+    () => outbox.entries(),
+  );
   const db = await createAppDatabase(
     options.databaseKey ?? `${userId}-${Math.random().toString(36).slice(2, 8)}`,
     storage,
@@ -47,9 +62,9 @@ export async function startNodeClient(
       multiInstance: false,
       refused,
       ownerId: userId,
+      pushed,
     },
   );
-  const outbox = new Outbox();
   let onUnauthorized!: () => void;
   const unauthorized = new Promise<void>((resolve) => (onUnauthorized = resolve));
   const sync = new SyncController(db, {

@@ -5,6 +5,7 @@ import type { DataContextValue } from '../../../client/data/data-provider';
 import { createAppDatabase, type AppDatabase } from '../../../client/data/database';
 import { LocalData } from '../../../client/data/local-data';
 import { Outbox } from '../../../client/data/outbox';
+import { KeptPushedStates } from '../../../client/data/pushed-states';
 import { SyncController } from '../../../client/data/replication';
 import { WorkOffline } from '../../../client/data/work-offline';
 import {
@@ -31,8 +32,9 @@ import type { DeviceCommand, DeviceIdentity, DeviceSnapshot } from './protocol';
  * Persistence: RxDB's memory storage keeps a collection's state in a realm-wide map after its
  * database is closed, so re-creating the database under the same name after `stop` finds every
  * document, the replication checkpoints and the local writes not pushed yet, like a page reload
- * over IndexedDB. The outbox keys live here across a restart as localStorage keeps them; the
- * refused set, the pushed states and the rest of the app's memory start empty, as after a reload.
+ * over IndexedDB. The outbox keys and the pushed states of the changes waiting in it live here
+ * across a restart as localStorage keeps them; the refused set and the rest of the app's memory
+ * start empty, as after a reload.
  *
  * The browser's network signals: the data layer and RxDB's retry read `navigator.onLine` and
  * listen for the window's `online`/`offline` events (a push waiting to retry goes out as soon as
@@ -191,6 +193,8 @@ function trace(line: string): void {
 let identity: DeviceIdentity | undefined;
 let network = new Network();
 let outboxKeys: string[] = [];
+/** The pushed states the app keeps in localStorage beside the outbox (client/data/pushed-states.ts). */
+let pushedKept: unknown;
 /** The app's data as the screens get it, plus the database this worker closes and inspects. */
 let data: (DataContextValue & { db: AppDatabase }) | undefined;
 let unauthorized = false;
@@ -198,8 +202,12 @@ let unauthorized = false;
 async function start(): Promise<void> {
   const id = identity!;
   const refused = new Set<string>();
-  const db = await createAppDatabase(id.userId, getRxStorageMemory(), { multiInstance: false, refused });
   const outbox = new Outbox({ load: () => [...outboxKeys], save: (keys) => (outboxKeys = [...keys]) });
+  const pushed = new KeptPushedStates(
+    { load: () => structuredClone(pushedKept), save: (states) => (pushedKept = structuredClone(states)) },
+    () => outbox.entries(),
+  );
+  const db = await createAppDatabase(id.userId, getRxStorageMemory(), { multiInstance: false, refused, pushed });
   const sync = new SyncController(db, {
     baseUrl: id.baseUrl,
     fetch: network.fetch,
@@ -250,6 +258,7 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
       network = new Network();
       setBrowserOnline(true);
       outboxKeys = [];
+      pushedKept = undefined;
       unauthorized = false;
       return start();
     case 'start':

@@ -1,4 +1,5 @@
 import type { ReplicatedName } from '../../../client/data/collections';
+import { CHANGED_ELSEWHERE_FIRST } from '../../../client/data/conflict-handler';
 import {
   closeForFilledGig,
   normalizeStatus,
@@ -269,6 +270,12 @@ export async function checkInvariants(input: {
         );
       }
     }
+    // Only this device changes its user's profile and the content of its gigs (one device each;
+    // the server changes none of their free-text fields): none of its edits lost to a change
+    // "made elsewhere". (Its own earlier edit, landed while the answer was lost, is not one.)
+    for (const p of problemsOf)
+      if ((p.collectionName === 'users' || p.collectionName === 'gigs') && p.reason === CHANGED_ELSEWHERE_FIRST)
+        problems.push(`${d.label}: an edit of ${p.collectionName}/${p.docId} kept as changed elsewhere: ${p.content}`);
     // The last edit of each profile field this device made is the server's value now (unless refused).
     const lastEdit = new Map<string, WriteRecord>();
     for (const w of writes) if (w.device === d && w.kind === 'profile') lastEdit.set(Object.keys(w.fields)[0]!, w);
