@@ -26,6 +26,15 @@ function loaded(raw: unknown): Map<string, Record<string, unknown>[]> {
   return out;
 }
 
+/** States kept per document across a reload: the last few pushes are the ones an answer was lost for. */
+export const KEPT_PER_DOCUMENT = 5;
+/**
+ * The kept entry's size at most (characters of JSON), so it never crowds the outbox and the rest
+ * of the user's entries out of localStorage's quota: past it, one state per document, then the
+ * documents first in the outbox (waiting longest) until the budget is used.
+ */
+export const KEPT_MAX_CHARS = 200_000;
+
 /**
  * What this device pushed of the documents still waiting for the server's answer, kept across a
  * reload (the conflict handler's `pushed`, see conflict-handler.ts). When a push's answer is lost
@@ -51,20 +60,49 @@ export class KeptPushedStates implements PushedStates {
 
   set(key: string, list: Record<string, unknown>[]): void {
     this.memory.set(key, list);
-    this.save();
+    // One save for the rows of a push (they are recorded in one go), not one per row.
+    if (this.saving) return;
+    this.saving = true;
+    queueMicrotask(() => {
+      this.saving = false;
+      this.save();
+    });
   }
 
+  private saving = false;
+
   private save(): void {
-    const waiting = new Set(this.waiting());
-    const states: States = {};
+    const waiting = this.waiting();
+    const waitingSet = new Set(waiting);
+    const byKey = new Map<string, Record<string, unknown>[]>();
     // Another tab's pushes first (leadership moves between tabs), this tab's over them.
     for (const [key, list] of [...loaded(this.persistence.load()), ...this.memory]) {
-      if (!waiting.has(key)) continue;
+      if (!waitingSet.has(key)) continue;
       const fields = list.map((s) => kept(key, s)).filter((s): s is Record<string, unknown> => s !== undefined);
-      if (fields.length > 0) states[key] = fields.slice(-PUSHED_KEPT);
+      if (fields.length > 0) byKey.set(key, fields.slice(-KEPT_PER_DOCUMENT));
     }
-    this.persistence.save(states);
+    this.persistence.save(withinBudget(waiting, byKey));
   }
+}
+
+/** The states to keep, in the outbox's order, within KEPT_MAX_CHARS (see there). */
+function withinBudget(order: readonly string[], byKey: Map<string, Record<string, unknown>[]>): States {
+  const all: States = {};
+  for (const key of order) {
+    const list = byKey.get(key);
+    if (list) all[key] = list;
+  }
+  if (JSON.stringify(all).length <= KEPT_MAX_CHARS) return all;
+  const some: States = {};
+  let used = 2;
+  for (const [key, list] of Object.entries(all)) {
+    const last = [list.at(-1)!];
+    const size = JSON.stringify(key).length + JSON.stringify(last).length + 2;
+    if (used + size > KEPT_MAX_CHARS) break;
+    some[key] = last;
+    used += size;
+  }
+  return some;
 }
 
 /** The kept pushed states in localStorage under `key` (one of the user's deviceKeys). */
