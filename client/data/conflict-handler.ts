@@ -34,7 +34,7 @@ export function sameContent(a: Record<string, unknown>, b: Record<string, unknow
  * empty text and null absent, a gig's skills as the gig form normalises them. Two values the same here
  * differ only by the server's normalising, not by a change of the user's.
  */
-function normalised(collection: ReplicatedName, field: string, v: unknown): unknown {
+export function normalised(collection: ReplicatedName, field: string, v: unknown): unknown {
   if (v === null) return undefined;
   if (typeof v !== 'string') return v;
   const text = sanitizeText(v).trim();
@@ -98,16 +98,32 @@ export const PUSHED_KEPT = 20;
 
 /**
  * Records a state as pushed (the push handler calls it before each request, retries included:
- * a retry of the same state is not recorded twice).
+ * a retry of the same state is not recorded twice). When the version the push assumes the server
+ * holds already has the last state recorded (its every mergeable field), the device's record of
+ * the server has caught up with its pushes: the earlier states are not needed any more.
  */
-export function rememberPushed(pushed: PushedStates, key: string, state: Record<string, unknown>): void {
-  const list = [...(pushed.get(key) ?? [])];
+export function rememberPushed(
+  pushed: PushedStates,
+  key: string,
+  state: Record<string, unknown>,
+  assumed?: Record<string, unknown> | null,
+): void {
+  let list = [...(pushed.get(key) ?? [])];
   const last = list.at(-1);
   if (last && sameContent(last, state)) return;
+  if (last && assumed && holds(key, assumed, last)) list = [];
   list.push(state);
   if (list.length > PUSHED_KEPT) list.shift();
   pushed.set(key, list);
 }
+
+/** Whether `server` holds every mergeable field of `state` (modulo the server's normalising). */
+function holds(key: string, server: Record<string, unknown>, state: Record<string, unknown>): boolean {
+  const collection = key.slice(0, key.indexOf(':')) as ReplicatedName;
+  return (MERGEABLE[collection] ?? []).every((f) => same(normalised(collection, f, state[f]), normalised(collection, f, server[f])));
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * `refused` holds ids the server just refused: for those the server's state is taken whole, or the
@@ -126,7 +142,6 @@ export function createConflictHandler<T>(
 ): RxConflictHandler<T> {
   const mergeable = MERGEABLE[collection] ?? [];
   const content = CONTENT[collection] ?? [];
-  const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
   /**
    * Keeps the local write when the resolution drops a field the user changed (against `base`,
    * the last server state this device knew, or the result itself when there is none).

@@ -67,8 +67,8 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
   performance.mark('data:modules');
   const keys = deviceKeys(userId);
   const outbox = new Outbox(localStorageOutbox(keys.outbox));
-  // What this device pushed of the changes still waiting, kept across a reload for the conflict handler.
-  const pushed = new KeptPushedStates(localStoragePushed(keys.pushed), () => outbox.entries());
+  // What this device pushed that the server was not yet seen to hold, kept across a reload for the conflict handler.
+  const pushed = new KeptPushedStates(localStoragePushed(keys.pushed));
   const db = await createAppDatabase(userId, browserStorage(), { refused, pushed });
   performance.mark('data:ready');
   // What the board's copy is made of changes: the copy goes (the board writes it again). Of the

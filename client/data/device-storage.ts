@@ -11,7 +11,7 @@ import { databaseName } from './database-name';
 export function deviceKeys(userId: string) {
   return {
     outbox: `gigs-outbox-${userId}`,
-    /** What was pushed of the documents still in the outbox (data/pushed-states.ts). */
+    /** What the device pushed of each document, for the conflict handler (data/pushed-states.ts). */
     pushed: `gigs-pushed-${userId}`,
     pullRewinds: `gigs-pull-rewinds-${userId}`,
     syncStatus: `gigs-sync-status-${userId}`,

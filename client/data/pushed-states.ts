@@ -30,37 +30,41 @@ function loaded(raw: unknown): Map<string, Record<string, unknown>[]> {
 export const KEPT_PER_DOCUMENT = 5;
 /**
  * The kept entry's size at most (characters of JSON), so it never crowds the outbox and the rest
- * of the user's entries out of localStorage's quota: past it, one state per document, then the
- * documents first in the outbox (waiting longest) until the budget is used.
+ * of the user's entries out of localStorage's quota: past it, the last state of the documents
+ * pushed most recently, as many as fit.
  */
 export const KEPT_MAX_CHARS = 200_000;
 
 /**
- * What this device pushed of the documents still waiting for the server's answer, kept across a
- * reload (the conflict handler's `pushed`, see conflict-handler.ts). When a push's answer is lost
- * and the app closes, the server may hold that push while the device does not know it: after the
- * reload, a newer edit of the same field then met the server's copy of the device's own earlier
- * edit, took it for a change made elsewhere, and lost to it (convergence, a profile edited twice
- * offline around a restart). Kept here: the mergeable fields of the states pushed for documents
- * in the outbox (`waiting`), nothing else, so the stored entry stays small and goes once the
- * outbox is empty. Other tabs' pushes are read from the persistence when this tab has none.
+ * What this device pushed of each document, kept across a reload (the conflict handler's
+ * `pushed`, see conflict-handler.ts). When a push's answer is lost and the app closes, the server
+ * may hold that push while the device does not know it: after the reload, a newer edit of the
+ * same field then met the server's copy of the device's own earlier edit, took it for a change
+ * made elsewhere, and lost to it (convergence, a profile edited twice offline around a restart).
+ * Kept here: the mergeable fields of the last few states pushed of each document (nothing of
+ * applications); `rememberPushed` forgets a document's earlier states once a push assumes a
+ * server version that holds them. Other tabs' pushes are read from the persistence when this tab
+ * has none (leadership moves between tabs).
  */
 export class KeptPushedStates implements PushedStates {
   private readonly memory = new Map<string, Record<string, unknown>[]>();
+  private saving = false;
 
-  constructor(
-    private readonly persistence: PushedPersistence,
-    /** The outbox's keys (`collection:id`): the documents whose pushes are not all answered. */
-    private readonly waiting: () => readonly string[],
-  ) {}
+  constructor(private readonly persistence: PushedPersistence) {}
 
   get(key: string): Record<string, unknown>[] | undefined {
     return this.memory.get(key) ?? loaded(this.persistence.load()).get(key);
   }
 
   set(key: string, list: Record<string, unknown>[]): void {
+    // The most recently pushed last (what the budget keeps first).
+    this.memory.delete(key);
     this.memory.set(key, list);
-    // One save for the rows of a push (they are recorded in one go), not one per row.
+    this.saveSoon();
+  }
+
+  /** One save for the rows of a push (they are recorded in one go), not one per row. */
+  private saveSoon(): void {
     if (this.saving) return;
     this.saving = true;
     queueMicrotask(() => {
@@ -69,40 +73,33 @@ export class KeptPushedStates implements PushedStates {
     });
   }
 
-  private saving = false;
-
   private save(): void {
-    const waiting = this.waiting();
-    const waitingSet = new Set(waiting);
     const byKey = new Map<string, Record<string, unknown>[]>();
-    // Another tab's pushes first (leadership moves between tabs), this tab's over them.
+    // Another tab's pushes first, this tab's over them (and after them: pushed more recently).
     for (const [key, list] of [...loaded(this.persistence.load()), ...this.memory]) {
-      if (!waitingSet.has(key)) continue;
+      byKey.delete(key);
       const fields = list.map((s) => kept(key, s)).filter((s): s is Record<string, unknown> => s !== undefined);
       if (fields.length > 0) byKey.set(key, fields.slice(-KEPT_PER_DOCUMENT));
     }
-    this.persistence.save(withinBudget(waiting, byKey));
+    this.persistence.save(withinBudget(byKey));
   }
 }
 
-/** The states to keep, in the outbox's order, within KEPT_MAX_CHARS (see there). */
-function withinBudget(order: readonly string[], byKey: Map<string, Record<string, unknown>[]>): States {
+/** The states to keep within KEPT_MAX_CHARS (see there), in the order given. */
+function withinBudget(byKey: Map<string, Record<string, unknown>[]>): States {
   const all: States = {};
-  for (const key of order) {
-    const list = byKey.get(key);
-    if (list) all[key] = list;
-  }
+  for (const [key, list] of byKey) all[key] = list;
   if (JSON.stringify(all).length <= KEPT_MAX_CHARS) return all;
-  const some: States = {};
+  const recent: [string, Record<string, unknown>[]][] = [];
   let used = 2;
-  for (const [key, list] of Object.entries(all)) {
+  for (const [key, list] of [...byKey].reverse()) {
     const last = [list.at(-1)!];
     const size = JSON.stringify(key).length + JSON.stringify(last).length + 2;
     if (used + size > KEPT_MAX_CHARS) break;
-    some[key] = last;
+    recent.unshift([key, last]);
     used += size;
   }
-  return some;
+  return Object.fromEntries(recent);
 }
 
 /** The kept pushed states in localStorage under `key` (one of the user's deviceKeys). */

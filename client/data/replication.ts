@@ -407,7 +407,8 @@ export class SyncController {
             assumedMasterState: r.assumedMasterState ? clean(r.assumedMasterState, name) : null,
             newDocumentState: clean(r.newDocumentState, name),
           }));
-          for (const p of payload) rememberPushed(pushed, `${name}:${String(p.newDocumentState.id)}`, p.newDocumentState);
+          for (const p of payload)
+            rememberPushed(pushed, `${name}:${String(p.newDocumentState.id)}`, p.newDocumentState, p.assumedMasterState);
           this.sending.set(
             name,
             payload.map((p) => `${name}:${String(p.newDocumentState.id)}`),

@@ -1,6 +1,7 @@
 import type { RxStorage } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applicationIdFor } from '../../shared/ids';
 import { TestClient } from '../support/http-client';
 import { gigDoc, push, signUp, signUpWithProfile, write } from '../support/fixtures';
 import type { DataContextValue } from '../../client/data/data-provider';
@@ -357,17 +358,18 @@ describe("the replication's records on a device", () => {
 });
 
 /**
- * A device whose first push reaches the server but whose answer is lost on the way back; the app
- * then closes before RxDB's retry and opens again offline (`reopenOffline`), and is back online
- * when the test says (`online`).
+ * A device whose push that lands the write under test (`landed`: the server now holds it) has its
+ * answer lost on the way back; the app then closes before RxDB's retry and opens again offline
+ * (`reopenOffline`), and is back online when the test says (`online`). (A push that lands nothing,
+ * such as a fresh device sending its own profile back as it starts, is answered as usual.)
  */
-async function deviceLosingFirstAnswer(http: TestClient, userId: string) {
+async function deviceLosingAnswer(http: TestClient, userId: string, landed: () => unknown) {
   const storage = getRxStorageMemory() as RxStorage<unknown, unknown>;
   let state: 'lose-answer' | 'lost' | 'offline' | 'online' = 'lose-answer';
   const network: typeof fetch = async (input, init) => {
     if (state === 'offline' || state === 'lost') throw new TypeError('fetch failed: offline');
     const answer = await fetch(input, init);
-    if (state === 'lose-answer' && String(input).endsWith('/push')) {
+    if (state === 'lose-answer' && String(input).endsWith('/push') && landed()) {
       state = 'lost';
       throw new TypeError('network lost');
     }
@@ -395,8 +397,8 @@ describe('a new document whose answer was lost, changed before the device heard 
   it("a gig's rename goes out on the server's copy, not dropped for it", async () => {
     const http = new TestClient(server.url);
     const ada = await signUpWithProfile(http, { name: 'Ada Lost' });
-    const device = await deviceLosingFirstAnswer(http, ada.id);
     const gig = gigDoc({ title: 'Poster, first title', createdBy: ada.id, creatorName: 'Ada Lost' });
+    const device = await deviceLosingAnswer(http, ada.id, () => server.ctx.store.get('gigs', gig.id as string));
     device.first.outbox.track('gigs', gig.id as string);
     await device.first.db.gigs.insert(gig as never);
     await waitFor('the gig on the server', () => server.ctx.store.get('gigs', gig.id as string), 10_000);
@@ -425,7 +427,11 @@ describe('a new document whose answer was lost, changed before the device heard 
   it("a profile field edited again: the newer edit wins over the server's copy of the device's own first, whose answer was lost", async () => {
     const http = new TestClient(server.url);
     const dev = await signUpWithProfile(http, { name: 'Dev Twice' });
-    const device = await deviceLosingFirstAnswer(http, dev.id);
+    const device = await deviceLosingAnswer(
+      http,
+      dev.id,
+      () => server.ctx.store.get('users', dev.id)?.bio === 'Painter, first words.',
+    );
     const first = { local: new LocalData(device.first.db, device.first.outbox), userId: dev.id } as DataContextValue;
     await waitFor('his profile on the device', () => first.local.get('users', dev.id), 10_000);
     await saveProfileFields(first, { bio: 'Painter, first words.' });
@@ -450,6 +456,66 @@ describe('a new document whose answer was lost, changed before the device heard 
     }
   });
 
+  it("an edit made while the push of the one before it was under way, its own push's answer lost: after a restart the next edit still wins over it", async () => {
+    const http = new TestClient(server.url);
+    const eli = await signUpWithProfile(http, { name: 'Eli Overlap' });
+    // The profile's pushes: the answer to the one that lands the first edit waits until the test
+    // releases it; the answer to the one that lands the second is lost, the device then offline
+    // until the test says.
+    let offline = false;
+    let firstArrived = false;
+    let secondLost = false;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const network: typeof fetch = async (input, init) => {
+      if (offline) throw new TypeError('fetch failed: offline');
+      if (!String(input).endsWith('/users/push')) return fetch(input, init);
+      const answer = await fetch(input, init);
+      const bio = server.ctx.store.get('users', eli.id)?.bio;
+      if (bio === 'One.' && !firstArrived) {
+        firstArrived = true;
+        await held;
+      } else if (bio === 'Two.' && !secondLost) {
+        secondLost = true;
+        offline = true;
+        throw new TypeError('network lost');
+      }
+      return answer;
+    };
+    const storage = getRxStorageMemory() as RxStorage<unknown, unknown>;
+    const kept: DeviceKept = { outbox: [], pushed: undefined };
+    const open = () => startNodeClient(http, eli.id, { storage, databaseKey: eli.id, fetch: network, kept });
+    const first = await open();
+    const app = { local: new LocalData(first.db, first.outbox), userId: eli.id } as DataContextValue;
+    await waitFor('his profile on the device', () => app.local.get('users', eli.id), 10_000);
+    await saveProfileFields(app, { bio: 'One.' });
+    await waitFor(
+      'the first push on the server',
+      () => firstArrived && server.ctx.store.get('users', eli.id)?.bio === 'One.',
+      10_000,
+    );
+    await saveProfileFields(app, { bio: 'Two.' });
+    release();
+    await waitFor(
+      'the second push on the server, its answer lost',
+      () => offline && server.ctx.store.get('users', eli.id)?.bio === 'Two.',
+      10_000,
+    );
+    await first.close();
+    const again = await open();
+    try {
+      const later = { local: new LocalData(again.db, again.outbox), userId: eli.id } as DataContextValue;
+      await saveProfileFields(later, { bio: 'Three.' });
+      offline = false;
+      await waitFor('the outbox emptied', () => again.outbox.count === 0, 20_000);
+      await again.sync.awaitInSync();
+      expect(server.ctx.store.get('users', eli.id)?.bio).toBe('Three.');
+      expect((await again.db.syncproblems.find().exec()).map((p) => p.reason)).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('an application withdrawn meanwhile is withdrawn on the server, not kept as "from another device"', async () => {
     const buyer = new TestClient(server.url);
     await signUpWithProfile(buyer, { name: 'Ben Buyer' });
@@ -457,11 +523,12 @@ describe('a new document whose answer was lost, changed before the device heard 
     expect((await write(buyer, 'gigs', gig)).refusal).toBeUndefined();
     const http = new TestClient(server.url);
     const cleo = await signUpWithProfile(http, { name: 'Cleo Lost' });
-    const device = await deviceLosingFirstAnswer(http, cleo.id);
+    const applicationId = applicationIdFor(gig.id as string, cleo.id);
+    const device = await deviceLosingAnswer(http, cleo.id, () => server.ctx.store.get('applications', applicationId));
     const app = { local: new LocalData(device.first.db, device.first.outbox), userId: cleo.id } as DataContextValue;
     const held = await waitFor('the gig on the device', () => app.local.get('gigs', gig.id as string), 10_000);
     const me = await waitFor('her profile on the device', () => app.local.get('users', cleo.id), 10_000);
-    const applicationId = await applyToGig(app, held, me, 400_00);
+    expect(await applyToGig(app, held, me, 400_00)).toBe(applicationId);
     await waitFor('the application on the server', () => server.ctx.store.get('applications', applicationId), 10_000);
     const again = await device.reopenOffline();
     try {

@@ -51,10 +51,10 @@ export async function startNodeClient(
   const storage = options.storage ?? (getRxStorageMemory() as RxStorage<unknown, unknown>);
   const kept = options.kept;
   const outbox = new Outbox(kept && { load: () => [...kept.outbox], save: (keys) => (kept.outbox = [...keys]) });
-  const pushed = new KeptPushedStates(
-    { load: () => structuredClone(kept?.pushed), save: (states) => kept && (kept.pushed = structuredClone(states)) },
-    () => outbox.entries(),
-  );
+  const pushed = new KeptPushedStates({
+    load: () => structuredClone(kept?.pushed),
+    save: (states) => kept && (kept.pushed = structuredClone(states)),
+  });
   const db = await createAppDatabase(
     options.databaseKey ?? `${userId}-${Math.random().toString(36).slice(2, 8)}`,
     storage,

@@ -203,10 +203,10 @@ async function start(): Promise<void> {
   const id = identity!;
   const refused = new Set<string>();
   const outbox = new Outbox({ load: () => [...outboxKeys], save: (keys) => (outboxKeys = [...keys]) });
-  const pushed = new KeptPushedStates(
-    { load: () => structuredClone(pushedKept), save: (states) => (pushedKept = structuredClone(states)) },
-    () => outbox.entries(),
-  );
+  const pushed = new KeptPushedStates({
+    load: () => structuredClone(pushedKept),
+    save: (states) => (pushedKept = structuredClone(states)),
+  });
   const db = await createAppDatabase(id.userId, getRxStorageMemory(), { multiInstance: false, refused, pushed });
   const sync = new SyncController(db, {
     baseUrl: id.baseUrl,
