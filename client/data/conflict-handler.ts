@@ -125,6 +125,15 @@ function holds(key: string, server: Record<string, unknown>, state: Record<strin
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** Sets `fields` of `target` as `from` has them (a field `from` lacks goes); returns `target`. */
+function overlay(target: Record<string, unknown>, from: Record<string, unknown>, fields: readonly string[]) {
+  for (const f of fields) {
+    if (from[f] === undefined) delete target[f];
+    else target[f] = from[f];
+  }
+  return target;
+}
+
 /**
  * `refused` holds ids the server just refused: for those the server's state is taken whole, or the
  * merge would push the refused content again forever. The push handler fills it.
@@ -176,17 +185,11 @@ export function createConflictHandler<T>(
         // and goes out again on the server's version (which judges it; a refusal is kept).
         const edited = mergeable.filter((f) => !same(normalised(collection, f, local[f]), normalised(collection, f, master[f])));
         if (edited.length === 0) return realMasterState;
-        const merged: Record<string, unknown> = { ...master };
-        for (const f of edited) {
-          if (local[f] === undefined) delete merged[f];
-          else merged[f] = local[f];
-        }
-        return merged as WithDeleted<T>;
+        return overlay({ ...master }, local, edited) as WithDeleted<T>;
       }
       if (!assumedMasterState || master._deleted) {
-        // Written here as new while the server had it (the same application made on another
-        // device), or changed here while it was deleted: the server's state is taken whole.
-        // (A new gig or profile answered by the server is its own write landing, normalised.)
+        // Changed here while it was deleted, or an application written here as new while the
+        // server had one (made on another device, say): the server's state is taken whole.
         if (master._deleted) keepIfLost(local, assumedMasterState as Record<string, unknown> | undefined, master, DELETED_ELSEWHERE_FIRST);
         else if (collection === 'applications') {
           // The server's copy is this device's own application when it is still as it was made
@@ -194,14 +197,7 @@ export function createConflictHandler<T>(
           // (a withdrawal) goes out again on it, as a move does when the server changed nothing
           // of its own; the server judges it.
           const asMade = normalizeStatus(String(master.status)) === 'PENDING' && same(master.budget, local.budget);
-          if (asMade && normalizeStatus(String(local.status)) !== 'PENDING') {
-            const moved: Record<string, unknown> = { ...master };
-            for (const f of MOVE) {
-              if (local[f] === undefined) delete moved[f];
-              else moved[f] = local[f];
-            }
-            return moved as WithDeleted<T>;
-          }
+          if (asMade && normalizeStatus(String(local.status)) !== 'PENDING') return overlay({ ...master }, local, MOVE) as WithDeleted<T>;
           keepIfLost(local, undefined, master, APPLICATION_KEPT_FROM_OTHER_DEVICE);
         }
         return realMasterState;
@@ -211,16 +207,13 @@ export function createConflictHandler<T>(
       const merged: Record<string, unknown> = { ...master };
       for (const field of mergeable) {
         const from = mine.some((p) => same(master[field], p[field])) ? master[field] : base[field];
-        if (!same(local[field], from) && same(master[field], from)) {
-          if (local[field] === undefined) delete merged[field];
-          else merged[field] = local[field];
-        }
+        if (!same(local[field], from) && same(master[field], from)) overlay(merged, local, [field]);
       }
       // An application move made here while the server changed only other fields (the gig was
       // deleted or renamed) goes out again on the new master state: the server judges the move,
       // and a refusal is kept. When the server's status moved too, the server wins.
       if (collection === 'applications' && MOVE.some((f) => !same(local[f], base[f])) && MOVE.every((f) => same(master[f], base[f]))) {
-        for (const f of MOVE) merged[f] = local[f];
+        overlay(merged, local, MOVE);
       }
       // A move that lost to the work moving on (a change request arriving after the automatic
       // release, say) is kept with the machine's reason for the status it is in now.

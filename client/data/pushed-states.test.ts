@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { rememberPushed } from './conflict-handler';
-import { KEPT_MAX_CHARS, KEPT_PER_DOCUMENT, KeptPushedStates, type PushedPersistence } from './pushed-states';
+import { KEPT_MAX_CHARS, KEPT_PER_DOCUMENT, KeptPushedStates, localStoragePushed, type PushedPersistence } from './pushed-states';
 
 /** A localStorage entry: what was saved, as JSON, read back. */
 function entry(initial?: unknown): PushedPersistence & { raw(): unknown; saves: number } {
@@ -93,5 +93,32 @@ describe('the pushed states kept across a reload', () => {
       expect(kept.get('toString')).toBeUndefined();
       expect(kept.get('users:u1') ?? []).toEqual(typeof raw === 'object' && !Array.isArray(raw) ? [{ bio: 'kept' }] : []);
     }
+  });
+
+  describe('in localStorage', () => {
+    const stored = new Map<string, string>();
+    afterEach(() => {
+      stored.clear();
+      delete (globalThis as { localStorage?: Storage }).localStorage;
+    });
+
+    it("reads another tab's write, and an emptied entry goes", async () => {
+      globalThis.localStorage = {
+        getItem: (k: string) => stored.get(k) ?? null,
+        setItem: (k: string, v: string) => void stored.set(k, v),
+        removeItem: (k: string) => void stored.delete(k),
+      } as Storage;
+      const kept = new KeptPushedStates(localStoragePushed('gigs-pushed-u1'));
+      rememberPushed(kept, 'users:u1', profile('Mine'));
+      await saved();
+      expect(JSON.parse(stored.get('gigs-pushed-u1')!)).toEqual({ 'users:u1': [{ name: 'Ada', bio: 'Mine' }] });
+      // Another tab writes the entry: read as it is now.
+      stored.set('gigs-pushed-u1', JSON.stringify({ 'gigs:g1': [{ title: 'Theirs' }] }));
+      expect(kept.get('gigs:g1')).toEqual([{ title: 'Theirs' }]);
+      const empty = new KeptPushedStates({ load: () => undefined, save: localStoragePushed('gigs-pushed-u1').save });
+      empty.set('applications:a.b', [{ status: 'WITHDRAWN' }]);
+      await saved();
+      expect(stored.has('gigs-pushed-u1')).toBe(false);
+    });
   });
 });

@@ -104,11 +104,18 @@ function withinBudget(byKey: Map<string, Record<string, unknown>[]>): States {
 
 /** The kept pushed states in localStorage under `key` (one of the user's deviceKeys). */
 export function localStoragePushed(key: string): PushedPersistence {
+  // Read for every row a push records: parsed again only when the stored text changed.
+  let lastRaw: string | null | undefined;
+  let lastValue: unknown;
   return {
     load() {
       try {
-        const raw = globalThis.localStorage?.getItem(key);
-        return raw ? (JSON.parse(raw) as unknown) : undefined;
+        const raw = globalThis.localStorage?.getItem(key) ?? null;
+        if (raw !== lastRaw) {
+          lastValue = raw ? (JSON.parse(raw) as unknown) : undefined;
+          lastRaw = raw;
+        }
+        return lastValue;
       } catch {
         return undefined;
       }
