@@ -41,6 +41,19 @@ describe('conflict handler: the server wins, except offline edits of free-text f
     expect(await refusing.resolve({ assumedMasterState: gig, realMasterState: gig, newDocumentState: { ...gig, _deleted: true } }, 'test')).toEqual(gig);
   });
 
+  it('[M13] a deletion going out again carries the text the user last wrote: a refusal then keeps their edit', async () => {
+    const gig = { id: 'g1', title: 'Poster', description: 'Old words', filledAt: null as number | null, updatedAt: 2, _deleted: false };
+    const h = createConflictHandler<typeof gig>('gigs', new Set());
+    // Edited, then deleted offline; meanwhile the server filled the gig.
+    const local = { ...gig, title: 'Poster, edited', _deleted: true, updatedAt: 5 };
+    const master = { ...gig, filledAt: 4, updatedAt: 4 };
+    expect(await h.resolve({ assumedMasterState: gig, realMasterState: master, newDocumentState: local }, 'test')).toEqual({
+      ...master,
+      title: 'Poster, edited',
+      _deleted: true,
+    });
+  });
+
   it('[M7] a newer local edit wins over the server holding this device\'s own earlier push of the field', async () => {
     const pushed = new Map([['users:u1', [{ ...base, bio: 'First' }, { ...base, bio: 'Second' }]]]);
     const h = createConflictHandler<typeof base>('users', new Set(), pushed);

@@ -175,7 +175,9 @@ export function createConflictHandler<T>(
       // A deletion is the user's deliberate act: it goes out again against the real master state
       // (the server then accepts or refuses it, and a refusal is kept). Taking the master here
       // would undo it silently, e.g. when the answer to the gig's creation was lost on the way.
-      if (local._deleted && !master._deleted) return { ...master, _deleted: true } as WithDeleted<T>;
+      // It carries what the user last wrote of the document's text: refused (work under way, say),
+      // the kept problem shows their version, an edit made before the deletion included.
+      if (local._deleted && !master._deleted) return overlay({ ...master, _deleted: true }, local, mergeable) as WithDeleted<T>;
       if (local._deleted) return realMasterState;
       if (!assumedMasterState && !master._deleted && collection !== 'applications') {
         // Written here as new, and the server has it: usually the answer to this very write (its

@@ -132,6 +132,8 @@ export class SyncController {
   private lastHeardAt: number | null;
   /** Per collection, the changes (`collection:id`) of the push under way. */
   private sending = new Map<ReplicatedName, string[]>();
+  /** Refusals kept by this controller, numbering their sync problems. */
+  private refusalsKept = 0;
   /** The leader tab's last published status, while this tab is not the leader. */
   private followed: SyncStatus | null;
 
@@ -558,11 +560,13 @@ export class SyncController {
   private async recordRefusals(name: ReplicatedName, refused: Refusal[], pushed: PushedDocument[]) {
     if (refused.length === 0) return;
     const now = Date.now();
-    const rows = refused.map((r, i) => {
+    const rows = refused.map((r) => {
       this.options.refused.add(`${name}:${r.id}`);
       const content = pushed.find((p) => p.id === r.id) ?? { id: r.id };
       return {
-        id: `${name}:${r.id}:${now}:${i}`,
+        // Unique whatever the clock: two answers refusing one document within a millisecond
+        // would otherwise name their problems alike, and the second insert fails without a word.
+        id: `${name}:${r.id}:${now}:${++this.refusalsKept}`,
         collectionName: name,
         docId: r.id,
         reason: r.reason,
@@ -570,6 +574,8 @@ export class SyncController {
         createdAt: now,
       };
     });
-    await this.db.syncproblems.bulkInsert(rows);
+    const { error } = await this.db.syncproblems.bulkInsert(rows);
+    // A refusal not kept is a write lost without a word: the push fails, RxDB sends it again.
+    if (error.length > 0) throw new Error(`Sync: ${error.length} refused change(s) could not be kept on this device`);
   }
 }
