@@ -304,7 +304,12 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
     case 'decline':
       return declineOffer(data!, cmd.applicationId);
     case 'withdraw':
-      return withdrawApplication(data!, cmd.applicationId);
+      // An offer synced in since the scenario looked: the app refuses the withdrawal on the device
+      // (its message shown, nothing written), and the user could not take this action.
+      return withdrawApplication(data!, cmd.applicationId).then(
+        () => cmd.applicationId,
+        () => null,
+      );
     case 'deleteGig':
       return deleteGig(data!, cmd.gigId);
     case 'editGig': {

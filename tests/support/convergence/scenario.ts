@@ -220,7 +220,7 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
         case 'withdraw': {
           const app = rng.pick(apps.filter((a) => a.applicantId === d.userId && a.status === 'PENDING'));
           if (!app) return false;
-          await d.write({ type: 'withdraw', applicationId: app.id });
+          if ((await d.write<string | null>({ type: 'withdraw', applicationId: app.id })) === null) return false;
           record(d, 'withdraw', 'applications', app.id, { status: 'WITHDRAWN' });
           return true;
         }
