@@ -5,8 +5,6 @@ import { PULL_LIMIT } from '../../shared/sync/protocol';
 import { createConflictHandler, type LostWrite, type PushedStates } from './conflict-handler';
 import { databaseName } from './database-name';
 import { olderPullsRefused } from './pull-versions';
-
-export { KeptPushedStates, localStoragePushed } from './pushed-states';
 import { keepPullMarks, recordsOnlyForOwnGigs } from './pull-marks';
 import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
 
@@ -19,6 +17,8 @@ export type AppCollections = { [K in keyof DocTypes]: RxCollection<DocTypes[K]> 
 export type AppDatabase = RxDatabase<AppCollections>;
 
 export { databaseName } from './database-name';
+// What the conflict handler is given of the device's pushes, from the same chunk as the database.
+export { KeptPushedStates, localStoragePushed } from './pushed-states';
 
 /**
  * Changes each collection remembers for its live queries. RxDB keeps 100: a live query that missed

@@ -4,8 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationIdFor } from '../../shared/ids';
 import { TestClient } from '../support/http-client';
 import { gigDoc, push, signUp, signUpWithProfile, write } from '../support/fixtures';
-import type { DataContextValue } from '../../client/data/data-provider';
-import { LocalData } from '../../client/data/local-data';
 import { applyToGig, withdrawApplication } from '../../client/features/applications/application-writes';
 import { saveProfileFields } from '../../client/features/profile/profile-writes';
 import { overrideInstances } from '../../client/data/storage-overrides';
@@ -358,13 +356,22 @@ describe("the replication's records on a device", () => {
 });
 
 /**
+ * One device whose data opens again over the same storage and what the app keeps in localStorage
+ * (the outbox and what it pushed), through `network`.
+ */
+function reopenableDevice(http: TestClient, userId: string, network: typeof fetch) {
+  const storage = getRxStorageMemory() as RxStorage<unknown, unknown>;
+  const kept: DeviceKept = { outbox: [], pushed: undefined };
+  return () => startNodeClient(http, userId, { storage, databaseKey: userId, fetch: network, kept });
+}
+
+/**
  * A device whose push that lands the write under test (`landed`: the server now holds it) has its
  * answer lost on the way back; the app then closes before RxDB's retry and opens again offline
  * (`reopenOffline`), and is back online when the test says (`online`). (A push that lands nothing,
  * such as a fresh device sending its own profile back as it starts, is answered as usual.)
  */
 async function deviceLosingAnswer(http: TestClient, userId: string, landed: () => unknown) {
-  const storage = getRxStorageMemory() as RxStorage<unknown, unknown>;
   let state: 'lose-answer' | 'lost' | 'offline' | 'online' = 'lose-answer';
   const network: typeof fetch = async (input, init) => {
     if (state === 'offline' || state === 'lost') throw new TypeError('fetch failed: offline');
@@ -375,9 +382,7 @@ async function deviceLosingAnswer(http: TestClient, userId: string, landed: () =
     }
     return answer;
   };
-  // What the app keeps in localStorage (the outbox and what it pushed of it) outlives the closing.
-  const kept: DeviceKept = { outbox: [], pushed: undefined };
-  const open = () => startNodeClient(http, userId, { storage, databaseKey: userId, fetch: network, kept });
+  const open = reopenableDevice(http, userId, network);
   const first = await open();
   return {
     first,
@@ -393,6 +398,12 @@ async function deviceLosingAnswer(http: TestClient, userId: string, landed: () =
   };
 }
 
+/** Everything the device wrote has gone out and been answered, and its replication is in sync. */
+async function allSent(client: NodeAppClient): Promise<void> {
+  await waitFor('the outbox emptied', () => client.outbox.count === 0, 20_000);
+  await client.sync.awaitInSync();
+}
+
 describe('a new document whose answer was lost, changed before the device heard back', () => {
   it("a gig's rename goes out on the server's copy, not dropped for it", async () => {
     const http = new TestClient(server.url);
@@ -405,12 +416,10 @@ describe('a new document whose answer was lost, changed before the device heard 
     // The app closes before the retry, and opens again offline; its user renames the gig.
     const again = await device.reopenOffline();
     try {
-      const local = new LocalData(again.db, again.outbox);
       await waitFor('the gig held after the restart', () => again.db.gigs.findOne(gig.id as string).exec(), 10_000);
-      expect(await local.patch('gigs', gig.id as string, { title: 'Poster, corrected title' })).toBe(true);
+      expect(await again.app.local.patch('gigs', gig.id as string, { title: 'Poster, corrected title' })).toBe(true);
       device.online();
-      await waitFor('the outbox emptied', () => again.outbox.count === 0, 20_000);
-      await again.sync.awaitInSync();
+      await allSent(again);
       const onServer = server.ctx.store.get('gigs', gig.id as string)!;
       const problems = (await again.db.syncproblems.find().exec()).map((p) => p.toJSON());
       // The rename went out on the server's copy: the server holds it, the device shows it.
@@ -432,7 +441,7 @@ describe('a new document whose answer was lost, changed before the device heard 
       dev.id,
       () => server.ctx.store.get('users', dev.id)?.bio === 'Painter, first words.',
     );
-    const first = { local: new LocalData(device.first.db, device.first.outbox), userId: dev.id } as DataContextValue;
+    const first = device.first.app;
     await waitFor('his profile on the device', () => first.local.get('users', dev.id), 10_000);
     await saveProfileFields(first, { bio: 'Painter, first words.' });
     await waitFor(
@@ -442,12 +451,11 @@ describe('a new document whose answer was lost, changed before the device heard 
     );
     const again = await device.reopenOffline();
     try {
-      const later = { local: new LocalData(again.db, again.outbox), userId: dev.id } as DataContextValue;
+      const later = again.app;
       await waitFor('his profile after the restart', () => later.local.get('users', dev.id), 10_000);
       await saveProfileFields(later, { bio: 'Painter, second thoughts.' });
       device.online();
-      await waitFor('the outbox emptied', () => again.outbox.count === 0, 20_000);
-      await again.sync.awaitInSync();
+      await allSent(again);
       expect(server.ctx.store.get('users', dev.id)?.bio).toBe('Painter, second thoughts.');
       expect((await again.db.syncproblems.find().exec()).map((p) => p.reason)).toEqual([]);
       expect((await later.local.get('users', dev.id))?.bio).toBe('Painter, second thoughts.');
@@ -482,11 +490,9 @@ describe('a new document whose answer was lost, changed before the device heard 
       }
       return answer;
     };
-    const storage = getRxStorageMemory() as RxStorage<unknown, unknown>;
-    const kept: DeviceKept = { outbox: [], pushed: undefined };
-    const open = () => startNodeClient(http, eli.id, { storage, databaseKey: eli.id, fetch: network, kept });
+    const open = reopenableDevice(http, eli.id, network);
     const first = await open();
-    const app = { local: new LocalData(first.db, first.outbox), userId: eli.id } as DataContextValue;
+    const app = first.app;
     await waitFor('his profile on the device', () => app.local.get('users', eli.id), 10_000);
     await saveProfileFields(app, { bio: 'One.' });
     await waitFor(
@@ -504,11 +510,9 @@ describe('a new document whose answer was lost, changed before the device heard 
     await first.close();
     const again = await open();
     try {
-      const later = { local: new LocalData(again.db, again.outbox), userId: eli.id } as DataContextValue;
-      await saveProfileFields(later, { bio: 'Three.' });
+      await saveProfileFields(again.app, { bio: 'Three.' });
       offline = false;
-      await waitFor('the outbox emptied', () => again.outbox.count === 0, 20_000);
-      await again.sync.awaitInSync();
+      await allSent(again);
       expect(server.ctx.store.get('users', eli.id)?.bio).toBe('Three.');
       expect((await again.db.syncproblems.find().exec()).map((p) => p.reason)).toEqual([]);
     } finally {
@@ -525,14 +529,14 @@ describe('a new document whose answer was lost, changed before the device heard 
     const cleo = await signUpWithProfile(http, { name: 'Cleo Lost' });
     const applicationId = applicationIdFor(gig.id as string, cleo.id);
     const device = await deviceLosingAnswer(http, cleo.id, () => server.ctx.store.get('applications', applicationId));
-    const app = { local: new LocalData(device.first.db, device.first.outbox), userId: cleo.id } as DataContextValue;
+    const app = device.first.app;
     const held = await waitFor('the gig on the device', () => app.local.get('gigs', gig.id as string), 10_000);
     const me = await waitFor('her profile on the device', () => app.local.get('users', cleo.id), 10_000);
     expect(await applyToGig(app, held, me, 400_00)).toBe(applicationId);
     await waitFor('the application on the server', () => server.ctx.store.get('applications', applicationId), 10_000);
     const again = await device.reopenOffline();
     try {
-      const later = { local: new LocalData(again.db, again.outbox), userId: cleo.id } as DataContextValue;
+      const later = again.app;
       await waitFor(
         'the application held after the restart',
         () => later.local.get('applications', applicationId),
@@ -540,8 +544,7 @@ describe('a new document whose answer was lost, changed before the device heard 
       );
       await withdrawApplication(later, applicationId);
       device.online();
-      await waitFor('the outbox emptied', () => again.outbox.count === 0, 20_000);
-      await again.sync.awaitInSync();
+      await allSent(again);
       expect(server.ctx.store.get('applications', applicationId)).toMatchObject({
         status: 'WITHDRAWN',
         budget: 400_00,

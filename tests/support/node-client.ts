@@ -2,6 +2,8 @@ import type { RxStorage } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { createAppDatabase, type AppDatabase } from '../../client/data/database';
 import type { ReplicatedName } from '../../client/data/collections';
+import type { DataContextValue } from '../../client/data/data-provider';
+import { LocalData } from '../../client/data/local-data';
 import { Outbox } from '../../client/data/outbox';
 import { KeptPushedStates } from '../../client/data/pushed-states';
 import { SyncController } from '../../client/data/replication';
@@ -15,6 +17,8 @@ export type NodeAppClient = {
   db: AppDatabase;
   sync: SyncController;
   outbox: Outbox;
+  /** The data as the screens' write functions take it (profile, gig and application writes). */
+  app: DataContextValue;
   unauthorized: Promise<void>;
   close(): Promise<void>;
 };
@@ -42,6 +46,16 @@ export type NodeClientOptions = {
 /** The data layer's localStorage entries of one device, across openings of its data. */
 export type DeviceKept = { outbox: string[]; pushed: unknown };
 
+/** The pushed states the app keeps in localStorage, kept in `box` instead (a copy in, a copy out). */
+export function pushedStatesIn(box: { pushed: unknown } | undefined): KeptPushedStates {
+  return new KeptPushedStates({
+    load: () => structuredClone(box?.pushed),
+    save: (states) => {
+      if (box) box.pushed = structuredClone(states);
+    },
+  });
+}
+
 export async function startNodeClient(
   http: TestClient,
   userId: string,
@@ -51,10 +65,7 @@ export async function startNodeClient(
   const storage = options.storage ?? (getRxStorageMemory() as RxStorage<unknown, unknown>);
   const kept = options.kept;
   const outbox = new Outbox(kept && { load: () => [...kept.outbox], save: (keys) => (kept.outbox = [...keys]) });
-  const pushed = new KeptPushedStates({
-    load: () => structuredClone(kept?.pushed),
-    save: (states) => kept && (kept.pushed = structuredClone(states)),
-  });
+  const pushed = pushedStatesIn(kept);
   const db = await createAppDatabase(
     options.databaseKey ?? `${userId}-${Math.random().toString(36).slice(2, 8)}`,
     storage,
@@ -80,10 +91,12 @@ export async function startNodeClient(
     firstCollections: options.firstCollections,
     requestTimeoutMs: options.requestTimeoutMs,
   });
+  const app = { db, local: new LocalData(db, outbox), sync, outbox, userId } as unknown as DataContextValue;
   return {
     db,
     sync,
     outbox,
+    app,
     unauthorized,
     async close() {
       await sync.destroy();

@@ -5,7 +5,6 @@ import type { DataContextValue } from '../../../client/data/data-provider';
 import { createAppDatabase, type AppDatabase } from '../../../client/data/database';
 import { LocalData } from '../../../client/data/local-data';
 import { Outbox } from '../../../client/data/outbox';
-import { KeptPushedStates } from '../../../client/data/pushed-states';
 import { SyncController } from '../../../client/data/replication';
 import { WorkOffline } from '../../../client/data/work-offline';
 import {
@@ -22,6 +21,7 @@ import type { Application } from '../../../shared/schemas/application';
 import type { User } from '../../../shared/schemas/user';
 import type { Refusal } from '../../../shared/sync/protocol';
 import type { GigFormValues } from '../../../shared/validation/gig';
+import { pushedStatesIn } from '../node-client';
 import type { DeviceCommand, DeviceIdentity, DeviceSnapshot } from './protocol';
 
 /**
@@ -194,7 +194,7 @@ let identity: DeviceIdentity | undefined;
 let network = new Network();
 let outboxKeys: string[] = [];
 /** The pushed states the app keeps in localStorage beside the outbox (client/data/pushed-states.ts). */
-let pushedKept: unknown;
+const kept: { pushed: unknown } = { pushed: undefined };
 /** The app's data as the screens get it, plus the database this worker closes and inspects. */
 let data: (DataContextValue & { db: AppDatabase }) | undefined;
 let unauthorized = false;
@@ -203,10 +203,7 @@ async function start(): Promise<void> {
   const id = identity!;
   const refused = new Set<string>();
   const outbox = new Outbox({ load: () => [...outboxKeys], save: (keys) => (outboxKeys = [...keys]) });
-  const pushed = new KeptPushedStates({
-    load: () => structuredClone(pushedKept),
-    save: (states) => (pushedKept = structuredClone(states)),
-  });
+  const pushed = pushedStatesIn(kept);
   const db = await createAppDatabase(id.userId, getRxStorageMemory(), { multiInstance: false, refused, pushed });
   const sync = new SyncController(db, {
     baseUrl: id.baseUrl,
@@ -258,7 +255,7 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
       network = new Network();
       setBrowserOnline(true);
       outboxKeys = [];
-      pushedKept = undefined;
+      kept.pushed = undefined;
       unauthorized = false;
       return start();
     case 'start':

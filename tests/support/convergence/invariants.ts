@@ -279,15 +279,17 @@ export async function checkInvariants(input: {
     // The last edit of each profile field this device made is the server's value now (unless refused).
     const lastEdit = new Map<string, WriteRecord>();
     for (const w of writes) if (w.device === d && w.kind === 'profile') lastEdit.set(Object.keys(w.fields)[0]!, w);
+    // Whether this device kept a refused or lost version of a document holding `value` in `field`.
+    const keptWith = (collection: string, docId: string, field: string, value: unknown) =>
+      problemsOf.some(
+        (p) =>
+          p.collectionName === collection &&
+          p.docId === docId &&
+          same((JSON.parse(p.content) as Record<string, unknown>)[field], value),
+      );
     const stored: StoredDoc | undefined = store.get('users', d.userId);
     for (const [field, w] of lastEdit) {
-      const refusedHere = problemsOf.some(
-        (p) =>
-          p.collectionName === 'users' &&
-          p.docId === d.userId &&
-          same((JSON.parse(p.content) as Record<string, unknown>)[field], w.fields[field]),
-      );
-      if (!refusedHere && !same(stored?.[field], w.fields[field])) {
+      if (!keptWith('users', d.userId, field, w.fields[field]) && !same(stored?.[field], w.fields[field])) {
         problems.push(
           `${d.label}: profile ${field} is ${JSON.stringify(stored?.[field])} on the server, the last edit set ${JSON.stringify(w.fields[field])}`,
         );
@@ -299,13 +301,7 @@ export async function checkInvariants(input: {
     for (const [gigId, w] of lastTitle) {
       const gig: StoredDoc | undefined = store.get('gigs', gigId);
       if (!gig || gig._deleted || same(gig.title, w.fields.title)) continue;
-      const refusedHere = problemsOf.some(
-        (p) =>
-          p.collectionName === 'gigs' &&
-          p.docId === gigId &&
-          same((JSON.parse(p.content) as Record<string, unknown>).title, w.fields.title),
-      );
-      if (!refusedHere)
+      if (!keptWith('gigs', gigId, 'title', w.fields.title))
         problems.push(
           `${d.label}: gig ${gigId} is titled ${JSON.stringify(gig.title)} on the server, the last edit set ${JSON.stringify(w.fields.title)}`,
         );
