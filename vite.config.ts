@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompressAssets } from './scripts/precompress';
 
 const apiTarget = process.env.API_ORIGIN ?? `http://127.0.0.1:${process.env.API_PORT ?? 8080}`;
 
@@ -50,5 +51,7 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
       },
     }),
+    // assets/x.js.br and .gz beside each hashed file, sent as they are (sync-server/http/precompressed.ts).
+    precompressAssets(),
   ],
 });

@@ -8,6 +8,7 @@ import { loadSession } from './auth/middleware';
 import type { AppContext } from './context';
 import { errorHandler, notFound } from './http/errors';
 import { refuseForbiddenKeys } from './http/forbidden-keys';
+import { precompressedAssets } from './http/precompressed';
 import {
   knownHostOnly,
   originPolicy,
@@ -155,6 +156,7 @@ function expressApp(
 
 function serveClient(app: express.Express, distDir: string): void {
   const indexFile = path.join(distDir, 'index.html');
+  app.use(precompressedAssets(distDir));
   app.use(
     express.static(distDir, {
       index: false,
