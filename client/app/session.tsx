@@ -85,6 +85,29 @@ function writeCache(user: User | null) {
   }
 }
 
+type MeAnswer = { user: User | null; operator?: boolean };
+
+/** The session check at start, when main.tsx began it; the provider takes it once. */
+let earlyCheck: Promise<MeAnswer> | undefined;
+
+/**
+ * Asks the server who is signed in, before the first page's code has loaded (main.tsx), so that
+ * the round trip runs beside those downloads instead of after them: on a new device the data layer
+ * waits for this answer (decision 008). Not after a logout made offline, which the server is told
+ * of first.
+ */
+export function beginSessionCheck(): void {
+  if (earlyCheck || flagged(LOGOUT_PENDING_KEY)) return;
+  earlyCheck = api<MeAnswer>('GET', '/api/auth/me');
+  earlyCheck.catch(() => undefined); // awaited by the provider; offline is handled there
+}
+
+function takeSessionCheck(): Promise<MeAnswer> {
+  const check = earlyCheck ?? api<MeAnswer>('GET', '/api/auth/me');
+  earlyCheck = undefined;
+  return check;
+}
+
 /**
  * Who is signed in. The last known user is cached so the installed app opens offline; the server
  * is asked at start, and a 401 signs out cleanly while a network failure keeps the cached user.
@@ -116,10 +139,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         return;
       }
       try {
-        const { user: fresh, operator: isOperator } = await api<{ user: User | null; operator?: boolean }>(
-          'GET',
-          '/api/auth/me',
-        );
+        const { user: fresh, operator: isOperator } = await takeSessionCheck();
         if (cancelled) return;
         if (!fresh && onEnded.current) onEnded.current();
         else set(fresh);

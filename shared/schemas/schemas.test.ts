@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { applicationRxSchema, applicationSchema } from './application';
 import { gigRxSchema } from './gig';
 import { normalizeNotification, notificationSchema } from './notification';
-import { isProfileComplete, publicProfileSchema, userSchema } from './user';
+import { isProfileComplete } from '../profile-complete';
+import { publicProfileSchema, userSchema } from './user';
 import { waitlistEntrySchema } from './waitlist';
 
 describe('one schema per entity: type, validation and RxDB schema from one source', () => {

@@ -44,10 +44,3 @@ export const portfolioSchema = z.object({
   portfolioLink: z.string().max(LIMITS.urlMax),
 });
 export type Portfolio = z.infer<typeof portfolioSchema>;
-
-/** A profile is complete once setup has given it a username (setup is one-time, docs/product.md §2). */
-export function isProfileComplete(
-  user: Pick<User, 'username' | 'location' | 'creativeNiche' | 'subcategory' | 'portfolioLink'> | undefined | null,
-): boolean {
-  return Boolean(user?.username && user.location && user.creativeNiche && user.subcategory && user.portfolioLink);
-}

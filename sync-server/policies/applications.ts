@@ -6,7 +6,7 @@ import {
 } from '../../shared/application-machine';
 import { HIRING_MESSAGES, acceptedCount, isFilled, offersLeft, openingsOf } from '../../shared/hiring';
 import { applicationIdFor } from '../../shared/ids';
-import { isProfileComplete } from '../../shared/schemas/user';
+import { isProfileComplete } from '../../shared/profile-complete';
 import { validateApplication } from '../../shared/validation/apply';
 import type { DocWrite } from '../store/store';
 import { applicationsOf, hiringWrites, reopenings } from './hiring';

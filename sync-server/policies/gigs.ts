@@ -2,7 +2,7 @@ import { GIG_STATUS_ACTIVE } from '../../shared/constants';
 import { contentOf, gigContent, gigFormFromRecord, sameGigContent, type GigContent } from '../../shared/gig-content';
 import { isAccepted, OPENINGS, openingsError, openingsOf } from '../../shared/hiring';
 import { ID_PATTERN } from '../../shared/ids';
-import { isProfileComplete } from '../../shared/schemas/user';
+import { isProfileComplete } from '../../shared/profile-complete';
 import { checkDeleteGig } from '../../shared/validation/delete-gig';
 import { normalizeGigForm, validateGigForm } from '../../shared/validation/gig';
 import { firstError } from '../../shared/validation/types';

@@ -1,7 +1,7 @@
 import { reputationFields, sameReputation } from '../../shared/reputation';
 import type { Reputation } from '../../shared/schemas/reputation';
 import type { Review } from '../../shared/schemas/review';
-import { isProfileComplete } from '../../shared/schemas/user';
+import { isProfileComplete } from '../../shared/profile-complete';
 import { stamp } from '../domain/documents';
 import type { DecisionReader, DocWrite } from '../store/store';
 

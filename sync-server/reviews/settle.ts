@@ -1,4 +1,4 @@
-import { isProfileComplete } from '../../shared/schemas/user';
+import { isProfileComplete } from '../../shared/profile-complete';
 import type { DocWrite, Store, Stored } from '../store/store';
 import { reputationWrites } from './reputation';
 import { claimIdOf, holderOf } from './usernames';

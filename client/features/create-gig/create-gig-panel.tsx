@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { gigFormFromRecord } from '../../../shared/gig-content';
-import { isProfileComplete } from '../../../shared/schemas/user';
+import { isProfileComplete } from '../../../shared/profile-complete';
 import { EMPTY_GIG_FORM, type GigFormValues } from '../../../shared/validation/gig';
 import { useData } from '../../data/data-provider';
 import { useMe } from '../../data/queries';

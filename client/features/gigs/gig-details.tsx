@@ -6,7 +6,7 @@ import { formFromGig } from '../../../shared/gig-content';
 import { currencySymbol } from '../../../shared/money';
 import { applicationIdFor } from '../../../shared/ids';
 import type { Gig } from '../../../shared/schemas/gig';
-import { isProfileComplete } from '../../../shared/schemas/user';
+import { isProfileComplete } from '../../../shared/profile-complete';
 import { APPLY_MESSAGES, parseMoneyInput, validateApplication } from '../../../shared/validation/apply';
 import { HIRING_MESSAGES, isAccepted } from '../../../shared/hiring';
 import { checkDeleteGig, DELETE_GIG_MESSAGES } from '../../../shared/validation/delete-gig';
