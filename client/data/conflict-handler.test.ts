@@ -16,6 +16,17 @@ describe('conflict handler: the server wins, except offline edits of free-text f
     expect(resolved.bio).toBe('Server bio');
   });
 
+  it('[M14] tells whether each resolution goes out again (a merge) or takes the server version (nothing left to send)', async () => {
+    const told: [string, boolean][] = [];
+    const h = createConflictHandler<typeof base>('users', new Set(), new Map(), () => {}, (id, goesOutAgain) => told.push([id, goesOutAgain]));
+    await h.resolve({ assumedMasterState: base, realMasterState: { ...base, name: 'Ada L.', updatedAt: 2 }, newDocumentState: { ...base, bio: 'Painter and muralist' } }, 'test');
+    await h.resolve({ assumedMasterState: base, realMasterState: { ...base, bio: 'Server bio', updatedAt: 2 }, newDocumentState: { ...base, bio: 'Local bio' } }, 'test');
+    expect(told).toEqual([
+      ['u1', true],
+      ['u1', false],
+    ]);
+  });
+
   it('[M3] a document the server just refused takes the server state whole, once', async () => {
     const refused = new Set(['users:u1']);
     const h = createConflictHandler<typeof base>('users', refused);

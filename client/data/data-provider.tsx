@@ -69,7 +69,7 @@ async function openData(userId: string, onUnauthorized: () => void): Promise<Ope
   const outbox = new Outbox(localStorageOutbox(keys.outbox));
   // What this device pushed that the server was not yet seen to hold, kept across a reload for the conflict handler.
   const pushed = new KeptPushedStates(localStoragePushed(keys.pushed));
-  const db = await createAppDatabase(userId, browserStorage(), { refused, pushed });
+  const db = await createAppDatabase(userId, browserStorage(), { refused, pushed, outbox });
   performance.mark('data:ready');
   // What the board's copy is made of changes: the copy goes (the board writes it again). Of the
   // applications, only the user's own count (the cards' "Applied"), not those to the user's gigs.

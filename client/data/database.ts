@@ -7,6 +7,7 @@ import { databaseName } from './database-name';
 import { olderPullsRefused } from './pull-versions';
 import { keepPullMarks, recordsOnlyForOwnGigs } from './pull-marks';
 import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
+import type { Outbox } from './outbox';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
 addRxPlugin(RxDBMigrationSchemaPlugin);
@@ -41,6 +42,8 @@ export async function createAppDatabase(
     pushed?: PushedStates;
     /** The signed-in user, when `userId` names the database otherwise (tests). */
     ownerId?: string;
+    /** What waits to be sent: told how each conflict over a pushed change was resolved (Outbox.resolved). */
+    outbox?: Pick<Outbox, 'resolved'>;
   } = {},
 ): Promise<AppDatabase> {
   const refused = options.refused ?? new Set<string>();
@@ -80,7 +83,9 @@ export async function createAppDatabase(
   // toRxSchema), not from the document types: they go to RxDB as its untyped schema.
   const replicated = <K extends ReplicatedName>(name: K): RxCollectionCreator => ({
     schema: REPLICATED_COLLECTIONS[name],
-    conflictHandler: createConflictHandler<DocTypes[K]>(name, refused, pushed, keepLost),
+    conflictHandler: createConflictHandler<DocTypes[K]>(name, refused, pushed, keepLost, (id, goesOutAgain) =>
+      options.outbox?.resolved(name, id, goesOutAgain),
+    ),
     migrationStrategies: MIGRATIONS[name],
   });
   const collections: Record<ReplicatedName, RxCollectionCreator> & { syncproblems: RxCollectionCreator<SyncProblem> } = {

@@ -32,6 +32,21 @@ describe('outbox: local changes waiting to go out', () => {
   });
 });
 
+describe('outbox: a change the server answered with a conflict', () => {
+  it('stays counted when its resolution goes out again, and is settled when the resolution takes the server version', () => {
+    let saved: string[] = [];
+    const outbox = new Outbox({ load: () => saved, save: (keys: string[]) => (saved = keys) });
+    outbox.track('gigs', 'merged');
+    outbox.track('gigs', 'lost');
+    outbox.resolved('gigs', 'merged', true);
+    outbox.resolved('gigs', 'lost', false);
+    expect(outbox.entries()).toEqual(['gigs:merged']);
+    expect(saved).toEqual(['gigs:merged']);
+    outbox.settle('gigs', ['merged']); // the merge's push was taken
+    expect(outbox.count).toBe(0);
+  });
+});
+
 describe('outbox shared by the tabs of a browser', () => {
   it("re-reads the stored list before each change, and follows another tab's changes", () => {
     let stored: string[] = [];

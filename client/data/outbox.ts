@@ -1,6 +1,7 @@
 /**
  * Which local changes still wait to go out: each write the app makes is tracked by
- * `collection:id` until the server has answered a push of that document. Persisted, so the count
+ * `collection:id` until the server has taken a push of that document, or answered it with a
+ * conflict the device then resolved to the server's version (`resolved`). Persisted, so the count
  * survives an offline reload, and shared by the tabs of a browser: a write made in one tab is
  * pushed by the tab that replicates, which settles it for all (each change re-reads the stored
  * list first, and a `storage` event tells the other tabs).
@@ -51,6 +52,17 @@ export class Outbox {
     let any = false;
     for (const id of ids) any = this.keys.delete(`${collection}:${id}`) || any;
     if (any) this.changed();
+  }
+
+  /**
+   * The server answered a push of this document with a conflict, and the device resolved it. A
+   * resolution that takes the server's version leaves nothing of this device's to send; one that
+   * goes out again (the user's change merged onto the server's version) still waits, for the
+   * answer to that push. Until resolved, a conflicted change stays counted: a logout waiting for
+   * the count to reach 0 would otherwise delete a merge not yet sent.
+   */
+  resolved(collection: string, id: string, goesOutAgain: boolean): void {
+    if (!goesOutAgain) this.settle(collection, [id]);
   }
 
   /**

@@ -556,3 +556,100 @@ describe('a new document whose answer was lost, changed before the device heard 
     }
   });
 });
+
+describe('a change that met a conflict, as the sync status and a logout count it', () => {
+  /** A device whose pushes of gigs, once `holding`, wait for the test to let each one go. */
+  async function deviceHoldingPushes(http: TestClient, userId: string) {
+    let holding = false;
+    const held: (() => void)[] = [];
+    let pushes = 0;
+    const network: typeof fetch = async (input, init) => {
+      if (String(input).includes('/api/sync/gigs/push')) {
+        pushes++;
+        if (holding) await new Promise<void>((go) => held.push(go));
+      }
+      return fetch(input, init);
+    };
+    const device = await startNodeClient(http, userId, { fetch: network });
+    return {
+      device,
+      hold: () => (holding = true),
+      /** Lets the next held push go, once it is waiting. */
+      async release() {
+        await waitFor('a push held', () => held.length > 0, 10_000);
+        held.shift()!();
+      },
+      /** Stops holding, and lets every held push go. */
+      releaseAll() {
+        holding = false;
+        for (const go of held.splice(0)) go();
+      },
+      pushes: () => pushes,
+    };
+  }
+
+  it('a merge that must go out again stays counted as waiting until the server has taken it', async () => {
+    const http = new TestClient(server.url);
+    const user = await signUpWithProfile(http, { name: 'Mira Merge' });
+    const { device, hold, release, releaseAll } = await deviceHoldingPushes(http, user.id);
+    const gig = gigDoc({ title: 'Studio portraits', description: 'Two hours in the studio.' });
+    try {
+      device.outbox.track('gigs', gig.id as string);
+      await device.db.gigs.insert(gig as never);
+      await allSent(device);
+
+      // Renamed here; before the rename arrives, the description is changed on another device.
+      hold();
+      await device.app.local.modify('gigs', gig.id as string, (g) => ({ ...g, title: 'Studio portraits, renamed' }));
+      const { _seq, ...current } = server.ctx.store.get('gigs', gig.id as string)!;
+      expect(
+        (await write(http, 'gigs', { ...current, description: 'Three hours, two outfits.' }, current)).refusal,
+      ).toBeUndefined();
+
+      // The rename meets the new version: merged onto it, it has to go out again.
+      await release();
+      await release(); // the merge's push waits here…
+      // …and while it does, the change is still waiting: a logout must not delete it.
+      expect(device.outbox.count).toBe(1);
+    } finally {
+      releaseAll();
+    }
+    await allSent(device);
+    const onServer = server.ctx.store.get('gigs', gig.id as string);
+    expect(onServer).toMatchObject({ title: 'Studio portraits, renamed', description: 'Three hours, two outfits.' });
+    expect(await device.db.syncproblems.count().exec()).toBe(0);
+    await device.close();
+  });
+
+  it("a change that lost to the server's version is no longer counted once resolved, with nothing more sent", async () => {
+    const http = new TestClient(server.url);
+    const user = await signUpWithProfile(http, { name: 'Lou Lost' });
+    const { device, hold, release, pushes } = await deviceHoldingPushes(http, user.id);
+    const gig = gigDoc({ title: 'Album cover' });
+    device.outbox.track('gigs', gig.id as string);
+    await device.db.gigs.insert(gig as never);
+    await allSent(device);
+
+    hold();
+    await device.app.local.modify('gigs', gig.id as string, (g) => ({ ...g, title: 'Album cover, here' }));
+    const { _seq, ...current } = server.ctx.store.get('gigs', gig.id as string)!;
+    expect(
+      (await write(http, 'gigs', { ...current, title: 'Album cover, elsewhere' }, current)).refusal,
+    ).toBeUndefined();
+    await release();
+
+    // The server's title stands; the rename is kept as a sync problem, and nothing waits.
+    await waitFor(
+      'the rename kept as a problem',
+      async () => (await device.db.syncproblems.count().exec()) === 1,
+      10_000,
+    );
+    await waitFor('nothing waiting', () => device.outbox.count === 0, 10_000);
+    await device.sync.awaitInSync();
+    const sent = pushes();
+    expect((await device.db.gigs.findOne(gig.id as string).exec())?.title).toBe('Album cover, elsewhere');
+    expect(device.outbox.count).toBe(0);
+    expect(pushes()).toBe(sent);
+    await device.close();
+  });
+});

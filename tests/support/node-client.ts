@@ -74,6 +74,7 @@ export async function startNodeClient(
       refused,
       ownerId: userId,
       pushed,
+      outbox,
     },
   );
   let onUnauthorized!: () => void;
