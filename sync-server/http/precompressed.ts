@@ -59,7 +59,10 @@ export function precompressedAssets(distDir: string): RequestHandler {
  * before gzip when they tie (as the compression middleware prefers; Chrome lists gzip first), and
  * none when neither is accepted (`q=0`, or no header: then only the file as it is).
  */
-export function preferredEncoding<E extends { encoding: string }>(header: string | undefined, forms: readonly E[]): E | undefined {
+export function preferredEncoding<E extends { encoding: string }>(
+  header: string | undefined,
+  forms: readonly E[],
+): E | undefined {
   const quality = new Map<string, number>();
   for (const part of (header ?? '').split(',')) {
     const [token, ...params] = part.trim().toLowerCase().split(';');

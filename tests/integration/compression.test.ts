@@ -160,7 +160,11 @@ describe("the build's precompressed files", () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gz.body.equals(await fs.readFile(asset('board-x1y2z3.js.gz')))).toBe(true);
 
-    for (const headers of [{} as Record<string, string>, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'br;q=0, gzip;q=0' },
+    ]) {
       const plain = await rawGet(`${server.url}/assets/board-x1y2z3.js`, headers);
       expect(plain.status).toBe(200);
       expect(plain.headers['content-encoding']).toBeUndefined();

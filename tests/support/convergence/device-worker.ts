@@ -204,7 +204,12 @@ async function start(): Promise<void> {
   const refused = new Set<string>();
   const outbox = new Outbox({ load: () => [...outboxKeys], save: (keys) => (outboxKeys = [...keys]) });
   const pushed = pushedStatesIn(kept);
-  const db = await createAppDatabase(id.userId, getRxStorageMemory(), { multiInstance: false, refused, pushed, outbox });
+  const db = await createAppDatabase(id.userId, getRxStorageMemory(), {
+    multiInstance: false,
+    refused,
+    pushed,
+    outbox,
+  });
   const sync = new SyncController(db, {
     baseUrl: id.baseUrl,
     fetch: network.fetch,
