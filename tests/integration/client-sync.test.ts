@@ -588,24 +588,37 @@ describe('a change that met a conflict, as the sync status and a logout count it
     };
   }
 
-  it('a merge that must go out again stays counted as waiting until the server has taken it', async () => {
+  /**
+   * A gig of a new user's, sent from their device; then renamed there, its push held, while
+   * another device of theirs writes `elsewhere` to it. The next `release()` lets the rename go.
+   */
+  async function renamedWhileChangedElsewhere(
+    gig: Record<string, unknown>,
+    rename: string,
+    elsewhere: Record<string, unknown>,
+  ) {
     const http = new TestClient(server.url);
-    const user = await signUpWithProfile(http, { name: 'Mira Merge' });
-    const { device, hold, release, releaseAll } = await deviceHoldingPushes(http, user.id);
+    const user = await signUpWithProfile(http);
+    const holding = await deviceHoldingPushes(http, user.id);
+    const { device } = holding;
+    const id = gig.id as string;
+    device.outbox.track('gigs', id);
+    await device.db.gigs.insert(gig as never);
+    await allSent(device);
+    holding.hold();
+    await device.app.local.modify('gigs', id, (g) => ({ ...g, title: rename }));
+    const { _seq, ...current } = server.ctx.store.get('gigs', id)!;
+    expect((await write(http, 'gigs', { ...current, ...elsewhere }, current)).refusal).toBeUndefined();
+    return { ...holding, id };
+  }
+
+  it('a merge that must go out again stays counted as waiting until the server has taken it', async () => {
+    // Renamed here; before the rename arrives, the description is changed on another device.
     const gig = gigDoc({ title: 'Studio portraits', description: 'Two hours in the studio.' });
+    const { device, id, release, releaseAll } = await renamedWhileChangedElsewhere(gig, 'Studio portraits, renamed', {
+      description: 'Three hours, two outfits.',
+    });
     try {
-      device.outbox.track('gigs', gig.id as string);
-      await device.db.gigs.insert(gig as never);
-      await allSent(device);
-
-      // Renamed here; before the rename arrives, the description is changed on another device.
-      hold();
-      await device.app.local.modify('gigs', gig.id as string, (g) => ({ ...g, title: 'Studio portraits, renamed' }));
-      const { _seq, ...current } = server.ctx.store.get('gigs', gig.id as string)!;
-      expect(
-        (await write(http, 'gigs', { ...current, description: 'Three hours, two outfits.' }, current)).refusal,
-      ).toBeUndefined();
-
       // The rename meets the new version: merged onto it, it has to go out again.
       await release();
       await release(); // the merge's push waits here…
@@ -615,27 +628,19 @@ describe('a change that met a conflict, as the sync status and a logout count it
       releaseAll();
     }
     await allSent(device);
-    const onServer = server.ctx.store.get('gigs', gig.id as string);
-    expect(onServer).toMatchObject({ title: 'Studio portraits, renamed', description: 'Three hours, two outfits.' });
+    expect(server.ctx.store.get('gigs', id)).toMatchObject({
+      title: 'Studio portraits, renamed',
+      description: 'Three hours, two outfits.',
+    });
     expect(await device.db.syncproblems.count().exec()).toBe(0);
     await device.close();
   });
 
   it("a change that lost to the server's version is no longer counted once resolved, with nothing more sent", async () => {
-    const http = new TestClient(server.url);
-    const user = await signUpWithProfile(http, { name: 'Lou Lost' });
-    const { device, hold, release, pushes } = await deviceHoldingPushes(http, user.id);
     const gig = gigDoc({ title: 'Album cover' });
-    device.outbox.track('gigs', gig.id as string);
-    await device.db.gigs.insert(gig as never);
-    await allSent(device);
-
-    hold();
-    await device.app.local.modify('gigs', gig.id as string, (g) => ({ ...g, title: 'Album cover, here' }));
-    const { _seq, ...current } = server.ctx.store.get('gigs', gig.id as string)!;
-    expect(
-      (await write(http, 'gigs', { ...current, title: 'Album cover, elsewhere' }, current)).refusal,
-    ).toBeUndefined();
+    const { device, id, release, pushes } = await renamedWhileChangedElsewhere(gig, 'Album cover, here', {
+      title: 'Album cover, elsewhere',
+    });
     await release();
 
     // The server's title stands; the rename is kept as a sync problem, and nothing waits.
@@ -647,7 +652,7 @@ describe('a change that met a conflict, as the sync status and a logout count it
     await waitFor('nothing waiting', () => device.outbox.count === 0, 10_000);
     await device.sync.awaitInSync();
     const sent = pushes();
-    expect((await device.db.gigs.findOne(gig.id as string).exec())?.title).toBe('Album cover, elsewhere');
+    expect((await device.db.gigs.findOne(id).exec())?.title).toBe('Album cover, elsewhere');
     expect(device.outbox.count).toBe(0);
     expect(pushes()).toBe(sent);
     await device.close();
