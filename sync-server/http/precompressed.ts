@@ -65,7 +65,8 @@ export function preferredEncoding<E extends { encoding: string }>(
 ): E | undefined {
   const quality = new Map<string, number>();
   for (const part of (header ?? '').split(',')) {
-    const [token, ...params] = part.trim().toLowerCase().split(';');
+    const [name = '', ...params] = part.toLowerCase().split(';');
+    const token = name.trim();
     if (!token) continue;
     const q = params.map((p) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/.exec(p)).find(Boolean);
     quality.set(token, q ? Number(q[1]) : 1);

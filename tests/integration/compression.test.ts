@@ -203,5 +203,7 @@ describe("the build's precompressed files", () => {
     expect(preferredEncoding('deflate', forms)).toBeUndefined();
     expect(preferredEncoding(undefined, forms)).toBeUndefined();
     expect(preferredEncoding('BR', forms)?.encoding).toBe('br');
+    expect(preferredEncoding('gzip ; q=0.9, br ;q=0.5', forms)?.encoding).toBe('gzip');
+    expect(preferredEncoding('gzip;q=0.5 , br ; q=0.9', forms)?.encoding).toBe('br');
   });
 });
