@@ -16,7 +16,7 @@ import type { Plugin } from 'vite';
  */
 
 /** Files smaller than this are not worth an extra file (a request's headers are ~0.5 kB). */
-export const PRECOMPRESS_MIN_BYTES = 1024;
+const PRECOMPRESS_MIN_BYTES = 1024;
 const COMPRESSIBLE = /\.(?:js|css|svg|json|webmanifest)$/;
 
 const brotli = promisify(zlib.brotliCompress);

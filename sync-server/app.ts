@@ -8,7 +8,7 @@ import { loadSession } from './auth/middleware';
 import type { AppContext } from './context';
 import { errorHandler, notFound } from './http/errors';
 import { refuseForbiddenKeys } from './http/forbidden-keys';
-import { precompressedAssets } from './http/precompressed';
+import { IMMUTABLE_ASSET, precompressedAssets } from './http/precompressed';
 import {
   knownHostOnly,
   originPolicy,
@@ -163,8 +163,7 @@ function serveClient(app: express.Express, distDir: string): void {
       setHeaders(res, filePath) {
         const rel = path.relative(distDir, filePath);
         if (rel.startsWith('assets' + path.sep)) {
-          // Vite puts a content hash in every file name under assets/.
-          res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+          res.setHeader('Cache-Control', IMMUTABLE_ASSET);
         } else {
           // sw.js, the manifest, index.html, icons: always revalidate so updates reach users.
           res.setHeader('Cache-Control', 'no-cache');

@@ -87,6 +87,8 @@ function writeCache(user: User | null) {
 
 type MeAnswer = { user: User | null; operator?: boolean };
 
+const askWhoIsSignedIn = () => api<MeAnswer>('GET', '/api/auth/me');
+
 /** The session check at start, when main.tsx began it; the provider takes it once. */
 let earlyCheck: Promise<MeAnswer> | undefined;
 
@@ -98,12 +100,12 @@ let earlyCheck: Promise<MeAnswer> | undefined;
  */
 export function beginSessionCheck(): void {
   if (earlyCheck || flagged(LOGOUT_PENDING_KEY)) return;
-  earlyCheck = api<MeAnswer>('GET', '/api/auth/me');
+  earlyCheck = askWhoIsSignedIn();
   earlyCheck.catch(() => undefined); // awaited by the provider; offline is handled there
 }
 
 function takeSessionCheck(): Promise<MeAnswer> {
-  const check = earlyCheck ?? api<MeAnswer>('GET', '/api/auth/me');
+  const check = earlyCheck ?? askWhoIsSignedIn();
   earlyCheck = undefined;
   return check;
 }

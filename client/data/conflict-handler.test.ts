@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APPLICATION_KEPT_FROM_OTHER_DEVICE, CHANGED_ELSEWHERE_FIRST, createConflictHandler, DELETED_ELSEWHERE_FIRST, type LostWrite } from './conflict-handler';
+import { APPLICATION_KEPT_FROM_OTHER_DEVICE, CHANGED_ELSEWHERE_FIRST, createConflictHandler, DELETED_ELSEWHERE_FIRST, reportingResolutions, type LostWrite } from './conflict-handler';
 
 const base = { id: 'u1', name: 'Ada', bio: 'Painter', username: 'ada', updatedAt: 1, _deleted: false };
 
@@ -18,7 +18,7 @@ describe('conflict handler: the server wins, except offline edits of free-text f
 
   it('[M14] tells whether each resolution goes out again (a merge) or takes the server version (nothing left to send)', async () => {
     const told: [string, boolean][] = [];
-    const h = createConflictHandler<typeof base>('users', new Set(), new Map(), () => {}, (id, goesOutAgain) => told.push([id, goesOutAgain]));
+    const h = reportingResolutions(createConflictHandler<typeof base>('users', new Set()), (id, goesOutAgain) => told.push([id, goesOutAgain]));
     await h.resolve({ assumedMasterState: base, realMasterState: { ...base, name: 'Ada L.', updatedAt: 2 }, newDocumentState: { ...base, bio: 'Painter and muralist' } }, 'test');
     await h.resolve({ assumedMasterState: base, realMasterState: { ...base, bio: 'Server bio', updatedAt: 2 }, newDocumentState: { ...base, bio: 'Local bio' } }, 'test');
     expect(told).toEqual([

@@ -148,7 +148,6 @@ export function createConflictHandler<T>(
   refused: Set<string>,
   pushed: PushedStates = new Map(),
   onLost: (lost: LostWrite) => void = () => {},
-  onResolved: (id: string, goesOutAgain: boolean) => void = () => {},
 ): RxConflictHandler<T> {
   const mergeable = MERGEABLE[collection] ?? [];
   const content = CONTENT[collection] ?? [];
@@ -166,70 +165,83 @@ export function createConflictHandler<T>(
     for (const [k, v] of Object.entries(local)) if (!IGNORED.has(k) && k !== '_deleted' && k !== 'sortKey') kept[k] = v;
     onLost({ collection, docId: String(local.id), reason, content: kept });
   };
-  const resolve: RxConflictHandler<T>['resolve'] = async ({ assumedMasterState, realMasterState, newDocumentState }) => {
-    const master = realMasterState as Record<string, unknown>;
-    const local = newDocumentState as Record<string, unknown>;
-    const key = `${collection}:${String(master.id)}`;
-    if (refused.delete(key)) return realMasterState;
-    // A deletion is the user's deliberate act: it goes out again against the real master state
-    // (the server then accepts or refuses it, and a refusal is kept). Taking the master here
-    // would undo it silently, e.g. when the answer to the gig's creation was lost on the way.
-    // It carries what the user last wrote of the document's text: refused (work under way, say),
-    // the kept problem shows their version, an edit made before the deletion included.
-    if (local._deleted && !master._deleted) return overlay({ ...master, _deleted: true }, local, mergeable) as WithDeleted<T>;
-    if (local._deleted) return realMasterState;
-    if (!assumedMasterState && !master._deleted && collection !== 'applications') {
-      // Written here as new, and the server has it: usually the answer to this very write (its
-      // own write landing, normalised), taken whole. But when that answer was lost and the app
-      // closed before it heard back, its user may have changed the document since: a field that
-      // differs from the server's copy by more than the server's normalising is such a change,
-      // and goes out again on the server's version (which judges it; a refusal is kept).
-      const edited = mergeable.filter((f) => !same(normalised(collection, f, local[f]), normalised(collection, f, master[f])));
-      if (edited.length === 0) return realMasterState;
-      return overlay({ ...master }, local, edited) as WithDeleted<T>;
-    }
-    if (!assumedMasterState || master._deleted) {
-      // Changed here while it was deleted, or an application written here as new while the
-      // server had one (made on another device, say): the server's state is taken whole.
-      if (master._deleted) keepIfLost(local, assumedMasterState as Record<string, unknown> | undefined, master, DELETED_ELSEWHERE_FIRST);
-      else if (collection === 'applications') {
-        // The server's copy is this device's own application when it is still as it was made
-        // (waiting, at the rate written here): its answer was lost, and a move made here since
-        // (a withdrawal) goes out again on it, as a move does when the server changed nothing
-        // of its own; the server judges it.
-        const asMade = normalizeStatus(String(master.status)) === 'PENDING' && same(master.budget, local.budget);
-        if (asMade && normalizeStatus(String(local.status)) !== 'PENDING') return overlay({ ...master }, local, MOVE) as WithDeleted<T>;
-        keepIfLost(local, undefined, master, APPLICATION_KEPT_FROM_OTHER_DEVICE);
-      }
-      return realMasterState;
-    }
-    const base = assumedMasterState as Record<string, unknown>;
-    const mine = pushed.get(key) ?? [];
-    const merged: Record<string, unknown> = { ...master };
-    for (const field of mergeable) {
-      const from = mine.some((p) => same(master[field], p[field])) ? master[field] : base[field];
-      if (!same(local[field], from) && same(master[field], from)) overlay(merged, local, [field]);
-    }
-    // An application move made here while the server changed only other fields (the gig was
-    // deleted or renamed) goes out again on the new master state: the server judges the move,
-    // and a refusal is kept. When the server's status moved too, the server wins.
-    if (collection === 'applications' && MOVE.some((f) => !same(local[f], base[f])) && MOVE.every((f) => same(master[f], base[f]))) {
-      overlay(merged, local, MOVE);
-    }
-    // A move that lost to the work moving on (a change request arriving after the automatic
-    // release, say) is kept with the machine's reason for the status it is in now.
-    const late = collection === 'applications' && !same(master.status, base.status) && WORK_ENDED.has(String(master.status)) ? lateMoveRefusal(String(master.status)) : undefined;
-    keepIfLost(local, base, merged, late ?? CHANGED_ELSEWHERE_FIRST);
-    return merged as WithDeleted<T>;
-  };
   return {
     isEqual: (a, b) => sameContent(a as Record<string, unknown>, b as Record<string, unknown>),
+    async resolve({ assumedMasterState, realMasterState, newDocumentState }) {
+      const master = realMasterState as Record<string, unknown>;
+      const local = newDocumentState as Record<string, unknown>;
+      const key = `${collection}:${String(master.id)}`;
+      if (refused.delete(key)) return realMasterState;
+      // A deletion is the user's deliberate act: it goes out again against the real master state
+      // (the server then accepts or refuses it, and a refusal is kept). Taking the master here
+      // would undo it silently, e.g. when the answer to the gig's creation was lost on the way.
+      // It carries what the user last wrote of the document's text: refused (work under way, say),
+      // the kept problem shows their version, an edit made before the deletion included.
+      if (local._deleted && !master._deleted) return overlay({ ...master, _deleted: true }, local, mergeable) as WithDeleted<T>;
+      if (local._deleted) return realMasterState;
+      if (!assumedMasterState && !master._deleted && collection !== 'applications') {
+        // Written here as new, and the server has it: usually the answer to this very write (its
+        // own write landing, normalised), taken whole. But when that answer was lost and the app
+        // closed before it heard back, its user may have changed the document since: a field that
+        // differs from the server's copy by more than the server's normalising is such a change,
+        // and goes out again on the server's version (which judges it; a refusal is kept).
+        const edited = mergeable.filter((f) => !same(normalised(collection, f, local[f]), normalised(collection, f, master[f])));
+        if (edited.length === 0) return realMasterState;
+        return overlay({ ...master }, local, edited) as WithDeleted<T>;
+      }
+      if (!assumedMasterState || master._deleted) {
+        // Changed here while it was deleted, or an application written here as new while the
+        // server had one (made on another device, say): the server's state is taken whole.
+        if (master._deleted) keepIfLost(local, assumedMasterState as Record<string, unknown> | undefined, master, DELETED_ELSEWHERE_FIRST);
+        else if (collection === 'applications') {
+          // The server's copy is this device's own application when it is still as it was made
+          // (waiting, at the rate written here): its answer was lost, and a move made here since
+          // (a withdrawal) goes out again on it, as a move does when the server changed nothing
+          // of its own; the server judges it.
+          const asMade = normalizeStatus(String(master.status)) === 'PENDING' && same(master.budget, local.budget);
+          if (asMade && normalizeStatus(String(local.status)) !== 'PENDING') return overlay({ ...master }, local, MOVE) as WithDeleted<T>;
+          keepIfLost(local, undefined, master, APPLICATION_KEPT_FROM_OTHER_DEVICE);
+        }
+        return realMasterState;
+      }
+      const base = assumedMasterState as Record<string, unknown>;
+      const mine = pushed.get(key) ?? [];
+      const merged: Record<string, unknown> = { ...master };
+      for (const field of mergeable) {
+        const from = mine.some((p) => same(master[field], p[field])) ? master[field] : base[field];
+        if (!same(local[field], from) && same(master[field], from)) overlay(merged, local, [field]);
+      }
+      // An application move made here while the server changed only other fields (the gig was
+      // deleted or renamed) goes out again on the new master state: the server judges the move,
+      // and a refusal is kept. When the server's status moved too, the server wins.
+      if (collection === 'applications' && MOVE.some((f) => !same(local[f], base[f])) && MOVE.every((f) => same(master[f], base[f]))) {
+        overlay(merged, local, MOVE);
+      }
+      // A move that lost to the work moving on (a change request arriving after the automatic
+      // release, say) is kept with the machine's reason for the status it is in now.
+      const late = collection === 'applications' && !same(master.status, base.status) && WORK_ENDED.has(String(master.status)) ? lateMoveRefusal(String(master.status)) : undefined;
+      keepIfLost(local, base, merged, late ?? CHANGED_ELSEWHERE_FIRST);
+      return merged as WithDeleted<T>;
+    },
+  };
+}
+
+/**
+ * The same handler, telling `onResolved` how it resolved each conflict: whether the resolution
+ * goes out again (RxDB pushes it when it differs from the server's version, by the handler's own
+ * `isEqual`) or takes the server's version, leaving nothing of the device's to send.
+ */
+export function reportingResolutions<T>(
+  handler: RxConflictHandler<T>,
+  onResolved: (id: string, goesOutAgain: boolean) => void,
+): RxConflictHandler<T> {
+  return {
+    isEqual: handler.isEqual,
     async resolve(input, context) {
-      const result = await resolve(input, context);
-      // RxDB sends the resolution again when it differs from the server's version.
-      const master = input.realMasterState as Record<string, unknown>;
-      onResolved(String(master.id), !sameContent(result as Record<string, unknown>, master));
-      return result;
+      const resolved = await handler.resolve(input, context);
+      const id = String((input.realMasterState as { id?: unknown }).id);
+      onResolved(id, !handler.isEqual(resolved, input.realMasterState, context));
+      return resolved;
     },
   };
 }

@@ -2,7 +2,7 @@ import { addRxPlugin, createRxDatabase, defaultHashSha256, type RxCollection, ty
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { PULL_LIMIT } from '../../shared/sync/protocol';
-import { createConflictHandler, type LostWrite, type PushedStates } from './conflict-handler';
+import { createConflictHandler, reportingResolutions, type LostWrite, type PushedStates } from './conflict-handler';
 import { databaseName } from './database-name';
 import { olderPullsRefused } from './pull-versions';
 import { keepPullMarks, recordsOnlyForOwnGigs } from './pull-marks';
@@ -83,7 +83,7 @@ export async function createAppDatabase(
   // toRxSchema), not from the document types: they go to RxDB as its untyped schema.
   const replicated = <K extends ReplicatedName>(name: K): RxCollectionCreator => ({
     schema: REPLICATED_COLLECTIONS[name],
-    conflictHandler: createConflictHandler<DocTypes[K]>(name, refused, pushed, keepLost, (id, goesOutAgain) =>
+    conflictHandler: reportingResolutions(createConflictHandler<DocTypes[K]>(name, refused, pushed, keepLost), (id, goesOutAgain) =>
       options.outbox?.resolved(name, id, goesOutAgain),
     ),
     migrationStrategies: MIGRATIONS[name],

@@ -432,13 +432,14 @@ export class SyncController {
           this.throttledWait.delete(name);
           if (this.throttledWait.size === 0) this.setThrottled(undefined);
           await this.recordRefusals(name, body.refused, payload.map((p) => p.newDocumentState));
-          // Taken: no longer waiting. A conflict stays counted until the device resolves it (Outbox.resolved).
-          const conflicted = new Set(body.conflicts.map((d) => String((d as { id?: unknown }).id)));
+          // Taken: no longer waiting. A conflict handed to RxDB stays counted until it is resolved (Outbox.resolved).
+          const conflicts = this.storable(name, body.conflicts);
+          const conflicted = new Set(conflicts.map((d) => d.id));
           options.outbox.settle(
             name,
             payload.map((p) => String(p.newDocumentState.id)).filter((id) => !conflicted.has(id)),
           );
-          return this.storable(name, body.conflicts);
+          return conflicts;
         },
       },
     });

@@ -14,6 +14,9 @@ import { PRECOMPRESSED } from '../../scripts/precompress';
  * build made while the server runs is served too: its new files (new hashes) are simply not in
  * the listing and get the on-the-fly compression.
  */
+/** The build's hashed files (Vite puts a content hash in every file name under assets/). */
+export const IMMUTABLE_ASSET = 'public, max-age=31536000, immutable';
+
 export function precompressedAssets(distDir: string): RequestHandler {
   const assetsDir = path.join(distDir, 'assets');
   let listing: Set<string> | undefined;
@@ -41,8 +44,7 @@ export function precompressedAssets(distDir: string): RequestHandler {
     if (!form) return next();
     res.type(path.extname(name));
     res.setHeader('Content-Encoding', form.encoding);
-    // Vite puts a content hash in every file name under assets/.
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.setHeader('Cache-Control', IMMUTABLE_ASSET);
     res.sendFile(path.join(assetsDir, name + form.suffix), { cacheControl: false }, (err) => {
       if (err && !res.headersSent) {
         // Deleted since the listing (a rebuild): the file as it is, if it still exists.

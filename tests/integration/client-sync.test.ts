@@ -602,8 +602,7 @@ describe('a change that met a conflict, as the sync status and a logout count it
     const holding = await deviceHoldingPushes(http, user.id);
     const { device } = holding;
     const id = gig.id as string;
-    device.outbox.track('gigs', id);
-    await device.db.gigs.insert(gig as never);
+    await device.app.local.insert('gigs', gig as never);
     await allSent(device);
     holding.hold();
     await device.app.local.modify('gigs', id, (g) => ({ ...g, title: rename }));
