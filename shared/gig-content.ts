@@ -75,23 +75,28 @@ export function formFromGig(gig: Gig): GigFormValues {
  * openings as the default. Judging the result is validateGigForm's job.
  */
 export function gigFormFromRecord(record: Readonly<Record<string, unknown>>): GigFormValues {
-  const text = (key: string) => (typeof record[key] === 'string' ? record[key] : '');
   const locationType = LOCATION_TYPES.find((t) => t === record.locationType) ?? '';
   return {
-    title: text('title'),
-    description: text('description'),
-    category: text('category'),
+    title: textField(record, 'title'),
+    description: textField(record, 'description'),
+    category: textField(record, 'category'),
     locationType,
-    country: text('country'),
-    city: text('city'),
-    budget: text('budget'),
+    country: textField(record, 'country'),
+    city: textField(record, 'city'),
+    budget: textField(record, 'budget'),
     isPassionDriven: record.isPassionDriven === true,
-    currency: text('currency'),
-    skills: text('skills'),
-    projectDeadline: text('projectDeadline'),
-    projectDate: text('projectDate'),
+    currency: textField(record, 'currency'),
+    skills: textField(record, 'skills'),
+    projectDeadline: textField(record, 'projectDeadline'),
+    projectDate: textField(record, 'projectDate'),
     openings: String(record.openings ?? OPENINGS.default),
   };
+}
+
+/** A text field of a record, or '' when it is not text. */
+function textField(record: Readonly<Record<string, unknown>>, key: string): string {
+  const value = record[key];
+  return typeof value === 'string' ? value : '';
 }
 
 /** Whether two gigs' contents are the same, field by field (an absent field equals an absent one). */

@@ -39,15 +39,14 @@ export async function lookupSession(
   const doc = store.get('sessions', id) ?? (await readCurrent(store, (read) => read.get('sessions', id)));
   if (!doc || doc._deleted || doc.expiresAt <= now) return undefined;
   const session = toSession(doc);
-  const due = (expiresAt: number) => expiresAt - now < SESSION_TTL_MS - TOUCH_EVERY_MS;
-  if (due(session.expiresAt)) {
+  if (touchDue(session.expiresAt, now)) {
     // Only a session still live is extended: a logout on another instance meanwhile stays a logout.
     // Requests of one session arriving together all find it due; the first extends it and the
     // others find it extended (writing each would make them contend for one document).
     const { value: expiresAt } = await store.transaction((read) => {
       const current = read.get('sessions', id);
       if (!current || current._deleted) return { writes: [], value: undefined };
-      if (!due(current.expiresAt)) return { writes: [], value: current.expiresAt };
+      if (!touchDue(current.expiresAt, now)) return { writes: [], value: current.expiresAt };
       const extended = now + SESSION_TTL_MS;
       return { writes: [{ collection: 'sessions', doc: { ...current, expiresAt: extended } }], value: extended };
     });
@@ -63,6 +62,15 @@ export async function revokeSession(store: Store, sessionId: string): Promise<vo
     if (!doc || doc._deleted) return { writes: [], value: undefined };
     return { writes: [{ collection: 'sessions', doc: { ...doc, _deleted: true } }], value: undefined };
   });
+}
+
+/**
+ * Whether a session's expiry is due to be extended. (Module-level, not a closure of the lookup:
+ * the server runs through tsx, which names every inner function as it is made, a cost on each
+ * request; decision 008.)
+ */
+function touchDue(expiresAt: number, now: number): boolean {
+  return expiresAt - now < SESSION_TTL_MS - TOUCH_EVERY_MS;
 }
 
 function toSession(doc: Stored<'sessions'>): Session {

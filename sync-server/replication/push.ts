@@ -113,6 +113,72 @@ class Later {
   ) {}
 }
 
+/** A refused row: answered with the master state (or a tombstone of what was pushed) and the reason. */
+function refusedRow(
+  id: string,
+  master: SyncDocument | undefined,
+  tombstone: SyncDocument,
+  reason: string,
+): Decision<RowOutcome> {
+  return { writes: [], value: { answer: master ? new Later(id, master) : tombstone, refusal: { id, reason } } };
+}
+
+/** What deciding a push's rows needs of the request. */
+type PushContext<K extends ReplicatedCollection> = {
+  ctx: AppContext;
+  auth: Auth;
+  collection: K;
+  judge: Judge<K>;
+  settings: ReturnType<typeof workSettings>;
+};
+
+/**
+ * One row as a decision: everything it reads (the current document, what the user may see of
+ * it, what the policy reads) goes through the decision's reader, so a store shared by several
+ * instances can check it all at commit. The embedded store runs it at once, in order.
+ * (Module-level, as are the helpers it calls: the server runs through tsx, which names every
+ * inner function as it is made, a cost on each request; decision 008.)
+ */
+function decideRow<K extends ReplicatedCollection>(
+  { ctx, auth, collection, judge, settings }: PushContext<K>,
+  row: PushRow,
+  read: DecisionReader,
+): Decision<RowOutcome> {
+  const userId = auth.user.id;
+  const pushed = row.newDocumentState;
+  const id = typeof pushed?.id === 'string' ? pushed.id : '';
+  const deleting = pushed?._deleted === true;
+  // Empty text means "not filled in": the policy then answers with the docs/product.md message for the
+  // missing field, not a schema error about an empty enum value.
+  const incoming: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(pushed ?? {}))
+    if (!RXDB_FIELDS.has(k) && !FORBIDDEN_KEYS.has(k) && v !== '') incoming[k] = v;
+
+  const current = id ? read.get(collection, id) : undefined;
+  const master = current ? viewFor(read, userId, collection, current) : undefined;
+  const tombstone: SyncDocument = { ...incoming, id, _deleted: true };
+
+  if (Object.keys(pushed ?? {}).some((k) => FORBIDDEN_KEYS.has(k)))
+    return refusedRow(id, master, tombstone, REFUSAL_REASONS.forbiddenKey);
+  if (!isDocumentId(collection, id)) return refusedRow(id, master, tombstone, REFUSAL_REASONS.invalidId);
+  // A document this user may not see: refused without saying anything about it.
+  if (current && !master) {
+    return { writes: [], value: { answer: tombstone, refusal: { id, reason: REFUSAL_REASONS.noAccess } } };
+  }
+  if (!sameVersion(row.assumedMasterState, master, deleting)) {
+    // Somebody changed it first (or a retried push already landed): the client gets the master state.
+    return { writes: [], value: { answer: master ? new Later(id, master) : tombstone } };
+  }
+  // The user's record as this decision reads it, not as the request's authentication read it:
+  // a policy that writes it back (a first gig, an application) must not undo an edit of it
+  // that landed in between, from another device or another instance.
+  const actor = read.get('users', userId) ?? auth.user;
+  const result = judge({ read, actor, current, deleting, now: ctx.now(), settings }, incoming);
+  if ('shapeRefusal' in result) return refusedRow(id, master, tombstone, result.shapeRefusal);
+  if (!result.ok) return refusedRow(id, master, tombstone, result.reason);
+  return { writes: result.writes, value: { answer: new Later(id) } };
+}
+
 /**
  * Applies pushed rows in order. Each accepted row is committed atomically with its side effects
  * and answered with the server's resulting document (so server-set fields reach the client at
@@ -132,58 +198,19 @@ export async function applyPush<K extends ReplicatedCollection>(
   collection: K,
   rows: PushRow[],
 ): Promise<PushAnswer> {
+  const context: PushContext<K> = {
+    ctx,
+    auth,
+    collection,
+    judge: JUDGES[collection],
+    settings: workSettings(ctx.config),
+  };
   const userId = auth.user.id;
-  const judge: Judge<K> = JUDGES[collection];
-  const settings = workSettings(ctx.config);
-
-  /**
-   * One row as a decision: everything it reads (the current document, what the user may see of
-   * it, what the policy reads) goes through the decision's reader, so a store shared by several
-   * instances can check it all at commit. The embedded store runs it at once, in order.
-   */
-  const decideRow =
-    (row: PushRow) =>
-    (read: DecisionReader): Decision<RowOutcome> => {
-      const pushed = row.newDocumentState;
-      const id = typeof pushed?.id === 'string' ? pushed.id : '';
-      const deleting = pushed?._deleted === true;
-      // Empty text means "not filled in": the policy then answers with the docs/product.md message for the
-      // missing field, not a schema error about an empty enum value.
-      const incoming: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(pushed ?? {}))
-        if (!RXDB_FIELDS.has(k) && !FORBIDDEN_KEYS.has(k) && v !== '') incoming[k] = v;
-
-      const current = id ? read.get(collection, id) : undefined;
-      const master = current ? viewFor(read, userId, collection, current) : undefined;
-      const tombstone: SyncDocument = { ...incoming, id, _deleted: true };
-      const refused = (reason: string): Decision<RowOutcome> => ({
-        writes: [],
-        value: { answer: master ? new Later(id, master) : tombstone, refusal: { id, reason } },
-      });
-
-      if (Object.keys(pushed ?? {}).some((k) => FORBIDDEN_KEYS.has(k))) return refused(REFUSAL_REASONS.forbiddenKey);
-      if (!isDocumentId(collection, id)) return refused(REFUSAL_REASONS.invalidId);
-      // A document this user may not see: refused without saying anything about it.
-      if (current && !master) {
-        return { writes: [], value: { answer: tombstone, refusal: { id, reason: REFUSAL_REASONS.noAccess } } };
-      }
-      if (!sameVersion(row.assumedMasterState, master, deleting)) {
-        // Somebody changed it first (or a retried push already landed): the client gets the master state.
-        return { writes: [], value: { answer: master ? new Later(id, master) : tombstone } };
-      }
-      // The user's record as this decision reads it, not as the request's authentication read it:
-      // a policy that writes it back (a first gig, an application) must not undo an edit of it
-      // that landed in between, from another device or another instance.
-      const actor = read.get('users', userId) ?? auth.user;
-      const result = judge({ read, actor, current, deleting, now: ctx.now(), settings }, incoming);
-      if ('shapeRefusal' in result) return refused(result.shapeRefusal);
-      if (!result.ok) return refused(result.reason);
-      return { writes: result.writes, value: { answer: new Later(id) } };
-    };
-
   // In order, each row seeing the rows before it (the embedded store decides them at once and
   // their commits share syncs).
-  const outcomes = await ctx.store.transactions(rows.map(decideRow));
+  const outcomes = await ctx.store.transactions(
+    rows.map((row) => (read: DecisionReader) => decideRow(context, row, read)),
+  );
   const refused = outcomes.flatMap((o) => (o.value.refusal ? [o.value.refusal] : []));
   // Each document as it is with this push's and other requests' writes under way (see above):
   // built once the store holds them all (on PostgreSQL, this instance's other transactions and
