@@ -17,13 +17,20 @@ describe('conflict handler: the server wins, except offline edits of free-text f
   });
 
   it('[M14] tells whether each resolution goes out again (a merge) or takes the server version (nothing left to send)', async () => {
-    const told: [string, boolean][] = [];
-    const h = reportingResolutions(createConflictHandler<typeof base>('users', new Set()), (id, goesOutAgain) => told.push([id, goesOutAgain]));
+    const told: [string, boolean, string | undefined][] = [];
+    let answered = false;
+    const h = reportingResolutions(createConflictHandler<typeof base>('users', new Set()), async (id, goesOutAgain, sent) => {
+      // RxDB writes the resolution only once this is done (the outbox reads the device's version first).
+      await Promise.resolve();
+      told.push([id, goesOutAgain, sent.bio]);
+      answered = true;
+    });
     await h.resolve({ assumedMasterState: base, realMasterState: { ...base, name: 'Ada L.', updatedAt: 2 }, newDocumentState: { ...base, bio: 'Painter and muralist' } }, 'test');
+    expect(answered).toBe(true);
     await h.resolve({ assumedMasterState: base, realMasterState: { ...base, bio: 'Server bio', updatedAt: 2 }, newDocumentState: { ...base, bio: 'Local bio' } }, 'test');
     expect(told).toEqual([
-      ['u1', true],
-      ['u1', false],
+      ['u1', true, 'Painter and muralist'],
+      ['u1', false, 'Local bio'],
     ]);
   });
 

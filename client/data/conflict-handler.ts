@@ -229,18 +229,20 @@ export function createConflictHandler<T>(
 /**
  * The same handler, telling `onResolved` how it resolved each conflict: whether the resolution
  * goes out again (RxDB pushes it when it differs from the server's version, by the handler's own
- * `isEqual`) or takes the server's version, leaving nothing of the device's to send.
+ * `isEqual`) or takes the server's version, leaving nothing of the device's to send; with the
+ * version that was pushed. RxDB writes the resolution once `onResolved` is done (only over that
+ * pushed version: a newer one the user wrote meanwhile is pushed next, and meets its own conflict).
  */
 export function reportingResolutions<T>(
   handler: RxConflictHandler<T>,
-  onResolved: (id: string, goesOutAgain: boolean) => void,
+  onResolved: (id: string, goesOutAgain: boolean, pushed: WithDeleted<T>) => void | Promise<void>,
 ): RxConflictHandler<T> {
   return {
     isEqual: handler.isEqual,
     async resolve(input, context) {
       const resolved = await handler.resolve(input, context);
       const id = String((input.realMasterState as { id?: unknown }).id);
-      onResolved(id, !handler.isEqual(resolved, input.realMasterState, context));
+      await onResolved(id, !handler.isEqual(resolved, input.realMasterState, context), input.newDocumentState);
       return resolved;
     },
   };

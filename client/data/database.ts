@@ -2,7 +2,7 @@ import { addRxPlugin, createRxDatabase, defaultHashSha256, type RxCollection, ty
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { PULL_LIMIT } from '../../shared/sync/protocol';
-import { createConflictHandler, reportingResolutions, type LostWrite, type PushedStates } from './conflict-handler';
+import { createConflictHandler, reportingResolutions, sameContent, type LostWrite, type PushedStates } from './conflict-handler';
 import { databaseName } from './database-name';
 import { olderPullsRefused } from './pull-versions';
 import { keepPullMarks, recordsOnlyForOwnGigs } from './pull-marks';
@@ -28,6 +28,24 @@ export { KeptPushedStates, localStoragePushed } from './pushed-states';
  * board's query read 105k documents that way. Above the largest pulled batch (PULL_LIMIT.max).
  */
 const CHANGE_EVENTS_KEPT = PULL_LIMIT.max + 100;
+
+/**
+ * Of the versions a push sent, the ids of those the device no longer holds: the user changed them
+ * after that push was made, and the newer version still has to go out.
+ */
+export async function changedSince(
+  collection: RxCollection,
+  sent: readonly object[],
+): Promise<Set<string>> {
+  const bySentId = new Map((sent as Record<string, unknown>[]).map((doc) => [String(doc.id), doc]));
+  const stored = await collection.storageInstance.findDocumentsById([...bySentId.keys()], true);
+  const changed = new Set<string>();
+  for (const doc of stored as Record<string, unknown>[]) {
+    const id = String(doc.id);
+    if (!sameContent(doc, bySentId.get(id)!)) changed.add(id);
+  }
+  return changed;
+}
 
 /**
  * One RxDB database per signed-in user. The storage is a parameter so the app uses Dexie
@@ -83,8 +101,15 @@ export async function createAppDatabase(
   // toRxSchema), not from the document types: they go to RxDB as its untyped schema.
   const replicated = <K extends ReplicatedName>(name: K): RxCollectionCreator => ({
     schema: REPLICATED_COLLECTIONS[name],
-    conflictHandler: reportingResolutions(createConflictHandler<DocTypes[K]>(name, refused, pushed, keepLost), (id, goesOutAgain) =>
-      options.outbox?.resolved(name, id, goesOutAgain),
+    conflictHandler: reportingResolutions(
+      createConflictHandler<DocTypes[K]>(name, refused, pushed, keepLost),
+      async (id, goesOutAgain, sent) => {
+        if (!options.outbox) return;
+        // The user changed it again while that push was on its way: the newer version still has
+        // to go out, and stays counted until its own push is answered.
+        if (!goesOutAgain && (await changedSince(db.collections[name], [sent])).has(id)) return;
+        options.outbox.resolved(name, id, goesOutAgain);
+      },
     ),
     migrationStrategies: MIGRATIONS[name],
   });

@@ -144,9 +144,7 @@ export class LocalData {
 
   async insert<K extends LocalName>(name: K, doc: Doc<K>): Promise<void> {
     const collection: RxCollection<Doc<K>> = this.collections[name];
-    this.track(name, doc.id);
-    await collection.insert(doc);
-    this.written(name, doc.id);
+    await this.tracked(name, doc.id, () => collection.insert(doc));
   }
 
   /** Changes some fields of a document; false when there is no such document. */
@@ -159,13 +157,13 @@ export class LocalData {
     const collection: RxCollection<Doc<K>> = this.collections[name];
     const doc = await collection.findOne(id).exec();
     if (!doc) return false;
-    this.track(name, id);
     const stamped = this.isReplicated(name);
-    await doc.incrementalModify((current) => {
-      const changed = next(current);
-      return stamped ? { ...changed, updatedAt: Date.now() } : changed;
-    });
-    this.written(name, id);
+    await this.tracked(name, id, () =>
+      doc.incrementalModify((current) => {
+        const changed = next(current);
+        return stamped ? { ...changed, updatedAt: Date.now() } : changed;
+      }),
+    );
     return true;
   }
 
@@ -174,9 +172,7 @@ export class LocalData {
     const collection: RxCollection<Doc<K>> = this.collections[name];
     const doc = await collection.findOne(id).exec();
     if (!doc) return false;
-    this.track(name, id);
-    await doc.remove();
-    this.written(name, id);
+    await this.tracked(name, id, () => doc.remove());
     return true;
   }
 
@@ -234,11 +230,19 @@ export class LocalData {
     await this.insert(name, doc);
   }
 
-  private track(name: LocalName, id: string): void {
-    if (this.isReplicated(name)) this.outbox.track(name, id);
-  }
-
-  private written(name: LocalName, id: string): void {
-    if (this.isReplicated(name)) this.outbox.written(name, id);
+  /** A write of a replicated document, counted as waiting to go out from before it is made. */
+  private async tracked(name: LocalName, id: string, write: () => Promise<unknown>): Promise<void> {
+    if (!this.isReplicated(name)) {
+      await write();
+      return;
+    }
+    this.outbox.track(name, id);
+    let stored = false;
+    try {
+      await write();
+      stored = true;
+    } finally {
+      this.outbox.written(name, id, stored);
+    }
   }
 }

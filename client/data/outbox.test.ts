@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Outbox } from './outbox';
 
+/** A write of the app's, as LocalData makes one: tracked before, stored after. */
+function change(outbox: Outbox, collection: string, id: string): void {
+  outbox.track(collection, id);
+  outbox.written(collection, id);
+}
+
 describe('outbox: local changes waiting to go out', () => {
   it('counts tracked documents until the server answered a push of them, and survives a reload', () => {
     let saved: string[] = [];
@@ -8,15 +14,16 @@ describe('outbox: local changes waiting to go out', () => {
     const outbox = new Outbox(persistence);
     const counts: number[] = [];
     outbox.subscribe((n) => counts.push(n));
-    outbox.track('gigs', 'g1');
-    outbox.track('gigs', 'g1');
-    outbox.track('users', 'u1');
+    change(outbox, 'gigs', 'g1');
+    change(outbox, 'gigs', 'g1');
+    change(outbox, 'users', 'u1');
     expect(outbox.count).toBe(2);
     expect(new Outbox(persistence).count).toBe(2);
     outbox.settle('gigs', ['g1', 'unknown']);
     expect(outbox.has('gigs', 'g1')).toBe(false);
     expect(outbox.count).toBe(1);
-    expect(counts).toEqual([1, 1, 2, 1]);
+    // Told at each tracking, each write stored (what the listeners read is there now) and the settling.
+    expect(counts).toEqual([1, 1, 1, 1, 2, 2, 1]);
   });
 
   it('tells its listeners again once a waiting change is written, so they read what was written', () => {
@@ -32,12 +39,37 @@ describe('outbox: local changes waiting to go out', () => {
   });
 });
 
+describe('outbox: a push answered while a newer write of the same document is being stored', () => {
+  it('keeps the document counted once the newer write is stored, for its own push to settle', () => {
+    const outbox = new Outbox();
+    outbox.track('gigs', 'g1');
+    outbox.written('gigs', 'g1');
+    outbox.track('gigs', 'g1'); // the user changes it again; the write is not stored yet…
+    outbox.settle('gigs', ['g1']); // …when the answer to the push of the first version comes
+    expect(outbox.count).toBe(1);
+    outbox.written('gigs', 'g1');
+    expect(outbox.count).toBe(1);
+    outbox.settle('gigs', ['g1']); // the newer version's push is answered
+    expect(outbox.count).toBe(0);
+  });
+
+  it('settles it after all when the newer write fails (nothing newer was stored)', () => {
+    const outbox = new Outbox();
+    outbox.track('gigs', 'g1');
+    outbox.written('gigs', 'g1');
+    outbox.track('gigs', 'g1');
+    outbox.settle('gigs', ['g1']);
+    outbox.written('gigs', 'g1', false);
+    expect(outbox.count).toBe(0);
+  });
+});
+
 describe('outbox: a change the server answered with a conflict', () => {
   it('stays counted when its resolution goes out again, and is settled when the resolution takes the server version', () => {
     let saved: string[] = [];
     const outbox = new Outbox({ load: () => saved, save: (keys: string[]) => (saved = keys) });
-    outbox.track('gigs', 'merged');
-    outbox.track('gigs', 'lost');
+    change(outbox, 'gigs', 'merged');
+    change(outbox, 'gigs', 'lost');
     outbox.resolved('gigs', 'merged', true);
     outbox.resolved('gigs', 'lost', false);
     expect(outbox.entries()).toEqual(['gigs:merged']);

@@ -16,6 +16,10 @@ export type OutboxPersistence = {
 export class Outbox {
   private keys: Set<string>;
   private listeners = new Set<(count: number) => void>();
+  /** This tab's writes tracked and not yet stored, by key: a push's answer cannot have seen them. */
+  private writing = new Map<string, number>();
+  /** Keys a push's answer settled while a write of theirs was not yet stored (see `settle`). */
+  private settleUnlessWritten = new Set<string>();
   private readonly unwatch: () => void;
 
   constructor(private readonly persistence?: OutboxPersistence) {
@@ -41,16 +45,29 @@ export class Outbox {
     return this.keys.has(`${collection}:${id}`);
   }
 
+  /** A write of this document is about to be made (`written` follows it, whatever its outcome). */
   track(collection: string, id: string): void {
     this.reload();
-    this.keys.add(`${collection}:${id}`);
+    const key = `${collection}:${id}`;
+    this.keys.add(key);
+    this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
     this.changed();
   }
 
+  /**
+   * The server has taken what was pushed of these documents, and the device holds nothing newer
+   * of them (the caller compared). A write of one that this tab tracked but has not stored yet is
+   * newer than any push: its document stays counted once it is stored, for its own push to settle,
+   * and is settled after all if the write fails.
+   */
   settle(collection: string, ids: string[]): void {
     this.reload();
     let any = false;
-    for (const id of ids) any = this.keys.delete(`${collection}:${id}`) || any;
+    for (const id of ids) {
+      const key = `${collection}:${id}`;
+      if (this.writing.has(key)) this.settleUnlessWritten.add(key);
+      else any = this.keys.delete(key) || any;
+    }
     if (any) this.changed();
   }
 
@@ -66,16 +83,25 @@ export class Outbox {
   }
 
   /**
-   * A tracked change's document was written: it is tracked before the write (so a push that
-   * answers at once always finds it), and what the listeners read of it is only there now.
+   * A tracked change's write ended (`stored` false: it failed). It is tracked before the write (so
+   * a push that answers at once always finds it), and what the listeners read of it is only there now.
    */
-  written(collection: string, id: string): void {
-    if (this.keys.has(`${collection}:${id}`)) this.notify();
+  written(collection: string, id: string, stored = true): void {
+    const key = `${collection}:${id}`;
+    const left = (this.writing.get(key) ?? 1) - 1;
+    if (left > 0) this.writing.set(key, left);
+    else this.writing.delete(key);
+    // A newer version is stored: its own push settles it. A write that failed changed nothing,
+    // so a push's answer that came meanwhile settles it after all.
+    if (stored) this.settleUnlessWritten.delete(key);
+    else if (left <= 0 && this.settleUnlessWritten.delete(key)) return this.settle(collection, [id]);
+    if (this.keys.has(key)) this.notify();
   }
 
   /** Forgets every waiting change (the device's data was deleted). */
   clear(): void {
     this.keys.clear();
+    this.settleUnlessWritten.clear();
     this.changed();
   }
 

@@ -16,7 +16,7 @@ import {
 } from '../../shared/sync/protocol';
 import { REPLICATED_NAMES, toLocal, type DocTypes, type ReplicatedName } from './collections';
 import { rememberPushed, type PushedStates } from './conflict-handler';
-import { pushedStatesOf, type AppDatabase } from './database';
+import { changedSince, pushedStatesOf, type AppDatabase } from './database';
 import { EventStream, type StreamStatus } from './event-stream';
 import type { Outbox } from './outbox';
 import { isStoreFailure, PullRewinds, storable, type RewindPersistence } from './pull-guard';
@@ -432,12 +432,16 @@ export class SyncController {
           this.throttledWait.delete(name);
           if (this.throttledWait.size === 0) this.setThrottled(undefined);
           await this.recordRefusals(name, body.refused, payload.map((p) => p.newDocumentState));
-          // Taken: no longer waiting. A conflict handed to RxDB stays counted until it is resolved (Outbox.resolved).
+          // Taken: no longer waiting, unless the user changed it again meanwhile (that version
+          // goes out next). A conflict handed to RxDB stays counted until it is resolved
+          // (Outbox.resolved).
           const conflicts = this.storable(name, body.conflicts);
           const conflicted = new Set(conflicts.map((d) => d.id));
+          const taken = rows.filter((r) => !conflicted.has(String(r.newDocumentState.id))).map((r) => r.newDocumentState);
+          const changed = taken.length ? await changedSince(collection as RxCollection, taken) : new Set<string>();
           options.outbox.settle(
             name,
-            payload.map((p) => String(p.newDocumentState.id)).filter((id) => !conflicted.has(id)),
+            taken.map((doc) => String(doc.id)).filter((id) => !changed.has(id)),
           );
           return conflicts;
         },

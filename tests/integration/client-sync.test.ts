@@ -30,8 +30,7 @@ describe('the client data layer against the real server', () => {
     try {
       await clientB.sync.awaitInSync();
       const gig = gigDoc({ title: 'Written offline-first' });
-      clientA.outbox.track('gigs', gig.id as string);
-      await clientA.db.gigs.insert(gig as never);
+      await clientA.app.local.insert('gigs', gig as never);
       expect(clientA.sync.status.pending).toBe(1);
 
       await waitFor('the gig on the server', () => server.ctx.store.get('gigs', gig.id as string), 10_000);
@@ -60,8 +59,7 @@ describe('the client data layer against the real server', () => {
     const client = await startNodeClient(http, user.id);
     try {
       const gig = gigDoc({ title: 'Refused gig' });
-      client.outbox.track('gigs', gig.id as string);
-      await client.db.gigs.insert(gig as never);
+      await client.app.local.insert('gigs', gig as never);
       const problem = await waitFor('a sync problem', () => client.db.syncproblems.findOne().exec(), 10_000);
       expect(problem.reason).toBe('Please complete your profile before creating a gig');
       expect(JSON.parse(problem.content)).toMatchObject({ title: 'Refused gig' });
@@ -128,13 +126,8 @@ describe('the client data layer against the real server', () => {
  * The device's owner edits their gig `doc` (a document of its gigs collection): the edit reaches
  * the server on the version the device holds, with no conflict and no sync problem.
  */
-async function editGoesOut(
-  client: NodeAppClient,
-  doc: { primary: string; incrementalPatch(patch: { title: string }): Promise<unknown> },
-  title: string,
-) {
-  client.outbox.track('gigs', doc.primary);
-  await doc.incrementalPatch({ title });
+async function editGoesOut(client: NodeAppClient, doc: { primary: string }, title: string) {
+  await client.app.local.patch('gigs', doc.primary, { title });
   await waitFor('the edit on the server', () => server.ctx.store.get('gigs', doc.primary)?.title === title, 10_000);
   await client.sync.awaitInSync();
   expect(await client.db.syncproblems.count().exec()).toBe(0);
@@ -228,8 +221,7 @@ describe('a first sync cut off mid-way', () => {
       expect(await again.db.syncproblems.count().exec()).toBe(0);
       // The device still pushes what its user writes.
       const mine = gigDoc({ title: 'Written after the cut' });
-      again.outbox.track('gigs', mine.id as string);
-      await again.db.gigs.insert(mine as never);
+      await again.app.local.insert('gigs', mine as never);
       await waitFor('the new gig on the server', () => server.ctx.store.get('gigs', mine.id as string), 10_000);
       expect(pushes).toBe(1);
     } finally {
@@ -276,8 +268,7 @@ describe("the replication's records on a device", () => {
         10_000,
       );
       const mine = gigDoc({ title: 'Ben’s own gig' });
-      client.outbox.track('gigs', mine.id as string);
-      await client.db.gigs.insert(mine as never);
+      await client.app.local.insert('gigs', mine as never);
       await waitFor(
         'Ben’s gig stamped by the server',
         async () => (await client.db.gigs.findOne(mine.id as string).exec())?.createdBy === b.id,
@@ -317,8 +308,7 @@ describe("the replication's records on a device", () => {
     const first = await startNodeClient(http, user.id);
     const gig = gigDoc({ title: 'Made on the laptop' });
     try {
-      first.outbox.track('gigs', gig.id as string);
-      await first.db.gigs.insert(gig as never);
+      await first.app.local.insert('gigs', gig as never);
       await waitFor('the gig on the server', () => server.ctx.store.get('gigs', gig.id as string), 10_000);
     } finally {
       await first.close();
@@ -410,8 +400,7 @@ describe('a new document whose answer was lost, changed before the device heard 
     const ada = await signUpWithProfile(http, { name: 'Ada Lost' });
     const gig = gigDoc({ title: 'Poster, first title', createdBy: ada.id, creatorName: 'Ada Lost' });
     const device = await deviceLosingAnswer(http, ada.id, () => server.ctx.store.get('gigs', gig.id as string));
-    device.first.outbox.track('gigs', gig.id as string);
-    await device.first.db.gigs.insert(gig as never);
+    await device.first.app.local.insert('gigs', gig as never);
     await waitFor('the gig on the server', () => server.ctx.store.get('gigs', gig.id as string), 10_000);
     // The app closes before the retry, and opens again offline; its user renames the gig.
     const again = await device.reopenOffline();
@@ -579,6 +568,8 @@ describe('a change that met a conflict, as the sync status and a logout count it
         await waitFor('a push held', () => held.length > 0, 10_000);
         held.shift()!();
       },
+      /** Resolves once a push is held (without letting it go). */
+      held: () => waitFor('a push held', () => held.length > 0, 10_000),
       /** Stops holding, and lets every held push go. */
       releaseAll() {
         holding = false;
@@ -631,6 +622,35 @@ describe('a change that met a conflict, as the sync status and a logout count it
       title: 'Studio portraits, renamed',
       description: 'Three hours, two outfits.',
     });
+    expect(await device.db.syncproblems.count().exec()).toBe(0);
+    await device.close();
+  });
+
+  it('an edit made while the push of the one before is on its way stays counted until its own push is answered', async () => {
+    const http = new TestClient(server.url);
+    const user = await signUpWithProfile(http);
+    const { device, hold, release, held, releaseAll } = await deviceHoldingPushes(http, user.id);
+    const gig = gigDoc({ title: 'Poster series' });
+    const id = gig.id as string;
+    await device.app.local.insert('gigs', gig as never);
+    await allSent(device);
+    hold();
+    try {
+      await device.app.local.modify('gigs', id, (g) => ({ ...g, title: 'Poster series, three prints' }));
+      await held(); // the first rename's push waits…
+      // …while the user renames it again.
+      await device.app.local.modify('gigs', id, (g) => ({ ...g, title: 'Poster series, five prints' }));
+      await release();
+      // The first rename is answered; the second goes out next, and waits here. Until it is
+      // answered it is still to send: a logout now must not delete it.
+      await held();
+      expect(device.outbox.count).toBe(1);
+    } finally {
+      releaseAll();
+    }
+    await allSent(device);
+    expect(device.outbox.count).toBe(0);
+    expect(server.ctx.store.get('gigs', id)?.title).toBe('Poster series, five prints');
     expect(await device.db.syncproblems.count().exec()).toBe(0);
     await device.close();
   });

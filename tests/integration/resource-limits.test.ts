@@ -261,8 +261,7 @@ describe('per-user write quotas', () => {
     onTestFinished(() => void (quotas.pushed = minute));
     await quotas.pushed.take(user.id, WRITE_QUOTAS.pushedPerMinute, 'spent');
     const gig = gigDoc({ title: 'Posted while throttled' });
-    client.outbox.track('gigs', gig.id as string);
-    await client.db.gigs.insert(gig as never);
+    await client.app.local.insert('gigs', gig as never);
     await waitFor(
       'the sync status to say why',
       () => client.sync.status.throttled === QUOTA_MESSAGES.tooManyChanges,
