@@ -107,3 +107,21 @@ describe('a whole collection, kept from its changes', () => {
     });
   });
 });
+
+describe('what a write leaves waiting to go out', () => {
+  it('a write that fails leaves nothing counted that was not waiting before it', async () => {
+    const db = await createAppDatabase('user-local-outbox', getRxStorageMemory(), { multiInstance: false });
+    try {
+      const outbox = new Outbox();
+      const local = new LocalData(db, outbox);
+      await local.insert('gigs', gig('gig-abcdef1', 'Poster'));
+      expect(outbox.count).toBe(1);
+      outbox.settle('gigs', ['gig-abcdef1']); // sent
+      // The same id again (a second tap of a button that creates it): RxDB refuses the insert.
+      await expect(local.insert('gigs', gig('gig-abcdef1', 'Poster'))).rejects.toThrow();
+      expect(outbox.count).toBe(0);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -64,6 +64,21 @@ describe('outbox: a push answered while a newer write of the same document is be
   });
 });
 
+describe('outbox: a write that failed', () => {
+  it('leaves nothing counted when nothing was waiting before it, and keeps what was', () => {
+    let saved: string[] = [];
+    const outbox = new Outbox({ load: () => saved, save: (keys: string[]) => (saved = keys) });
+    outbox.track('applications', 'a1'); // applying twice: the second insert of the id fails
+    outbox.written('applications', 'a1', false);
+    expect(outbox.count).toBe(0);
+    expect(saved).toEqual([]);
+    change(outbox, 'gigs', 'g1'); // an edit waiting to go out…
+    outbox.track('gigs', 'g1');
+    outbox.written('gigs', 'g1', false); // …and a later one that failed: the first still waits
+    expect(outbox.entries()).toEqual(['gigs:g1']);
+  });
+});
+
 describe('outbox: a change the server answered with a conflict', () => {
   it('stays counted when its resolution goes out again, and is settled when the resolution takes the server version', () => {
     let saved: string[] = [];

@@ -18,8 +18,12 @@ export class Outbox {
   private listeners = new Set<(count: number) => void>();
   /** This tab's writes tracked and not yet stored, by key: a push's answer cannot have seen them. */
   private writing = new Map<string, number>();
-  /** Keys a push's answer settled while a write of theirs was not yet stored (see `settle`). */
-  private settleUnlessWritten = new Set<string>();
+  /**
+   * Keys counted only for this tab's writes in flight, with nothing stored waiting to go out: the
+   * key was not counted before them, or a push's answer settled what was stored meanwhile. If
+   * those writes all fail, nothing is left to send.
+   */
+  private onlyInFlight = new Set<string>();
   private readonly unwatch: () => void;
 
   constructor(private readonly persistence?: OutboxPersistence) {
@@ -49,6 +53,7 @@ export class Outbox {
   track(collection: string, id: string): void {
     this.reload();
     const key = `${collection}:${id}`;
+    if (!this.keys.has(key)) this.onlyInFlight.add(key);
     this.keys.add(key);
     this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
     this.changed();
@@ -65,8 +70,11 @@ export class Outbox {
     let any = false;
     for (const id of ids) {
       const key = `${collection}:${id}`;
-      if (this.writing.has(key)) this.settleUnlessWritten.add(key);
-      else any = this.keys.delete(key) || any;
+      if (this.writing.has(key)) this.onlyInFlight.add(key);
+      else {
+        this.onlyInFlight.delete(key);
+        any = this.keys.delete(key) || any;
+      }
     }
     if (any) this.changed();
   }
@@ -91,17 +99,17 @@ export class Outbox {
     const left = (this.writing.get(key) ?? 1) - 1;
     if (left > 0) this.writing.set(key, left);
     else this.writing.delete(key);
-    // A newer version is stored: its own push settles it. A write that failed changed nothing,
-    // so a push's answer that came meanwhile settles it after all.
-    if (stored) this.settleUnlessWritten.delete(key);
-    else if (left <= 0 && this.settleUnlessWritten.delete(key)) return this.settle(collection, [id]);
+    // A stored version waits to go out: its own push settles it. A write that failed changed
+    // nothing, so when nothing stored was waiting before it, nothing is now.
+    if (stored) this.onlyInFlight.delete(key);
+    else if (left <= 0 && this.onlyInFlight.has(key)) return this.settle(collection, [id]);
     if (this.keys.has(key)) this.notify();
   }
 
   /** Forgets every waiting change (the device's data was deleted). */
   clear(): void {
     this.keys.clear();
-    this.settleUnlessWritten.clear();
+    this.onlyInFlight.clear();
     this.changed();
   }
 
