@@ -3,6 +3,9 @@ import path from 'node:path';
 import type { RequestHandler } from 'express';
 import { PRECOMPRESSED } from '../../scripts/precompress';
 
+/** The build's hashed files (Vite puts a content hash in every file name under assets/). */
+export const IMMUTABLE_ASSET = 'public, max-age=31536000, immutable';
+
 /**
  * Sends the build's precompressed files (scripts/precompress.ts) to a browser that accepts
  * their encoding: `GET /assets/x.js` with `Accept-Encoding: br` gets `x.js.br` as it is, with
@@ -14,9 +17,6 @@ import { PRECOMPRESSED } from '../../scripts/precompress';
  * build made while the server runs is served too: its new files (new hashes) are simply not in
  * the listing and get the on-the-fly compression.
  */
-/** The build's hashed files (Vite puts a content hash in every file name under assets/). */
-export const IMMUTABLE_ASSET = 'public, max-age=31536000, immutable';
-
 export function precompressedAssets(distDir: string): RequestHandler {
   const assetsDir = path.join(distDir, 'assets');
   let listing: Set<string> | undefined;
