@@ -79,6 +79,23 @@ describe('outbox: a write that failed', () => {
   });
 });
 
+describe('outbox: ids named after built-in object members', () => {
+  it('counts, holds back and settles them like any other', () => {
+    const outbox = new Outbox();
+    for (const id of ['__proto__', 'toString', 'constructor', 'hasOwnProperty']) {
+      change(outbox, 'gigs', id);
+      outbox.track('gigs', id);
+      outbox.settle('gigs', [id]); // held back: a write of it is not stored yet
+      expect(outbox.has('gigs', id)).toBe(true);
+      outbox.written('gigs', id, false);
+      expect(outbox.has('gigs', id)).toBe(false);
+    }
+    outbox.track('gigs', '__proto__');
+    outbox.written('gigs', '__proto__', false); // nothing was waiting
+    expect(outbox.count).toBe(0);
+  });
+});
+
 describe('outbox: a change the server answered with a conflict', () => {
   it('stays counted when its resolution goes out again, and is settled when the resolution takes the server version', () => {
     let saved: string[] = [];
