@@ -136,4 +136,41 @@ describe('outbox shared by the tabs of a browser', () => {
     expect(stored).toEqual(['applications:a1']);
     expect(counts).toEqual([1, 1]);
   });
+
+  it('a write stored in one tab stays counted when the replicating tab settled its document while it was in flight', () => {
+    // Two tabs over one stored list; each hears the other's saves (the storage event).
+    let stored: string[] = [];
+    const tabs: { announce: () => void }[] = [];
+    const persistence = (self: { announce: () => void }) => ({
+      load: () => stored,
+      save: (keys: string[]) => {
+        stored = keys;
+        for (const tab of tabs) if (tab !== self) tab.announce();
+      },
+      watch: (onChange: () => void) => {
+        self.announce = onChange;
+        return () => {};
+      },
+    });
+    const a = { announce: () => {} };
+    const b = { announce: () => {} };
+    tabs.push(a, b);
+    const leader = new Outbox(persistence(a));
+    const other = new Outbox(persistence(b));
+    // The gig's first version is stored and counted; the leader pushes it.
+    change(other, 'gigs', 'g1');
+    // The user edits it again in the other tab: tracked, not stored yet, when the push's answer
+    // arrives and the leader, which still reads the first version in IndexedDB, settles it.
+    other.track('gigs', 'g1');
+    leader.settle('gigs', ['g1']);
+    expect(stored).toEqual([]);
+    // The second version is stored: it waits for its own push, in both tabs.
+    other.written('gigs', 'g1');
+    expect(stored).toEqual(['gigs:g1']);
+    expect(other.count).toBe(1);
+    expect(leader.count).toBe(1);
+    // Its push's answer settles it.
+    leader.settle('gigs', ['g1']);
+    expect(other.count).toBe(0);
+  });
 });

@@ -96,13 +96,22 @@ export class Outbox {
    */
   written(collection: string, id: string, stored = true): void {
     const key = `${collection}:${id}`;
+    const tracked = this.writing.has(key);
     const left = (this.writing.get(key) ?? 1) - 1;
     if (left > 0) this.writing.set(key, left);
     else this.writing.delete(key);
-    // A stored version waits to go out: its own push settles it. A write that failed changed
-    // nothing, so when nothing stored was waiting before it, nothing is now.
-    if (stored) this.onlyInFlight.delete(key);
-    else if (left <= 0 && this.onlyInFlight.has(key)) return this.settle(collection, [id]);
+    // A stored version waits to go out: its own push settles it. Counted again if a push's answer
+    // settled the document in the tab that replicates (which cannot see this tab's writes in
+    // flight) between this write's start and its storing. A write that failed changed nothing, so
+    // when nothing stored was waiting before it, nothing is now.
+    if (stored) {
+      this.onlyInFlight.delete(key);
+      this.reload();
+      if (tracked && !this.keys.has(key)) {
+        this.keys.add(key);
+        return this.changed();
+      }
+    } else if (left <= 0 && this.onlyInFlight.has(key)) return this.settle(collection, [id]);
     if (this.keys.has(key)) this.notify();
   }
 
