@@ -173,4 +173,21 @@ describe('outbox shared by the tabs of a browser', () => {
     leader.settle('gigs', ['g1']);
     expect(other.count).toBe(0);
   });
+
+  it('a write that ends after the data was deleted or closed counts nothing again', () => {
+    let stored: string[] = [];
+    const persistence = { load: () => stored, save: (keys: string[]) => (stored = keys), watch: () => () => {} };
+    const deleted = new Outbox(persistence);
+    deleted.track('gigs', 'g1');
+    deleted.clear(); // "Reset this device", or a logout deleting the data
+    deleted.written('gigs', 'g1');
+    expect(stored).toEqual([]);
+    const closed = new Outbox(persistence);
+    closed.track('gigs', 'g2');
+    closed.settle('gigs', ['g2']); // held back: the write is in flight
+    stored = []; // another tab deleted the data meanwhile
+    closed.destroy();
+    closed.written('gigs', 'g2');
+    expect(stored).toEqual([]);
+  });
 });

@@ -115,9 +115,13 @@ export class Outbox {
     if (this.keys.has(key)) this.notify();
   }
 
-  /** Forgets every waiting change (the device's data was deleted). */
+  /**
+   * Forgets every waiting change (the device's data was deleted), and the writes in flight: one
+   * that ends after this counts nothing again.
+   */
   clear(): void {
     this.keys.clear();
+    this.writing.clear();
     this.onlyInFlight.clear();
     this.changed();
   }
@@ -127,9 +131,11 @@ export class Outbox {
     return () => this.listeners.delete(listener);
   }
 
+  /** The data is closed: a write in flight that ends after this counts nothing again. */
   destroy(): void {
     this.unwatch();
     this.listeners.clear();
+    this.writing.clear();
   }
 
   private reload(): void {
