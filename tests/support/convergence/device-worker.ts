@@ -242,6 +242,27 @@ async function application(d: DataContextValue, id: string): Promise<Application
   return found;
 }
 
+/**
+ * An application's move, and its id; null when the app refused it because the application moved
+ * on since the scenario looked (the other party's change synced in meanwhile, e.g. a withdrawal
+ * before the buyer's offer): the user could not take this action, and nothing was written. Any
+ * other failure stands.
+ */
+async function unlessMoved(
+  d: DataContextValue,
+  id: string,
+  seen: Application['status'],
+  action: () => Promise<void>,
+): Promise<string | null> {
+  try {
+    await action();
+    return id;
+  } catch (err) {
+    if ((await d.local.get('applications', id))?.status !== seen) return null;
+    throw err;
+  }
+}
+
 async function snapshot(): Promise<DeviceSnapshot> {
   const d = data!;
   const docs = {} as DeviceSnapshot['docs'];
@@ -300,11 +321,15 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
       return applyToGig(data!, gig, user, cmd.rate);
     }
     case 'offer':
-      return sendOffers(data!, { [cmd.applicationId]: cmd.finalBudget });
+      return unlessMoved(data!, cmd.applicationId, 'PENDING', () =>
+        sendOffers(data!, { [cmd.applicationId]: cmd.finalBudget }),
+      );
     case 'accept':
-      return acceptOffer(data!, await application(data!, cmd.applicationId));
+      return unlessMoved(data!, cmd.applicationId, 'PENDING_ACCEPTANCE', async () =>
+        acceptOffer(data!, await application(data!, cmd.applicationId)),
+      );
     case 'decline':
-      return declineOffer(data!, cmd.applicationId);
+      return unlessMoved(data!, cmd.applicationId, 'PENDING_ACCEPTANCE', () => declineOffer(data!, cmd.applicationId));
     case 'withdraw':
       // An offer synced in since the scenario looked: the app refuses the withdrawal on the device
       // (its message shown, nothing written), and the user could not take this action.

@@ -197,14 +197,15 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
           const app = rng.pick(apps.filter((a) => a.creatorId === d.userId && a.status === 'PENDING'));
           if (!app) return false;
           const finalBudget = rng.chance(0.25) ? 0 : rng.int(10, 2000) * 100;
-          await d.write({ type: 'offer', applicationId: app.id, finalBudget });
+          if ((await d.write<string | null>({ type: 'offer', applicationId: app.id, finalBudget })) === null)
+            return false;
           record(d, 'offer', 'applications', app.id, { status: 'PENDING_ACCEPTANCE', finalBudget });
           return true;
         }
         case 'accept': {
           const app = rng.pick(apps.filter((a) => a.applicantId === d.userId && a.status === 'PENDING_ACCEPTANCE'));
           if (!app) return false;
-          await d.write({ type: 'accept', applicationId: app.id });
+          if ((await d.write<string | null>({ type: 'accept', applicationId: app.id })) === null) return false;
           record(d, 'accept', 'applications', app.id, {
             status: (app.finalBudget ?? 0) > 0 ? 'PENDING_PAYMENT' : 'IN_PROGRESS',
           });
@@ -213,7 +214,7 @@ export async function runSeed(seed: number, workers: DeviceWorker[], options: Se
         case 'decline': {
           const app = rng.pick(apps.filter((a) => a.applicantId === d.userId && a.status === 'PENDING_ACCEPTANCE'));
           if (!app) return false;
-          await d.write({ type: 'decline', applicationId: app.id });
+          if ((await d.write<string | null>({ type: 'decline', applicationId: app.id })) === null) return false;
           record(d, 'decline', 'applications', app.id, { status: 'REJECTED', finalBudget: null });
           return true;
         }
