@@ -4,6 +4,7 @@ import { openChat, waitFor, type ChatClient } from '../tests/support/yjs-client'
 import { parseSize } from './data/generate';
 import { flag, numFlag, runStandalone } from './support/cli';
 import { copyOf, dataset } from './support/datasets';
+import { storeStats } from './support/instances';
 import { openStreams } from './support/sse';
 import type { Report } from './report';
 
@@ -21,8 +22,7 @@ type Memory = { rss: number; heapUsed: number; external: number; arrayBuffers: n
 const memory = (server: ChildServer) => server.ask<Memory>('memory');
 const loadedRooms = async (server: ChildServer) => (await server.ask<{ rooms: number }>('stats')).rooms;
 /** Lines in the store's journal so far: what a round wrote stays in the store, by design. */
-const journalLines = async (server: ChildServer) =>
-  (await server.ask<{ store: { journalLines: number } }>('stats')).store.journalLines;
+const journalLines = async (server: ChildServer) => (await storeStats(server)).journalLines;
 
 /** Opens both sides of each room with y-websocket and waits until every client is synced. */
 async function openRooms(

@@ -1,7 +1,8 @@
-import { LOAD_ENV, startChildServer, type ChildServer } from '../tests/support/spawn-server';
+import { LOAD_ENV, startChildServer } from '../tests/support/spawn-server';
 import { gigDoc } from '../tests/support/fixtures';
 import { copyOf, dataset } from './support/datasets';
 import { LoadClient, pushNew } from './support/http';
+import { storeStats } from './support/instances';
 import { percentile, type Report } from './report';
 
 export type PushOptions = { sizes?: number[]; profileDir?: string };
@@ -47,7 +48,7 @@ export async function benchServerPush(report: Report, options: PushOptions = {})
       const coldCpuPerWrite = ((await server.cpuMicros()) - coldBefore) / COLD_SAMPLES;
       for (let i = COLD_AFTER + COLD_SAMPLES; i < WARM_UP; i++) await pushNew(client, 'gigs', gigDoc());
       const latencies: number[] = [];
-      const snapshotsBefore = await snapshotsTaken(server);
+      const snapshotsBefore = (await storeStats(server)).snapshots;
       const cpuBefore = await server.cpuMicros();
       for (let i = 0; i < SAMPLES; i++) {
         const doc = gigDoc();
@@ -56,7 +57,7 @@ export async function benchServerPush(report: Report, options: PushOptions = {})
         latencies.push(performance.now() - t);
       }
       const cpuPerWrite = ((await server.cpuMicros()) - cpuBefore) / SAMPLES;
-      const snapshots = (await snapshotsTaken(server)) - snapshotsBefore;
+      const snapshots = (await storeStats(server)).snapshots - snapshotsBefore;
       client.close();
       report.info(label, 'p50', percentile(latencies, 50), 'ms');
       // Issue 20's targets for a single writer (issue 8's were p95 ≤ 5 ms, CPU not bounded).
@@ -72,7 +73,7 @@ export async function benchServerPush(report: Report, options: PushOptions = {})
       );
 
       const writers = data.sessions.slice(0, WRITERS).map((s) => new LoadClient(server.url, s.token, 1));
-      const before = (await server.ask<{ store: { journalSyncs: number } }>('stats')).store.journalSyncs;
+      const before = (await storeStats(server)).journalSyncs;
       let writes = 0;
       const cpuStart = await server.cpuMicros();
       const end = performance.now() + THROUGHPUT_SECONDS * 1000;
@@ -87,7 +88,7 @@ export async function benchServerPush(report: Report, options: PushOptions = {})
       );
       const seconds = (performance.now() - started) / 1000;
       const cpuUsed = (await server.cpuMicros()) - cpuStart;
-      const syncs = (await server.ask<{ store: { journalSyncs: number } }>('stats')).store.journalSyncs - before;
+      const syncs = (await storeStats(server)).journalSyncs - before;
       for (const w of writers) w.close();
       report.atLeast(
         `${label}, ${WRITERS} writers`,
@@ -103,9 +104,4 @@ export async function benchServerPush(report: Report, options: PushOptions = {})
       await server.stop();
     }
   }
-}
-
-/** Snapshots the server's store has written since it started (a background rewrite of the whole store). */
-async function snapshotsTaken(server: ChildServer): Promise<number> {
-  return (await server.ask<{ store: { snapshots: number } }>('stats')).store.snapshots;
 }

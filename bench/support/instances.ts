@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import { LOAD_ENV, startChildServer, type ChildServer } from '../../tests/support/spawn-server';
+import type { JournalStoreStats } from '../../sync-server/store/journal-store';
 import { tempDataDir } from './datasets';
 
 /** A server instance on PostgreSQL in its own process, and how long it took to start (its replica loads first). */
@@ -62,4 +63,9 @@ export async function stopAll(instances: readonly ChildServer[]): Promise<void> 
 /** CPU time of each instance so far (µs). */
 export function cpuOf(instances: readonly ChildServer[]): Promise<number[]> {
   return Promise.all(instances.map((s) => s.cpuMicros()));
+}
+
+/** The embedded store's counters in a child server (its `stats` answer): journal lines and syncs, snapshots. */
+export async function storeStats(server: ChildServer): Promise<JournalStoreStats> {
+  return (await server.ask<{ store: JournalStoreStats }>('stats')).store;
 }

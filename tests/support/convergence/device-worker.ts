@@ -331,12 +331,8 @@ async function run(cmd: DeviceCommand): Promise<unknown> {
     case 'decline':
       return unlessMoved(data!, cmd.applicationId, 'PENDING_ACCEPTANCE', () => declineOffer(data!, cmd.applicationId));
     case 'withdraw':
-      // An offer synced in since the scenario looked: the app refuses the withdrawal on the device
-      // (its message shown, nothing written), and the user could not take this action.
-      return withdrawApplication(data!, cmd.applicationId).then(
-        () => cmd.applicationId,
-        () => null,
-      );
+      // An offer synced in since the scenario looked: the app refuses the withdrawal on the device.
+      return unlessMoved(data!, cmd.applicationId, 'PENDING', () => withdrawApplication(data!, cmd.applicationId));
     case 'deleteGig':
       return deleteGig(data!, cmd.gigId);
     case 'editGig': {
