@@ -2,7 +2,7 @@ import { NICHES, COUNTRIES } from '../shared/constants';
 import type { DocWrite } from '../sync-server/store/store';
 import fs from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { launchBrowser, waitUpToDate } from '../tests/support/browser';
+import { waitUpToDate } from '../tests/support/browser';
 import { signUp } from '../tests/support/fixtures';
 import { TestClient } from '../tests/support/http-client';
 import { startTestServer } from '../tests/support/in-process-server';
@@ -10,6 +10,7 @@ import { LOAD_ENV, startChildServer } from '../tests/support/spawn-server';
 import { generateDataDir } from './data/generate';
 import { DEFAULT_GIGS as DEMO_GIGS, DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo';
 import { ensureBuilt } from './support/build';
+import { launchFreshProfile } from './support/fresh-profile';
 import { tempDataDir } from './support/datasets';
 import { runStandalone } from './support/cli';
 import { percentile, type Report, type Row } from './report';
@@ -25,7 +26,8 @@ import { percentile, type Report, type Row } from './report';
  *   the order by best rated buyers and the minimum buyer rating (issue 16), over 400 rated buyers.
  * - The demo account's first visit to four screens: no task over 100 ms while the first sync runs.
  * The browser is the tests' (tests/support/browser.ts: DEVELOPERS.md's flags, CHROMIUM_PATH
- * overrides the path), the server the integration tests' (tests/support/in-process-server.ts).
+ * overrides the path), each new device a fresh profile on disk (support/fresh-profile.ts), the
+ * server the integration tests' (tests/support/in-process-server.ts).
  */
 const GIGS = Number(process.env.BENCH_BOARD_GIGS ?? 10_000);
 const RELOADS = 7;
@@ -39,7 +41,7 @@ function creatorOf(i: number): { id: string; name: string } {
 }
 
 /** The creators' public profiles: most rated as buyers (1 to 40 reviews, averages 2.0 to 5.0), some not yet. */
-function creatorWrites(now: number): DocWrite[] {
+export function creatorWrites(now: number): DocWrite[] {
   return Array.from({ length: CREATORS }, (_, i) => {
     const { id, name } = creatorOf(i);
     const reviews = i % 5 === 0 ? 0 : 1 + (i % 40);
@@ -68,7 +70,7 @@ function creatorWrites(now: number): DocWrite[] {
   });
 }
 
-function gigWrites(count: number, now: number): DocWrite[] {
+export function gigWrites(count: number, now: number): DocWrite[] {
   const writes: DocWrite[] = [];
   for (let i = 0; i < count; i += 1) {
     const niche = NICHES[i % NICHES.length]!;
@@ -109,14 +111,15 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
   // The test server: scrypt cheaper than in production, rate limits off, the built client.
   const server = await startTestServer();
   const url = server.url;
-  const browser = await launchBrowser();
+  // A new device: a fresh profile on disk, IndexedDB in files as in a user's browser.
+  const profile = await launchFreshProfile({ viewport: { width: 1280, height: 800 } });
   try {
     const http = new TestClient(url);
     await signUp(http, { name: 'Bench Reader', email: 'bench@example.com' });
     const writes = [...creatorWrites(Date.now()), ...gigWrites(GIGS, Date.now())];
     for (let i = 0; i < writes.length; i += 1000) await server.ctx.store.commit(writes.slice(i, i + 1000));
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = profile.context;
     const sid = http
       .cookieHeader()
       .split('; ')
@@ -137,7 +140,7 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
         }
       }).observe(document, { childList: true, subtree: true, characterData: true });
     })()`);
-    const page = await context.newPage();
+    const page = context.pages()[0] ?? (await context.newPage());
     const syncStart = Date.now();
     await page.goto(`${url}/landing`);
     await page.getByText(`${GIGS} gigs`).waitFor({ timeout: 180_000 });
@@ -280,9 +283,8 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
       target: '≤ 50 ms',
       pass: ratingP95 <= 50,
     });
-    await context.close();
   } finally {
-    await browser.close();
+    await profile.close();
     await server.cleanup();
   }
   await benchDemoFirstSync(report);
@@ -347,14 +349,15 @@ async function benchDemoFirstSync(report: Report): Promise<void> {
   const dataDir = await tempDataDir('browser-demo');
   await generateDataDir(dataDir, { gigs: DEMO_GIGS, demoAccounts: DEMO_ACCOUNTS });
   const server = await startChildServer({ dataDir, env: { ...LOAD_ENV, DIST_DIR: ensureBuilt() } });
-  const browser = await launchBrowser();
   try {
     const account = DEMO_ACCOUNTS[0]!;
     for (const path of ['/landing', '/basket', '/notifications', '/applications']) {
       const http = new TestClient(server.url);
       const login = await http.post('/api/auth/login', { email: account.email, password: DEMO_PASSWORD });
       if (login.status !== 200) throw new Error(`the demo account could not sign in (${login.status})`);
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      // Each visit a new device: a fresh profile on disk.
+      const profile = await launchFreshProfile({ viewport: { width: 1280, height: 800 } });
+      const context = profile.context;
       await context.addCookies([{ name: 'sid', value: http.sessionToken()!, url: server.url }]);
       // Long tasks as the page sees them, from its first script on (a string: see above).
       await context.addInitScript(`(() => {
@@ -363,7 +366,7 @@ async function benchDemoFirstSync(report: Report): Promise<void> {
           for (const e of list.getEntries()) window.__longTasks.push(e.duration);
         }).observe({ type: 'longtask', buffered: true });
       })()`);
-      const page = await context.newPage();
+      const page = context.pages()[0] ?? (await context.newPage());
       const started = Date.now();
       await page.goto(server.url + path);
       await waitUpToDate(page, 60_000);
@@ -373,10 +376,9 @@ async function benchDemoFirstSync(report: Report): Promise<void> {
       report.info(name, 'up to date after', upToDate, 'ms');
       report.atMost(name, 'longest task during the first sync', longest, 'ms', 100);
       if (longest === 0) report.note(`${name}: no task of 50 ms or more (the Long Tasks API reports only those)`);
-      await context.close();
+      await profile.close();
     }
   } finally {
-    await browser.close();
     await server.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
   }

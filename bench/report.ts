@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CHROMIUM_PATH } from '../tests/support/browser';
 
 /** One printed row: a figure, its target, and whether it passes (null: shown for information). */
 export type Row = { name: string; stat: string; value: number; unit: string; target: string; pass: boolean | null };
@@ -70,7 +72,24 @@ function formatRow(r: Row): string[] {
 
 export function machineDescription(): string {
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
-  return `${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
+  return `${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${browserVersion()}, ${os.platform()} ${os.arch()}`;
+}
+
+/**
+ * The browser the browser benchmarks and Lighthouse drive, as it names itself ("Chromium
+ * 150.0.7871.100"): its IndexedDB and its engine change between versions, and so do those rows.
+ */
+function browserVersion(): string {
+  try {
+    const printed = execFileSync(CHROMIUM_PATH, ['--version'], {
+      encoding: 'utf8',
+      timeout: 10_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return /Chromium [0-9.]+/.exec(printed)?.[0] ?? printed.trim();
+  } catch {
+    return `no browser at ${CHROMIUM_PATH}`;
+  }
 }
 
 /** The machine's load average now, e.g. `load 1.52 / 1.20 / 0.98 (1 / 5 / 15 min) on 2 cores`. */
