@@ -183,6 +183,79 @@ describe('docs/product.md Chat: live messages with server time', () => {
   });
 });
 
+describe("the receiver's new_message notice", () => {
+  const notices = async (receiver: { http: TestClient }, room: string) =>
+    (await pullAll(receiver.http, 'notifications')).documents.filter(
+      (n) => n.type === 'new_message' && n.conversationId === room,
+    );
+
+  it('once read, stays read: the next message brings a new unread notice, which the one after updates', async () => {
+    const { buyer, seller, room } = await scene();
+    const a = chat(buyer.http, room);
+    await a.synced();
+    a.send(chatMessage(buyer.user.id, seller.user.id, 'First message'));
+    const [first] = await waitFor('the seller is notified', async () => {
+      const notes = await notices(seller, room);
+      return notes.length === 1 ? notes : undefined;
+    });
+    expect((await write(seller.http, 'notifications', { ...first, read: true }, first)).refusal).toBeUndefined();
+
+    a.send(chatMessage(buyer.user.id, seller.user.id, 'Second message'));
+    await waitFor('a second notice', async () => (await notices(seller, room)).length === 2);
+    a.send(chatMessage(buyer.user.id, seller.user.id, 'Third message'));
+    const notes = await waitFor('the unread notice names the third message', async () => {
+      const all = await notices(seller, room);
+      return all.some((n) => n.read === false && String(n.message).endsWith('Third message')) ? all : undefined;
+    });
+    expect(notes).toHaveLength(2);
+    expect(notes.find((n) => n.id === first!.id)).toMatchObject({
+      read: true,
+      message: 'New message from “Bea Buyer”: First message',
+    });
+    expect(notes.find((n) => n.id !== first!.id)).toMatchObject({
+      read: false,
+      message: 'New message from “Bea Buyer”: Third message',
+    });
+  });
+
+  it("is the conversation's own among the receiver's other unread notices", async () => {
+    const { buyer, seller, room } = await scene();
+    // The seller also talks with a second buyer, whose notice stays unread.
+    const other = await person(server.url, { name: 'Otto Other' });
+    const otherGig = (await write(other.http, 'gigs', gigDoc({ title: 'Zine layout' }))).master!;
+    expect(
+      (await write(seller.http, 'applications', applicationDoc(otherGig.id as string, seller.user.id))).refusal,
+    ).toBeUndefined();
+    const otherRoom = conversationIdFor(other.user.id, seller.user.id);
+    const o = chat(other.http, otherRoom);
+    const a = chat(buyer.http, room);
+    await Promise.all([o.synced(), a.synced()]);
+    o.send(chatMessage(other.user.id, seller.user.id, 'Hello from Otto'));
+    await waitFor('the seller is notified by Otto', async () => (await notices(seller, otherRoom)).length === 1);
+
+    a.send(chatMessage(buyer.user.id, seller.user.id, 'Hello from Bea'));
+    await waitFor('the seller is notified by Bea', async () => (await notices(seller, room)).length === 1);
+    a.send(chatMessage(buyer.user.id, seller.user.id, 'Bea again'));
+    await waitFor('Bea’s notice names her second message', async () =>
+      (await notices(seller, room)).some((n) => String(n.message).endsWith('Bea again')),
+    );
+    expect(await notices(seller, room)).toEqual([
+      expect.objectContaining({
+        read: false,
+        senderId: buyer.user.id,
+        message: 'New message from “Bea Buyer”: Bea again',
+      }),
+    ]);
+    expect(await notices(seller, otherRoom)).toEqual([
+      expect.objectContaining({
+        read: false,
+        senderId: other.user.id,
+        message: 'New message from “Otto Other”: Hello from Otto',
+      }),
+    ]);
+  });
+});
+
 describe('forged updates are refused (close code 4403) and change nothing; the room carries on', () => {
   /** An honest pair in a room with one message, and a third socket of the buyer to misbehave on. */
   async function forgeryScene() {
