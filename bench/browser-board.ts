@@ -357,26 +357,29 @@ async function benchDemoFirstSync(report: Report): Promise<void> {
       if (login.status !== 200) throw new Error(`the demo account could not sign in (${login.status})`);
       // Each visit a new device: a fresh profile on disk.
       const profile = await launchFreshProfile({ viewport: { width: 1280, height: 800 } });
-      const context = profile.context;
-      await context.addCookies([{ name: 'sid', value: http.sessionToken()!, url: server.url }]);
-      // Long tasks as the page sees them, from its first script on (a string: see above).
-      await context.addInitScript(`(() => {
-        window.__longTasks = [];
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) window.__longTasks.push(e.duration);
-        }).observe({ type: 'longtask', buffered: true });
-      })()`);
-      const page = context.pages()[0] ?? (await context.newPage());
-      const started = Date.now();
-      await page.goto(server.url + path);
-      await waitUpToDate(page, 60_000);
-      const upToDate = Date.now() - started;
-      const longest = Math.max(0, ...((await page.evaluate('window.__longTasks')) as number[]));
-      const name = `browser: demo account's first visit to ${path}`;
-      report.info(name, 'up to date after', upToDate, 'ms');
-      report.atMost(name, 'longest task during the first sync', longest, 'ms', 100);
-      if (longest === 0) report.note(`${name}: no task of 50 ms or more (the Long Tasks API reports only those)`);
-      await profile.close();
+      try {
+        const context = profile.context;
+        await context.addCookies([{ name: 'sid', value: http.sessionToken()!, url: server.url }]);
+        // Long tasks as the page sees them, from its first script on (a string: see above).
+        await context.addInitScript(`(() => {
+          window.__longTasks = [];
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+          }).observe({ type: 'longtask', buffered: true });
+        })()`);
+        const page = context.pages()[0] ?? (await context.newPage());
+        const started = Date.now();
+        await page.goto(server.url + path);
+        await waitUpToDate(page, 60_000);
+        const upToDate = Date.now() - started;
+        const longest = Math.max(0, ...((await page.evaluate('window.__longTasks')) as number[]));
+        const name = `browser: demo account's first visit to ${path}`;
+        report.info(name, 'up to date after', upToDate, 'ms');
+        report.atMost(name, 'longest task during the first sync', longest, 'ms', 100);
+        if (longest === 0) report.note(`${name}: no task of 50 ms or more (the Long Tasks API reports only those)`);
+      } finally {
+        await profile.close();
+      }
     }
   } finally {
     await server.stop();

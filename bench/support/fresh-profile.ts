@@ -29,8 +29,11 @@ export async function launchFreshProfile(options: BrowserContextOptions = {}): P
     return {
       context,
       close: async () => {
-        await context.close();
-        await fs.rm(dir, { recursive: true, force: true });
+        try {
+          await context.close();
+        } finally {
+          await fs.rm(dir, { recursive: true, force: true });
+        }
       },
     };
   } catch (error) {
