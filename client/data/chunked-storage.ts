@@ -1,20 +1,9 @@
 import type { BulkWriteRow, RxStorage, RxStorageBulkWriteResponse } from 'rxdb';
+import { yieldToEventLoop } from './event-loop';
 import { overrideInstances } from './storage-overrides';
 
 /** Rows one task of a large write stores at most (see `chunkedWrites`). */
 export const WRITE_CHUNK_ROWS = 50;
-
-/** Gives the event loop a turn: a message, which background tabs do not slow down as they do timers. */
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
 
 export type ChunkOptions = {
   /** Rows per chunk (default WRITE_CHUNK_ROWS). */

@@ -4,6 +4,7 @@ import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { PULL_LIMIT } from '../../shared/sync/protocol';
 import { createConflictHandler, reportingResolutions, sameContent, type LostWrite, type PushedStates } from './conflict-handler';
 import { databaseName } from './database-name';
+import { yieldToEventLoop } from './event-loop';
 import { olderPullsRefused } from './pull-versions';
 import { keepPullMarks, recordsOnlyForOwnGigs } from './pull-marks';
 import { gigSortKey, MIGRATIONS, REPLICATED_COLLECTIONS, syncProblemRxSchema, type DocTypes, type ReplicatedName, type SyncProblem } from './collections';
@@ -122,7 +123,16 @@ export async function createAppDatabase(
     reviews: replicated('reviews'),
     syncproblems: { schema: syncProblemRxSchema },
   };
-  await db.addCollections(collections);
+  // Each collection is added in a task of its own, their databases opening side by side: all seven
+  // at once were one task of 100 ms and more on a new device (decision 008).
+  const added: Promise<unknown>[] = [];
+  for (const [name, creator] of Object.entries(collections)) {
+    const adding = db.addCollections({ [name]: creator });
+    adding.catch(() => {}); // reported by the Promise.all below, not as unhandled meanwhile
+    added.push(adding);
+    await yieldToEventLoop();
+  }
+  await Promise.all(added);
   for (const collection of Object.values(db.collections)) collection._changeEventBuffer.limit = CHANGE_EVENTS_KEPT;
   // Gigs written on this device get their local sort key (pulled ones get it in replication).
   db.gigs.preInsert((data) => {
