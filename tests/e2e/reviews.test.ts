@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { REVIEW_WINDOW_MS, waitingLabel } from '../../shared/reviews';
-import { signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import { offlineOnNextLoads, signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { useServerAndBrowser } from '../support/e2e';
 import { applyTo, gigDoc, offerAndAccept, person, write, type Person } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
@@ -159,7 +159,8 @@ describe('reviews, in the browser', () => {
     await cleo.page.getByRole('heading', { name: 'Eli Editor', level: 1 }).waitFor({ timeout: 20_000 });
     await reviewsOn(cleo.page, 'Eli Editor').getByText('Tight cuts and on time, every time.').waitFor();
     await cleo.page.getByText('Offline: showing this profile as it was on', { exact: false }).waitFor();
-    // One never seen says so.
+    // One never seen says so (opened while offline: the browser says so too).
+    await offlineOnNextLoads(cleo.page);
     await cleo.page.goto(`${server.url}/u/${String(dana.user.username)}`);
     await cleo.page.getByText("This profile isn't on this device yet.", { exact: false }).waitFor({ timeout: 20_000 });
     await cleo.context.close();

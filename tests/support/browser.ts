@@ -57,3 +57,18 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
 export async function waitUpToDate(page: Page, timeout = 20_000): Promise<void> {
   await page.getByTestId('sync-status').getByText('Online · up to date').waitFor({ timeout });
 }
+
+/**
+ * From now on, every document the page loads reports `navigator.onLine === false`, as in a
+ * browser with no network. Playwright's offline emulation (`context.setOffline(true)`) does so
+ * only for the document open when it was set: in Chromium 150 a reload or a navigation made
+ * while offline gets `navigator.onLine === true` although all its requests fail (measured).
+ * For a test that opens a page while offline and checks what the app makes of being offline;
+ * it lasts for the page's life, so the test does not bring that page back online.
+ */
+export async function offlineOnNextLoads(page: Page): Promise<void> {
+  // A string, not a function: tsx's name helpers (__name) do not exist in the page.
+  await page.addInitScript(
+    `Object.defineProperty(Navigator.prototype, 'onLine', { configurable: true, get: () => false })`,
+  );
+}
