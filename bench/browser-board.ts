@@ -2,7 +2,7 @@ import { NICHES, COUNTRIES } from '../shared/constants';
 import type { DocWrite } from '../sync-server/store/store';
 import fs from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { waitUpToDate } from '../tests/support/browser';
+import { goOffline, waitUpToDate } from '../tests/support/browser';
 import { signUp } from '../tests/support/fixtures';
 import { TestClient } from '../tests/support/http-client';
 import { startTestServer } from '../tests/support/in-process-server';
@@ -41,7 +41,7 @@ function creatorOf(i: number): { id: string; name: string } {
 }
 
 /** The creators' public profiles: most rated as buyers (1 to 40 reviews, averages 2.0 to 5.0), some not yet. */
-export function creatorWrites(now: number): DocWrite[] {
+function creatorWrites(now: number): DocWrite[] {
   return Array.from({ length: CREATORS }, (_, i) => {
     const { id, name } = creatorOf(i);
     const reviews = i % 5 === 0 ? 0 : 1 + (i % 40);
@@ -70,7 +70,7 @@ export function creatorWrites(now: number): DocWrite[] {
   });
 }
 
-export function gigWrites(count: number, now: number): DocWrite[] {
+function gigWrites(count: number, now: number): DocWrite[] {
   const writes: DocWrite[] = [];
   for (let i = 0; i < count; i += 1) {
     const niche = NICHES[i % NICHES.length]!;
@@ -176,7 +176,7 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
     await indexedDbFloor(report, page);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 
-    await context.setOffline(true);
+    await goOffline(context);
     const first: number[] = [];
     const complete: number[] = [];
     for (let i = 0; i < RELOADS; i += 1) {

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/browser';
+import { LAUNCH_OPTIONS } from '../../tests/support/browser';
 
 export interface FreshProfile {
   context: BrowserContext;
@@ -20,12 +20,7 @@ export interface FreshProfile {
 export async function launchFreshProfile(options: BrowserContextOptions = {}): Promise<FreshProfile> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-profile-'));
   try {
-    const context = await chromium.launchPersistentContext(dir, {
-      executablePath: CHROMIUM_PATH,
-      args: CHROMIUM_ARGS,
-      headless: true,
-      ...options,
-    });
+    const context = await chromium.launchPersistentContext(dir, { ...LAUNCH_OPTIONS, ...options });
     return {
       context,
       close: async () => {

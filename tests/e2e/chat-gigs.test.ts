@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { syncedStampKey } from '../../client/data/chat-history';
 import { conversationIdFor } from '../../shared/ids';
-import { signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import { goOffline, signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { applyTo, gigDoc, offer, person, write, type Person } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
 import { chatMessage, openChat } from '../support/yjs-client';
@@ -150,7 +150,7 @@ describe('chat history on a device that never opened the conversation', () => {
       timeout: 30_000,
     });
 
-    await cat.context.setOffline(true);
+    await goOffline(cat.context);
     await cat.page.goto(`${server.url}/exchange/${dan.user.id}`);
     await expect.poll(() => texts(cat.page), { timeout: 20_000 }).toEqual(history);
 

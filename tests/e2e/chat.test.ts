@@ -1,6 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInActor, waitForServiceWorker, waitUpToDate, type Actor } from '../support/browser';
+import {
+  goOffline,
+  goOnline,
+  launchBrowser,
+  signedInActor,
+  waitForServiceWorker,
+  waitUpToDate,
+  type Actor,
+} from '../support/browser';
 import { applicationDoc, gigDoc, pullAll, write } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 
@@ -80,7 +88,7 @@ describe('chat between two users in two browsers', () => {
   it('B goes offline, writes two messages, reloads, comes back online, and A receives both once, in order', async () => {
     await waitForServiceWorker(ben.page);
     await waitUpToDate(ben.page);
-    await ben.context.setOffline(true);
+    await goOffline(ben.context);
     await send(ben.page, 'Offline one.');
     await send(ben.page, 'Offline two.');
     await expect.poll(() => messages(ben.page).filter({ hasText: 'Waiting to send' }).count()).toBe(2);
@@ -94,7 +102,7 @@ describe('chat between two users in two browsers', () => {
       .toEqual(expect.arrayContaining(['Offline one.', 'Offline two.']));
     expect(await ben.page.getByLabel('Message', { exact: true }).inputValue()).toBe('a draft that survives');
 
-    await ben.context.setOffline(false);
+    await goOnline(ben.context);
     const expected = [
       'Hello Ada, I love the mural idea.',
       'Great! When can you start?',

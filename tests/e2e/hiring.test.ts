@@ -1,6 +1,13 @@
 import type { Browser, Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { signedInActor, signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import {
+  goOffline,
+  goOnline,
+  signedInActor,
+  signedInContext,
+  waitForServiceWorker,
+  waitUpToDate,
+} from '../support/browser';
 import { accept, applyTo, gigDoc, offer, person, pullAll, write, type Person } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
@@ -98,7 +105,7 @@ describe('hiring, in the browser', () => {
     await card(nora.page, 'Flash fiction critique').waitFor({ timeout: 20_000 });
     await waitUpToDate(nora.page);
     await waitForServiceWorker(nora.page);
-    await nora.context.setOffline(true);
+    await goOffline(nora.context);
     await card(nora.page, 'Flash fiction critique').getByRole('button', { name: 'Flash fiction critique' }).click();
     const dialog = nora.page.getByRole('dialog', { name: 'Flash fiction critique' });
     await dialog.getByLabel(/Your rate/).fill('90');
@@ -107,7 +114,7 @@ describe('hiring, in the browser', () => {
 
     // Meanwhile the buyer hires Ben: the gig is filled.
     await accept(ben.http, await offer(ada.http, benApp, 0));
-    await nora.context.setOffline(false);
+    await goOnline(nora.context);
     const problems = nora.page.getByRole('region', { name: 'Changes the server did not accept' });
     await problems
       .getByText('This gig is no longer accepting applications', { exact: false })

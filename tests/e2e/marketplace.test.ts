@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { signedInActor, waitForServiceWorker, waitUpToDate, type Actor } from '../support/browser';
+import { goOffline, goOnline, signedInActor, waitForServiceWorker, waitUpToDate, type Actor } from '../support/browser';
 import { useServerAndBrowser } from '../support/e2e';
 import { applicationDoc, gigDoc, isoDay, offerAndAccept, pullAll, write } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
@@ -379,7 +379,7 @@ describe('the marketplace, users in their own browsers', () => {
     await card(page, zine).waitFor({ timeout: 20_000 });
     await waitUpToDate(page);
     await waitForServiceWorker(page);
-    await context.setOffline(true);
+    await goOffline(context);
     const dialog = await openGig(page, zine);
     await dialog.getByLabel(/Your rate/).fill('99.99');
     await dialog.getByRole('button', { name: 'Apply' }).click();
@@ -389,7 +389,7 @@ describe('the marketplace, users in their own browsers', () => {
       .getByTestId('sync-status')
       .getByText(/1 change waiting to sync/)
       .waitFor();
-    await context.setOffline(false);
+    await goOnline(context);
     await waitUpToDate(page, 30_000);
 
     await ada.page.goto(server.url + '/applications');

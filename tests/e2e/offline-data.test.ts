@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import { goOffline, goOnline, signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { TestClient } from '../support/http-client';
 import { gigDoc, isoDay, signUpWithProfile, write } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
@@ -34,7 +34,7 @@ describe('offline-first data in the browser', () => {
     await page.getByRole('heading', { name: 'Gig seen offline' }).waitFor();
     await waitForServiceWorker(page);
 
-    await context.setOffline(true);
+    await goOffline(context);
     await page.reload();
     await page.getByRole('heading', { name: 'Gig seen offline' }).waitFor();
     await page
@@ -75,7 +75,7 @@ describe('offline-first data in the browser', () => {
     await waitForServiceWorker(page);
     await kept('Mural for the library');
 
-    await context.setOffline(true);
+    await goOffline(context);
     await page.reload();
     await page.getByRole('button', { name: 'Mural for the library' }).waitFor();
     await page
@@ -92,12 +92,12 @@ describe('offline-first data in the browser', () => {
     expect(marks[0]!).toBeLessThan(marks[1]!);
 
     // Back online on another screen, the gig is renamed on another device and reaches this one.
-    await context.setOffline(false);
+    await goOnline(context);
     await page.goto(`${server.url}/gig/${String(gig.id)}`);
     await waitUpToDate(page);
     await write(http, 'gigs', { ...gig, title: 'Mural for the town library', updatedAt: Date.now() + 1 }, gig);
     await page.getByRole('heading', { name: 'Mural for the town library' }).waitFor();
-    await context.setOffline(true);
+    await goOffline(context);
     await page.goto(server.url + '/landing');
     await page.getByRole('button', { name: 'Mural for the town library' }).waitFor();
     expect(await drawn()).not.toContain('Mural for the library (copy)');
@@ -124,7 +124,7 @@ describe('offline-first data in the browser', () => {
     await a.page.goto(server.url + '/landing');
     await a.page.getByTestId('sync-status').getByText('Online · up to date').waitFor();
     await waitForServiceWorker(a.page);
-    await a.context.setOffline(true);
+    await goOffline(a.context);
     await a.page.getByRole('link', { name: 'Create Gig' }).first().click();
     await fillGigForm(a.page, 'Bakery sign, written offline', isoDay(10));
     const card = a.page.getByRole('listitem').filter({ hasText: 'Bakery sign, written offline' });
@@ -135,7 +135,7 @@ describe('offline-first data in the browser', () => {
       .waitFor();
     expect(await b.page.getByRole('heading', { name: 'Bakery sign, written offline' }).count()).toBe(0);
 
-    await a.context.setOffline(false);
+    await goOnline(a.context);
     await a.page.getByTestId('sync-status').getByText('Online · up to date').waitFor({ timeout: 20_000 });
     await card.getByText('Waiting to sync').waitFor({ state: 'detached' });
     await b.page.getByRole('heading', { name: 'Bakery sign, written offline' }).waitFor({ timeout: 20_000 });

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { waitForServiceWorker } from '../support/browser';
+import { goOffline, waitForServiceWorker } from '../support/browser';
 import { PASSWORD, uniqueEmail } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
 import { useServerAndBrowser } from '../support/e2e';
@@ -19,7 +19,7 @@ describe('PWA', () => {
     const { context, page } = await fresh();
     await page.goto(server.url + '/manifesto');
     await waitForServiceWorker(page);
-    await context.setOffline(true);
+    await goOffline(context);
     await page.reload();
     await page.getByRole('heading', { name: 'Manifesto' }).waitFor();
     await page.goto(server.url + '/teaser');

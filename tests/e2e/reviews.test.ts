@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { REVIEW_WINDOW_MS, waitingLabel } from '../../shared/reviews';
-import { offlineOnNextLoads, signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import { goOffline, signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { useServerAndBrowser } from '../support/e2e';
 import { applyTo, gigDoc, offerAndAccept, person, write, type Person } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
@@ -154,13 +154,12 @@ describe('reviews, in the browser', () => {
     await waitUpToDate(cleo.page);
     await waitForServiceWorker(cleo.page);
 
-    await cleo.context.setOffline(true);
+    await goOffline(cleo.context);
     await cleo.page.reload();
     await cleo.page.getByRole('heading', { name: 'Eli Editor', level: 1 }).waitFor({ timeout: 20_000 });
     await reviewsOn(cleo.page, 'Eli Editor').getByText('Tight cuts and on time, every time.').waitFor();
     await cleo.page.getByText('Offline: showing this profile as it was on', { exact: false }).waitFor();
-    // One never seen says so (opened while offline: the browser says so too).
-    await offlineOnNextLoads(cleo.page);
+    // One never seen says so.
     await cleo.page.goto(`${server.url}/u/${String(dana.user.username)}`);
     await cleo.page.getByText("This profile isn't on this device yet.", { exact: false }).waitFor({ timeout: 20_000 });
     await cleo.context.close();

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../sync-server/auth/sessions';
-import { signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import { goOffline, goOnline, signedInActor, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { useServerAndBrowser } from '../support/e2e';
 import { applyTo, gigDoc, isoDay, PASSWORD, person, write } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
@@ -97,7 +97,7 @@ describe('logging out of a shared device', () => {
     await page.goto(server.url + '/landing');
     await waitUpToDate(page);
     await waitForServiceWorker(page);
-    await context.setOffline(true);
+    await goOffline(context);
     await createGig(page, 'Offline one');
     await createGig(page, 'Offline two');
     // Inside the app, as a user would: Chromium lifts the context's offline emulation for the
@@ -124,7 +124,7 @@ describe('logging out of a shared device', () => {
     // the app starts online again, and never resumed.
     const token = (await context.cookies()).find((c) => c.name === 'sid')!.value;
     expect(server.ctx.store.get('sessions', hashToken(token))?._deleted).toBe(false);
-    await context.setOffline(false);
+    await goOnline(context);
     await page.reload();
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
     await waitFor(

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { REPLICATED_COLLECTIONS, type ReplicatedName } from '../../client/data/collections';
 import { databaseName } from '../../client/data/database';
 import { applicationIdFor } from '../../shared/ids';
-import { signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
+import { goOffline, goOnline, signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import { gigDoc, person, push } from '../support/fixtures';
 import type { TestServer } from '../support/in-process-server';
 import { waitFor } from '../support/wait';
@@ -98,7 +98,7 @@ describe('sync integrity', () => {
     await deviceB.page.goto(server.url + '/landing');
     await waitUpToDate(deviceB.page);
     await waitForServiceWorker(deviceB.page);
-    await deviceB.context.setOffline(true);
+    await goOffline(deviceB.context);
 
     // B, offline, applies with its rate: it waits to sync.
     let dialog = await openGig(deviceB.page);
@@ -115,7 +115,7 @@ describe('sync integrity', () => {
     await dialog.getByText('Application submitted successfully!', { exact: false }).waitFor();
     await waitUpToDate(deviceA.page);
 
-    await deviceB.context.setOffline(false);
+    await goOnline(deviceB.context);
     const problem = deviceB.page
       .getByRole('listitem')
       .filter({ hasText: 'Your application from another device was kept; this one was not sent' });

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../shared/constants';
-import { launchBrowser, signedInContext, waitUpToDate, type Actor } from '../support/browser';
+import { goOffline, goOnline, launchBrowser, signedInContext, waitUpToDate, type Actor } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/in-process-server';
 import { operatorPerson } from '../support/operators';
 import { waitFor } from '../support/wait';
@@ -242,7 +242,7 @@ describe('offline moves are judged when they arrive', () => {
     await work(buyer).getByRole('button', { name: 'Request changes' }).waitFor({ timeout: 20_000 });
     await waitUpToDate(buyer);
 
-    await buyer.context().setOffline(true);
+    await goOffline(buyer.context());
     await work(buyer).getByRole('button', { name: 'Request changes' }).click();
     const changes = buyer.getByRole('dialog', { name: 'Request changes' });
     await changes.getByLabel(/What needs to change/).fill('Please redo the lettering');
@@ -257,7 +257,7 @@ describe('offline moves are judged when they arrive', () => {
     await server.timers.runDue();
     expect(statusOf(server, w.applicationId)).toBe('COMPLETED');
 
-    await buyer.context().setOffline(false);
+    await goOnline(buyer.context());
     const problems = buyer.getByRole('region', { name: 'Changes the server did not accept' });
     await problems
       .getByText('This work is completed and can no longer change.', { exact: false })

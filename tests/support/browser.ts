@@ -16,8 +16,11 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** How the tests and the browser benchmarks launch Chromium: its path and flags, headless. */
+export const LAUNCH_OPTIONS = { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true };
+
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch(LAUNCH_OPTIONS);
 }
 
 /**
@@ -59,16 +62,48 @@ export async function waitUpToDate(page: Page, timeout = 20_000): Promise<void> 
 }
 
 /**
- * From now on, every document the page loads reports `navigator.onLine === false`, as in a
- * browser with no network. Playwright's offline emulation (`context.setOffline(true)`) does so
- * only for the document open when it was set: in Chromium 150 a reload or a navigation made
- * while offline gets `navigator.onLine === true` although all its requests fail (measured).
- * For a test that opens a page while offline and checks what the app makes of being offline;
- * it lasts for the page's life, so the test does not bring that page back online.
+ * Takes the context's network away, as a user whose connection drops: every request fails, the
+ * pages open now hear `offline`, and every document loaded from now on (a reload, a navigation, a
+ * new tab) reports `navigator.onLine === false`, as in a browser with no network. Playwright's
+ * offline emulation alone does not do the last: in Chromium 150 a document loaded while
+ * `context.setOffline(true)` holds reports `navigator.onLine === true` although all its requests
+ * fail (measured after a reload, a navigation and a `pushState`), so a test would exercise "online
+ * but the server is unreachable" where it means "offline". Every end-to-end test goes offline
+ * through here, and back through `goOnline`.
  */
-export async function offlineOnNextLoads(page: Page): Promise<void> {
-  // A string, not a function: tsx's name helpers (__name) do not exist in the page.
-  await page.addInitScript(
-    `Object.defineProperty(Navigator.prototype, 'onLine', { configurable: true, get: () => false })`,
-  );
+export async function goOffline(context: BrowserContext): Promise<void> {
+  await context.setOffline(true);
+  if (!offlineScripts.has(context)) offlineScripts.set(context, await context.addInitScript(OFFLINE_DOCUMENT));
 }
+
+/**
+ * Gives the network back: requests go through again, documents loaded from now on see the
+ * browser's own `navigator.onLine`, and each open page that was loaded offline hears `online`
+ * (Chromium fires it only in the documents it told `offline`).
+ */
+export async function goOnline(context: BrowserContext): Promise<void> {
+  await context.setOffline(false);
+  await offlineScripts.get(context)?.dispose();
+  offlineScripts.delete(context);
+  for (const page of context.pages()) await page.evaluate(BACK_ONLINE);
+}
+
+/** The init script of each context that is offline (disposed when it goes online). */
+const offlineScripts = new WeakMap<BrowserContext, { dispose(): Promise<void> }>();
+
+// Strings, not functions: tsx's name helpers (__name) do not exist in the page.
+const OFFLINE_DOCUMENT = `(() => {
+  const real = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine');
+  globalThis.__e2eOffline = true;
+  Object.defineProperty(Navigator.prototype, 'onLine', {
+    configurable: true,
+    enumerable: true,
+    get() { return globalThis.__e2eOffline === true ? false : real.get.call(this); },
+  });
+})()`;
+
+const BACK_ONLINE = `(() => {
+  if (globalThis.__e2eOffline !== true) return;
+  globalThis.__e2eOffline = false;
+  window.dispatchEvent(new Event('online'));
+})()`;
