@@ -388,6 +388,8 @@ describe('an instance killed mid-load', { timeout: 120_000 }, () => {
       const acknowledged = new Set<string>();
       /** Every answer but a success, for the assertions' messages: status and error. */
       const answers: string[] = [];
+      /** Every request that threw instead of answering, for the messages. */
+      const thrown: string[] = [];
       let killed = false;
       const writer = async ({ http }: { http: TestClient }) => {
         for (let n = 0; n < 40; n++) {
@@ -406,8 +408,9 @@ describe('an instance killed mid-load', { timeout: 120_000 }, () => {
               }
               answers.push(`${res.status} ${JSON.stringify(res.body)}`);
               if (res.status === 503) await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
-            } catch {
-              // connection refused or reset by the killed instance
+            } catch (err) {
+              // Connection refused or reset by the killed instance (kept for the messages).
+              thrown.push(String((err as { cause?: unknown }).cause ?? err));
             }
           }
           if (n === 10 && !killed) {
@@ -422,7 +425,10 @@ describe('an instance killed mid-load', { timeout: 120_000 }, () => {
         answers.filter((a) => !a.startsWith('503 ')),
         'answers other than 503',
       ).toEqual([]);
-      expect(acknowledged.size, `acknowledged; other answers: ${answers.join('; ')}`).toBe(owners.length * 40);
+      expect(
+        acknowledged.size,
+        `acknowledged; other answers: ${answers.join('; ')}; thrown: ${thrown.join('; ')}`,
+      ).toBe(owners.length * 40);
       const reader = TestClient.spread([urls[0]!, urls[2]!], SHARED_ORIGIN);
       reader.setCookie('sid', owners[0]!.http.sessionToken()!);
       const { documents } = await pullAll(reader, 'gigs');
