@@ -13,6 +13,7 @@ import { reviewTimerJobs } from './reviews/timers';
 import { opensReviews } from '../shared/reviews';
 import { ChangeStreamHub } from './replication/stream';
 import { openJournalStore } from './store/journal-store';
+import { describeIndexRebuild } from './store/postgres/index-keys';
 import { PgStore } from './store/postgres/pg-store';
 import type { Store } from './store/store';
 import { Scheduler, type TimerJob } from './timers/scheduler';
@@ -52,6 +53,8 @@ async function openStore(config: Config): Promise<{ store: Store; counters: Wind
       connectionString: config.databaseUrl,
       indexes: INDEXES,
       poolSize: config.databasePoolSize,
+      onIndexRebuild:
+        config.logLevel === 'info' ? (r) => console.log(`PostgreSQL: ${describeIndexRebuild(r)}`) : undefined,
     });
     const prune = setInterval(
       () => void store.counters.prune(Date.now(), COUNTER_WINDOW_KEEP_MS).catch(() => {}),

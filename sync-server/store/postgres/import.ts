@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { loadDataDir } from '../load';
 import { lockDataDir } from '../lock';
 import type { CollectionName, IndexDefinitions, StoredDoc } from '../store';
+import { reconcileIndexKeys } from './index-keys';
 import { migrate } from './migrations';
 import { ROWS_PER_TRANSACTION } from './order';
 import { PgDocuments } from './pg-documents';
@@ -82,6 +83,9 @@ export async function importDataDir(options: {
       'SELECT EXISTS (SELECT 1 FROM documents) OR EXISTS (SELECT 1 FROM chat_updates) AS used',
     );
     if (rows[0]?.used) throw new ImportRefused('The database already holds data: import only into an empty database.');
+    // Records the indexes' definitions (nothing to rebuild in an empty database): the copy's keys
+    // are computed with them below, and the first start has nothing to do.
+    await reconcileIndexKeys(options.pool, options.indexes);
 
     const { memory } = await loadDataDir(options.from, options.indexes);
     const target = new PgDocuments({

@@ -62,6 +62,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX rate_windows_start ON rate_windows (start_ms);
     `,
   },
+  {
+    version: 2,
+    name: 'index definitions',
+    sql: `
+      -- The definition each index's rows in document_keys were computed with (a hash of its key
+      -- function's text). An index added, changed or removed since is rebuilt at start, before
+      -- the instance serves (index-keys.ts).
+      CREATE TABLE index_definitions (
+        collection  text NOT NULL,
+        index_name  text NOT NULL,
+        fingerprint text NOT NULL,
+        PRIMARY KEY (collection, index_name)
+      );
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded; returns the versions it applied. */

@@ -22,9 +22,20 @@ const UNIQUE_VIOLATION = '23505';
 /** A stretch of a room's chat log: each entry's position and its update. */
 export type ChatLogEntries = { pos: number[]; updates: Uint8Array[] };
 
-type DocRow = { collection: CollectionName; id: string; seq: string; deleted: boolean; body: Record<string, unknown> };
+export type DocRow = {
+  collection: CollectionName;
+  id: string;
+  seq: string;
+  deleted: boolean;
+  body: Record<string, unknown>;
+};
 
-const toDoc = (row: DocRow): StoredDoc => ({ ...row.body, id: row.id, _seq: toSeq(row.seq), _deleted: row.deleted });
+export const toDoc = (row: DocRow): StoredDoc => ({
+  ...row.body,
+  id: row.id,
+  _seq: toSeq(row.seq),
+  _deleted: row.deleted,
+});
 
 export type PgDocumentsOptions = {
   pool: pg.Pool;
@@ -745,15 +756,29 @@ export class PgTransaction {
   }
 }
 
-function indexKeys(indexes: IndexDefinitions, collection: CollectionName, doc: StoredDoc) {
-  const out: { collection: string; index: string; key: string; id: string }[] = [];
-  for (const [index, keyOf] of Object.entries(indexes[collection] ?? {})) {
-    const keys = keyOf(doc);
-    for (const key of keys === undefined ? [] : Array.isArray(keys) ? keys : [keys]) {
-      out.push({ collection, index, key, id: doc.id });
-    }
-  }
-  return out;
+function indexKeys(indexes: IndexDefinitions, collection: CollectionName, doc: StoredDoc): IndexKeyRow[] {
+  return Object.entries(indexes[collection] ?? {}).flatMap(([index, keyOf]) =>
+    keysUnder(collection, index, keyOf, doc),
+  );
+}
+
+/** A row of `document_keys`: the document `id` of `collection` is filed under `key` of `index`. */
+export type IndexKeyRow = { collection: string; index: string; key: string; id: string };
+
+/** The rows of `document_keys` one index function files a document under. */
+export function keysUnder(
+  collection: string,
+  index: string,
+  keyOf: (doc: StoredDoc) => string | string[] | undefined,
+  doc: StoredDoc,
+): IndexKeyRow[] {
+  const keys = keyOf(doc);
+  return (keys === undefined ? [] : Array.isArray(keys) ? keys : [keys]).map((key) => ({
+    collection,
+    index,
+    key,
+    id: doc.id,
+  }));
 }
 
 function idOf(write: DocWrite): string {

@@ -22,6 +22,7 @@ import { createPool, isConnectionError } from './pool';
 import { PgWindowCounters } from './pg-window-counters';
 import type pg from 'pg';
 import { migrate } from './migrations';
+import { reconcileIndexKeys, type IndexRebuild } from './index-keys';
 
 /**
  * The PostgreSQL store: the database holds the data; each server instance holds a replica of the
@@ -40,6 +41,8 @@ export type PgStoreOptions = {
   connectionString: string;
   indexes: IndexDefinitions;
   poolSize?: number;
+  /** Told of each index whose keys were rebuilt or removed at start (index-keys.ts). */
+  onIndexRebuild?: (rebuild: IndexRebuild) => void;
   /** Feed polling, as PgDocuments takes them (tests shorten them). */
   pendingPollMs?: number;
   idlePollMs?: number;
@@ -159,11 +162,15 @@ export class PgStore extends MemoryReads implements Store {
     this.counters = new PgWindowCounters(pool);
   }
 
-  /** Applies the migrations, loads the replica and follows the feed. */
+  /**
+   * Applies the migrations, brings the index keys in step with `indexes`, loads the replica and
+   * follows the feed.
+   */
   static async open(options: PgStoreOptions): Promise<PgStore> {
     const pool = createPool(options.connectionString, options.poolSize ?? 10);
     try {
       await migrate(pool);
+      for (const rebuild of await reconcileIndexKeys(pool, options.indexes)) options.onIndexRebuild?.(rebuild);
       const documents = new PgDocuments({
         pool,
         connectionString: options.connectionString,
