@@ -9,6 +9,14 @@ export function utcDay(at: number): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 
+/**
+ * The key of a receiver's unread message notice of one conversation (the `unreadMessage` index):
+ * JSON, so no id can make two pairs meet, and free of the NUL characters PostgreSQL's text refuses.
+ */
+export function unreadMessageKey(userId: string, conversationId: string): string {
+  return JSON.stringify([userId, conversationId]);
+}
+
 /** The secondary indexes the policies, read filters and auth need. */
 export const INDEXES: IndexDefinitions = {
   credentials: { email: (d: StoredDoc) => str(d.email) },
@@ -35,7 +43,18 @@ export const INDEXES: IndexDefinitions = {
     // Reviews waiting for the other side or for their window to close (bounded by open windows).
     unpublished: (d) => (d.publishedAt === null && !d._deleted ? 'waiting' : undefined),
   },
-  notifications: { userId: (d) => str(d.userId) },
+  notifications: {
+    userId: (d) => str(d.userId),
+    // The receiver's unread new_message notice of a conversation, which each new message updates
+    // (chat/record.ts): one lookup, however many notifications the receiver ever had.
+    unreadMessage: (d) => {
+      const userId = str(d.userId);
+      const conversationId = str(d.conversationId);
+      return d.type === 'new_message' && d.read !== true && !d._deleted && userId && conversationId
+        ? unreadMessageKey(userId, conversationId)
+        : undefined;
+    },
+  },
   conversations: { participant: (d) => (Array.isArray(d.participants) ? (d.participants as string[]) : undefined) },
   sessions: { userId: (d) => str(d.userId) },
   waitlist: { email: (d) => str(d.email) },

@@ -2,6 +2,7 @@ import { newMessageNotice, type ChatDocMessage } from '../../shared/chat-doc';
 import { newConversation, type ConversationLink } from '../../shared/validation/chat-access';
 import { conversationLink } from '../domain/links';
 import { notificationWrites } from '../domain/notifications';
+import { unreadMessageKey } from '../indexes';
 import { stamp, str } from '../domain/documents';
 import type { DecisionReader, DocWrite, StoredDoc } from '../store/store';
 
@@ -76,7 +77,7 @@ export function messageRecordWrites(
   const gigTitle = gig?.gigTitle ?? str(base.gigTitle);
   const about = { ...(gigId ? { gigId } : {}), ...(gigTitle ? { gigTitle } : {}) };
   const unread = store
-    .byIndex('notifications', 'userId', last.receiverId)
+    .byIndex('notifications', 'unreadMessage', unreadMessageKey(last.receiverId, room))
     .find((n) => !n._deleted && n.type === 'new_message' && n.conversationId === room && n.read !== true);
   if (unread) {
     writes.push({
