@@ -17,6 +17,14 @@ export function unreadMessageKey(userId: string, conversationId: string): string
   return JSON.stringify([userId, conversationId]);
 }
 
+/**
+ * The key of the applications a user (`applicantId`) made to another's gigs (`creatorId`): the
+ * `pair` index, read to know what links two users (domain/links.ts). JSON, as above.
+ */
+export function applicationPairKey(applicantId: string, creatorId: string): string {
+  return JSON.stringify([applicantId, creatorId]);
+}
+
 /** The secondary indexes the policies, read filters and auth need. */
 export const INDEXES: IndexDefinitions = {
   credentials: { email: (d: StoredDoc) => str(d.email) },
@@ -27,6 +35,13 @@ export const INDEXES: IndexDefinitions = {
     gigId: (d) => str(d.gigId),
     applicantId: (d) => str(d.applicantId),
     creatorId: (d) => str(d.creatorId),
+    // What links two users (a chat's access and every message's record, the read filter of a
+    // profile): the pair's own applications, not every application either of them ever made.
+    pair: (d) => {
+      const applicantId = str(d.applicantId);
+      const creatorId = str(d.creatorId);
+      return applicantId && creatorId ? applicationPairKey(applicantId, creatorId) : undefined;
+    },
     // Work the server looks after (decision 031): delivered work waiting for its automatic release,
     // money being settled, open disputes and refused payments (the operators' page).
     workState: (d) => (typeof d.status === 'string' && WORK_STATES.has(d.status) ? d.status : undefined),

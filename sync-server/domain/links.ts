@@ -1,5 +1,6 @@
 import type { GigRef } from '../../shared/application-machine';
 import type { ConversationLink } from '../../shared/validation/chat-access';
+import { applicationPairKey } from '../indexes';
 import type { DecisionReader } from '../store/store';
 
 /**
@@ -10,8 +11,8 @@ import type { DecisionReader } from '../store/store';
 /** Whether an application links the two users, either way round (what lets them talk). */
 export function linkedByApplication(store: DecisionReader, a: string, b: string): boolean {
   return (
-    store.byIndex('applications', 'applicantId', a).some((x) => x.creatorId === b) ||
-    store.byIndex('applications', 'applicantId', b).some((x) => x.creatorId === a)
+    store.anyByIndex('applications', 'pair', applicationPairKey(a, b)) ||
+    store.anyByIndex('applications', 'pair', applicationPairKey(b, a))
   );
 }
 
@@ -27,8 +28,8 @@ export function conversationLink(
   gigId?: string,
 ): ConversationLink | undefined {
   const candidates = [
-    ...store.byIndex('applications', 'applicantId', a).filter((x) => x.creatorId === b),
-    ...store.byIndex('applications', 'applicantId', b).filter((x) => x.creatorId === a),
+    ...store.byIndex('applications', 'pair', applicationPairKey(a, b)),
+    ...store.byIndex('applications', 'pair', applicationPairKey(b, a)),
   ];
   const rank = (x: (typeof candidates)[number]) =>
     x._deleted || x.gigDeleted === true ? 2 : gigId && x.gigId === gigId ? 0 : 1;
