@@ -15,7 +15,7 @@ const payload = pushPayload({
 
 function device(signedIn: string | null) {
   const shown: { title: string; options: Parameters<PushDeps['showNotification']>[1] }[] = [];
-  const device = { subscribed: true };
+  const device = { subscribed: true, dropped: [] as string[] };
   const deps: PushDeps = {
     showNotification: async (title, options) => {
       shown.push({ title, options });
@@ -24,6 +24,7 @@ function device(signedIn: string | null) {
     unsubscribe: async () => {
       device.subscribed = false;
     },
+    dropped: (reason) => device.dropped.push(reason),
   };
   return { shown, deps, device };
 }
@@ -50,16 +51,18 @@ describe('the service worker’s push handler', () => {
     const { deps, device: d } = device('u1abc2');
     await handlePush(JSON.stringify(payload), deps);
     expect(d.subscribed).toBe(true);
+    expect(d.dropped).toEqual([]);
   });
 
   it.each([
-    ['nobody is signed in on this device (a logout made offline)', null],
-    ['another user is signed in on this device', 'other1'],
-  ])('shows nothing and ends the device’s push subscription when %s', async (_label, signedIn) => {
+    ['nobody is signed in on this device (a logout made offline)', null, 'nobody is signed in on this device'],
+    ['another user is signed in on this device', 'other1', 'it is for another user than the one signed in here'],
+  ])('shows nothing and ends the device’s push subscription when %s, and says why', async (_label, signedIn, why) => {
     const { shown, deps, device: d } = device(signedIn);
     expect(await handlePush(JSON.stringify(payload), deps)).toBeNull();
     expect(shown).toEqual([]);
     expect(d.subscribed).toBe(false);
+    expect(d.dropped).toEqual([why]);
   });
 
   it('shows nothing even when ending the subscription fails', async () => {
@@ -75,6 +78,7 @@ describe('the service worker’s push handler', () => {
     expect(await handlePush(JSON.stringify(payload), deps)).toBeNull();
     expect(shown).toEqual([]);
     expect(d.subscribed).toBe(true);
+    expect(d.dropped).toEqual(['this device could not tell who is signed in (Error: IndexedDB unavailable)']);
   });
 
   it('shows nothing for a push that is not ours, and keeps the subscription', async () => {

@@ -19,6 +19,8 @@ export type PushDeps = {
   signedInUser(): Promise<string | null>;
   /** Ends this device's push subscription (`pushManager.getSubscription()` → `unsubscribe()`). */
   unsubscribe(): Promise<void>;
+  /** Told why a push was not shown (the service worker's console says it). */
+  dropped?(reason: string): void;
 };
 
 /**
@@ -30,14 +32,21 @@ export type PushDeps = {
  */
 export async function handlePush(text: string | null, deps: PushDeps): Promise<PushPayload | null> {
   const payload = parsePushPayload(text);
-  if (!payload) return null;
+  if (!payload) {
+    deps.dropped?.('not a notification of this app');
+    return null;
+  }
   let user: string | null;
   try {
     user = await deps.signedInUser();
-  } catch {
+  } catch (err) {
+    deps.dropped?.(`this device could not tell who is signed in (${String(err)})`);
     return null;
   }
   if (user !== payload.userId) {
+    deps.dropped?.(
+      user === null ? 'nobody is signed in on this device' : 'it is for another user than the one signed in here',
+    );
     await deps.unsubscribe().catch(() => undefined);
     return null;
   }

@@ -68,6 +68,7 @@ sw.addEventListener('push', (event) => {
         const subscription = await sw.registration.pushManager.getSubscription();
         await subscription?.unsubscribe();
       },
+      dropped: (reason) => console.warn(`A push was not shown: ${reason}.`),
     }),
   );
 });

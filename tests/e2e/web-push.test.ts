@@ -5,6 +5,8 @@ import { launchBrowser, signedInContext, waitForServiceWorker, waitUpToDate } fr
 import {
   clickNotification,
   deliverPush,
+  explainedByServiceWorker,
+  serviceWorkerConsole,
   shownNotifications,
   standInPushSubscription,
   type ShownNotification,
@@ -45,6 +47,7 @@ describe('web push on an installed device', () => {
     const { context, page } = await signedInContext(browser, server.url, buyer.http);
     await context.grantPermissions(['notifications'], { origin: server.url });
     await standInPushSubscription(context, device);
+    const swLog = serviceWorkerConsole(context);
 
     await page.goto(server.url + '/settings');
     await waitForServiceWorker(page);
@@ -71,7 +74,11 @@ describe('web push on an installed device', () => {
     await applyTo(applicant, gig.id as string);
     const received = await waitFor('the push reaches the push service', () => device.received[0], 10_000);
     await deliverPush(page, JSON.stringify(received.payload));
-    const shown = await waitFor('the notification shows', async () => (await shownNotifications(page))[0]);
+    const shown = await explainedByServiceWorker(
+      page,
+      swLog,
+      waitFor('the notification shows', async () => (await shownNotifications(page))[0]),
+    );
     const stored = [...server.ctx.store.all('notifications')].find((n) => n.userId === buyer.user.id)!;
     expect(shown).toMatchObject<Partial<ShownNotification>>({
       title: 'Creative Gigs',
@@ -99,7 +106,11 @@ describe('web push on an installed device', () => {
       createdAt: Date.now(),
     });
     await deliverPush(page, JSON.stringify(another));
-    await waitFor('another shows', async () => (await shownNotifications(page)).length === 1);
+    await explainedByServiceWorker(
+      page,
+      swLog,
+      waitFor('another shows', async () => (await shownNotifications(page)).length === 1),
+    );
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
     expect(live(buyer.user.id)).toHaveLength(0);
@@ -115,6 +126,7 @@ describe('web push on an installed device', () => {
     const second = await person(server.url, { name: 'Sol Second' });
     const { context, page } = await signedInContext(browser, server.url, first.http);
     await context.grantPermissions(['notifications'], { origin: server.url });
+    const swLog = serviceWorkerConsole(context);
     await page.goto(server.url + '/landing');
     await waitForServiceWorker(page);
     // Signed in as far as the device knows (the status shows once the session is established).
@@ -123,7 +135,11 @@ describe('web push on an installed device', () => {
       JSON.stringify(pushPayload({ id, userId, type: 'GIG_STARTED', message, createdAt: Date.now() }));
 
     await deliverPush(page, note(first.user.id, 'n-first-1', 'Work started on “Logo”'));
-    await waitFor('the signed-in user’s push shows', async () => (await shownNotifications(page)).length === 1);
+    await explainedByServiceWorker(
+      page,
+      swLog,
+      waitFor('the signed-in user’s push shows', async () => (await shownNotifications(page)).length === 1),
+    );
 
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
@@ -137,7 +153,11 @@ describe('web push on an installed device', () => {
     await waitUpToDate(page);
     await deliverPush(page, note(first.user.id, 'n-first-3', 'Work started on “Banner”'));
     await deliverPush(page, note(second.user.id, 'n-second-1', 'Work started on “Flyer”'));
-    await waitFor('the new user’s push shows', async () => (await shownNotifications(page)).length > 0);
+    await explainedByServiceWorker(
+      page,
+      swLog,
+      waitFor('the new user’s push shows', async () => (await shownNotifications(page)).length > 0),
+    );
     expect((await shownNotifications(page)).map((n) => n.body)).toEqual(['Work started on “Flyer”']);
     await context.close();
   });

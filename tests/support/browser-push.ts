@@ -1,4 +1,4 @@
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 import type { Device } from './push-service';
 
 /**
@@ -48,7 +48,9 @@ export async function standInPushSubscription(context: BrowserContext, device: D
 }
 
 type Registration = { registrationId: string; scopeURL: string; isDeleted: boolean };
-const sessions = new WeakMap<Page, Promise<{ cdp: CDPSession; registrations: Registration[] }>>();
+type Version = { versionId: string; registrationId: string; runningStatus: string; status: string };
+type Session = { cdp: CDPSession; registrations: Registration[]; versions: string[] };
+const sessions = new WeakMap<Page, Promise<Session>>();
 
 /**
  * One DevTools session per page, kept open with the ServiceWorker domain enabled: a session
@@ -61,6 +63,12 @@ function serviceWorkerSession(page: Page) {
     session = (async () => {
       const cdp = await page.context().newCDPSession(page);
       const registrations: Registration[] = [];
+      // Each version's states as the browser reported them, in order (for a failing test's message).
+      const versions: string[] = [];
+      cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: Version[] }) => {
+        for (const v of e.versions)
+          versions.push(`version ${v.versionId} of ${v.registrationId}: ${v.status}, ${v.runningStatus}`);
+      });
       cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
         for (const r of e.registrations) {
           const i = registrations.findIndex((x) => x.registrationId === r.registrationId);
@@ -69,7 +77,7 @@ function serviceWorkerSession(page: Page) {
         }
       });
       await cdp.send('ServiceWorker.enable');
-      return { cdp, registrations };
+      return { cdp, registrations, versions };
     })();
     sessions.set(page, session);
   }
@@ -87,6 +95,38 @@ export async function deliverPush(page: Page, data: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
   await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: live()!.registrationId, data });
+}
+
+/**
+ * What the context's service workers write to their console from now on (the push handler says
+ * there why it showed nothing), for a failing test's message.
+ */
+export function serviceWorkerConsole(context: BrowserContext): string[] {
+  const lines: string[] = [];
+  const listen = (worker: Worker) => worker.on('console', (m) => lines.push(`${m.type()}: ${m.text()}`));
+  for (const worker of context.serviceWorkers()) listen(worker);
+  context.on('serviceworker', listen);
+  return lines;
+}
+
+/**
+ * `wait`, or its error with what the service worker said and the states the browser reported for
+ * its versions: a push that did not show says whether it was dropped, and why, or never handled.
+ */
+export async function explainedByServiceWorker<T>(page: Page, log: string[], wait: Promise<T>): Promise<T> {
+  try {
+    return await wait;
+  } catch (err) {
+    const session = await sessions.get(page);
+    throw new Error(
+      [
+        (err as Error).message,
+        `The service worker's console: ${log.length > 0 ? log.join(' | ') : '(nothing)'}`,
+        `Its versions: ${session ? session.versions.join(' | ') : '(no DevTools session)'}`,
+      ].join('\n'),
+      { cause: err },
+    );
+  }
 }
 
 export type ShownNotification = { title: string; body: string; tag: string; data: Record<string, unknown> };
