@@ -83,8 +83,8 @@ export async function importDataDir(options: {
       'SELECT EXISTS (SELECT 1 FROM documents) OR EXISTS (SELECT 1 FROM chat_updates) AS used',
     );
     if (rows[0]?.used) throw new ImportRefused('The database already holds data: import only into an empty database.');
-    // Records the indexes' definitions (nothing to rebuild in an empty database): the copy's keys
-    // are computed with them below, and the first start has nothing to do.
+    // Records the indexes as built (nothing to build in an empty database): the copy's keys are
+    // computed with them below, and the first start has nothing to do.
     await reconcileIndexKeys(options.pool, options.indexes);
 
     const { memory } = await loadDataDir(options.from, options.indexes);

@@ -1,80 +1,67 @@
-import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { IndexDefinitions, StoredDoc } from '../store';
 import { MIGRATION_LOCK_KEY } from './migrations';
 import { keysUnder, toDoc, type DocRow } from './pg-documents';
 
 /**
- * The index keys of the documents already stored, kept in step with the index functions of the
- * code that runs (sync-server/indexes.ts). `document_keys` is written with each document, by the
- * functions of the instance that writes it; a decision's check at commit compares the keys it read
- * in its replica with that table's. An index added to the code would have no rows for the
- * documents written before it, and one whose function changed would keep the old function's
- * rows: every decision reading it would be refused as stale, for ever. So at start, under the
- * migrations' lock and before the instance serves, each index whose definition is not the one
- * recorded in `index_definitions` has its rows computed again from every document of its
- * collection, in one transaction; an index the code no longer has loses its rows.
+ * The index keys of the documents already stored, kept in step with the indexes of the code that
+ * runs (sync-server/indexes.ts). `document_keys` is written with each document, by the index
+ * functions of the instance that writes it, and a decision's check at commit compares the keys it
+ * read in its replica with that table's. An index added to the code would have no rows for the
+ * documents written before it: every decision reading it would be refused as stale, for ever. So
+ * at start, under the migrations' lock and before the instance serves, each index of the code not
+ * recorded in `indexes_built` has its rows computed from every document of its collection, in one
+ * transaction, and is recorded; a recorded index the code no longer has loses its rows.
  *
- * An index's definition is a hash of its function's text: a change to a helper the function calls
- * is not seen, so such a change renames the index. Instances of the old code still running while
- * one of the new code rebuilds would go on writing rows by the old definitions: an index change is
- * deployed by stopping the old instances first (docs/decisions/023-postgres-instances.md).
+ * An index is known by its collection and name. Changing what an index's function computes gives
+ * it a new name (its rows are built afresh, the old name's removed): the function's text cannot
+ * tell, since the same source reads differently under each TypeScript runner (measured: tsx
+ * prints `void 0` where Vitest prints `undefined`, and each names imports its own way). Instances
+ * of the old code still running while one of the new code builds would go on writing no rows for
+ * the new index: a deployment that adds or renames an index stops the old instances first
+ * (docs/decisions/023-postgres-instances.md).
  */
 
-/** Documents read per query while an index is rebuilt. */
+/** Documents read per query while an index is built. */
 const PAGE = 2_000;
 
-/** What an index's rows were computed with: a hash of its key function's text. */
-export function indexFingerprint(keyOf: (doc: StoredDoc) => unknown): string {
-  return createHash('sha256').update(keyOf.toString()).digest('hex');
-}
-
-/** An index whose rows `reconcileIndexKeys` computed again (`documents` read) or removed. */
-export type IndexRebuild = { collection: string; index: string; action: 'rebuilt' | 'removed'; documents: number };
+/** An index whose rows `reconcileIndexKeys` built (`documents` read) or removed. */
+export type IndexRebuild = { collection: string; index: string; action: 'built' | 'removed'; documents: number };
 
 /** One line for the server's log and the migration script. */
 export function describeIndexRebuild({ collection, index, action, documents }: IndexRebuild): string {
-  return action === 'rebuilt'
-    ? `rebuilt the keys of index ${collection}.${index} from ${documents.toLocaleString('en-US')} documents`
+  return action === 'built'
+    ? `built the keys of index ${collection}.${index} from ${documents.toLocaleString('en-US')} documents`
     : `removed the keys of index ${collection}.${index} (no longer defined)`;
 }
 
 /**
- * Brings `document_keys` in step with `indexes`: rebuilds every index not recorded with its
- * current definition, removes the rows of every index recorded but no longer defined. Several
- * instances starting at once do it once (the migrations' advisory lock). Returns what it did.
+ * Brings `document_keys` in step with `indexes`: builds every index not yet recorded, removes the
+ * rows of every index recorded but no longer defined. Several instances starting at once do it
+ * once (the migrations' advisory lock). Returns what it did.
  */
 export async function reconcileIndexKeys(pool: pg.Pool, indexes: IndexDefinitions): Promise<IndexRebuild[]> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      const { rows } = await client.query<{ collection: string; index_name: string; fingerprint: string }>(
-        'SELECT collection, index_name, fingerprint FROM index_definitions',
+      const { rows } = await client.query<{ collection: string; index_name: string }>(
+        'SELECT collection, index_name FROM indexes_built',
       );
       const recorded = new Map(rows.map((r) => [JSON.stringify([r.collection, r.index_name]), r]));
       const done: IndexRebuild[] = [];
       for (const [collection, defs] of Object.entries(indexes)) {
         for (const [index, keyOf] of Object.entries(defs ?? {})) {
-          const fingerprint = indexFingerprint(keyOf);
-          const at = JSON.stringify([collection, index]);
-          const was = recorded.get(at);
-          recorded.delete(at);
-          if (was?.fingerprint === fingerprint) continue;
-          const documents = await inTransaction(client, () => rebuild(client, collection, index, keyOf, fingerprint));
-          done.push({ collection, index, action: 'rebuilt', documents });
+          if (recorded.delete(JSON.stringify([collection, index]))) continue;
+          const documents = await inTransaction(client, () => build(client, collection, index, keyOf));
+          done.push({ collection, index, action: 'built', documents });
         }
       }
       for (const { collection, index_name: index } of recorded.values()) {
         await inTransaction(client, async () => {
-          await client.query('DELETE FROM document_keys WHERE collection = $1 AND index_name = $2', [
-            collection,
-            index,
-          ]);
-          await client.query('DELETE FROM index_definitions WHERE collection = $1 AND index_name = $2', [
-            collection,
-            index,
-          ]);
+          const at = [collection, index];
+          await client.query('DELETE FROM document_keys WHERE collection = $1 AND index_name = $2', at);
+          await client.query('DELETE FROM indexes_built WHERE collection = $1 AND index_name = $2', at);
         });
         done.push({ collection, index, action: 'removed', documents: 0 });
       }
@@ -99,14 +86,14 @@ async function inTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): 
   }
 }
 
-/** Computes an index's rows again from every document of its collection; returns how many were read. */
-async function rebuild(
+/** Computes an index's rows from every document of its collection and records it; returns how many were read. */
+async function build(
   client: pg.PoolClient,
   collection: string,
   index: string,
   keyOf: (doc: StoredDoc) => string | string[] | undefined,
-  fingerprint: string,
 ): Promise<number> {
+  // Rows a crash or an older deployment left under the name: computed again from the documents.
   await client.query('DELETE FROM document_keys WHERE collection = $1 AND index_name = $2', [collection, index]);
   let read = 0;
   let after: string | null = null;
@@ -128,10 +115,6 @@ async function rebuild(
     read += rows.length;
     after = rows.at(-1)!.id;
   }
-  await client.query(
-    `INSERT INTO index_definitions (collection, index_name, fingerprint) VALUES ($1, $2, $3)
-       ON CONFLICT (collection, index_name) DO UPDATE SET fingerprint = EXCLUDED.fingerprint`,
-    [collection, index, fingerprint],
-  );
+  await client.query('INSERT INTO indexes_built (collection, index_name) VALUES ($1, $2)', [collection, index]);
   return read;
 }

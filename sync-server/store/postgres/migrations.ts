@@ -64,15 +64,14 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
-    name: 'index definitions',
+    name: 'indexes built',
     sql: `
-      -- The definition each index's rows in document_keys were computed with (a hash of its key
-      -- function's text). An index added, changed or removed since is rebuilt at start, before
-      -- the instance serves (index-keys.ts).
-      CREATE TABLE index_definitions (
-        collection  text NOT NULL,
-        index_name  text NOT NULL,
-        fingerprint text NOT NULL,
+      -- The indexes whose rows in document_keys are complete, by collection and name. An index
+      -- the code has and this table lacks is built from the stored documents at start, before the
+      -- instance serves; one it has and the code lacks loses its rows (index-keys.ts).
+      CREATE TABLE indexes_built (
+        collection text NOT NULL,
+        index_name text NOT NULL,
         PRIMARY KEY (collection, index_name)
       );
     `,

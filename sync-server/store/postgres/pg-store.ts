@@ -41,7 +41,7 @@ export type PgStoreOptions = {
   connectionString: string;
   indexes: IndexDefinitions;
   poolSize?: number;
-  /** Told of each index whose keys were rebuilt or removed at start (index-keys.ts). */
+  /** Told of each index whose keys were built or removed at start (index-keys.ts). */
   onIndexRebuild?: (rebuild: IndexRebuild) => void;
   /** Feed polling, as PgDocuments takes them (tests shorten them). */
   pendingPollMs?: number;
