@@ -69,6 +69,9 @@ sw.addEventListener('push', (event) => {
         await subscription?.unsubscribe();
       },
       dropped: (reason) => console.warn(`A push was not shown: ${reason}.`),
+    }).catch((err: unknown) => {
+      console.error('A push could not be shown:', err);
+      throw err;
     }),
   );
 });

@@ -110,19 +110,25 @@ export function serviceWorkerConsole(context: BrowserContext): string[] {
 }
 
 /**
- * `wait`, or its error with what the service worker said and the states the browser reported for
- * its versions: a push that did not show says whether it was dropped, and why, or never handled.
+ * `wait`, or its error with what the service worker said, the states the browser reported for its
+ * versions and the notifications showing: a push that did not show says whether it was dropped,
+ * and why, or never handled, and a count that was not reached says what there was.
  */
 export async function explainedByServiceWorker<T>(page: Page, log: string[], wait: Promise<T>): Promise<T> {
   try {
     return await wait;
   } catch (err) {
     const session = await sessions.get(page);
+    const showing = await shownNotifications(page).then(
+      (all) => JSON.stringify(all.map((n) => ({ tag: n.tag, body: n.body }))),
+      (e: unknown) => `(could not be read: ${String(e)})`,
+    );
     throw new Error(
       [
         (err as Error).message,
         `The service worker's console: ${log.length > 0 ? log.join(' | ') : '(nothing)'}`,
         `Its versions: ${session ? session.versions.join(' | ') : '(no DevTools session)'}`,
+        `Notifications showing now: ${showing}`,
       ].join('\n'),
       { cause: err },
     );
