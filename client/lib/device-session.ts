@@ -4,9 +4,10 @@
  * shows a push only when it is for that user, so nothing reaches a device where its user signed
  * out. It holds an id, never data: logging out empties it.
  */
-const DB_NAME = 'gigs-device';
-const STORE = 'state';
-const KEY = 'signed-in-user';
+
+/** Where the record is: its database, object store and key. */
+export const DEVICE_SESSION = { database: 'gigs-device', store: 'state', key: 'signed-in-user' } as const;
+const { database: DB_NAME, store: STORE, key: KEY } = DEVICE_SESSION;
 
 function open(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {

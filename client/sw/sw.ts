@@ -60,6 +60,8 @@ registerRoute(
 );
 
 sw.addEventListener('push', (event) => {
+  // Debug level (hidden unless asked for): whether a push reached the worker at all.
+  console.debug('A push arrived.');
   event.waitUntil(
     handlePush(event.data?.text() ?? null, {
       showNotification: (title, options) => sw.registration.showNotification(title, options),

@@ -1,4 +1,5 @@
 import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
+import { DEVICE_SESSION } from '../../client/lib/device-session';
 import type { Device } from './push-service';
 
 /**
@@ -123,16 +124,48 @@ export async function explainedByServiceWorker<T>(page: Page, log: string[], wai
       (all) => JSON.stringify(all.map((n) => ({ tag: n.tag, body: n.body }))),
       (e: unknown) => `(could not be read: ${String(e)})`,
     );
+    const [worker] = page.context().serviceWorkers();
+    const record = worker ? await deviceRecord(worker) : '(no service worker)';
     throw new Error(
       [
         (err as Error).message,
         `The service worker's console: ${log.length > 0 ? log.join(' | ') : '(nothing)'}`,
         `Its versions: ${session ? session.versions.join(' | ') : '(no DevTools session)'}`,
         `Notifications showing now: ${showing}`,
+        `The signed-in user the worker reads now: ${record}`,
       ].join('\n'),
       { cause: err },
     );
   }
+}
+
+/**
+ * The device's signed-in user as the service worker reads it (client/lib/device-session.ts's
+ * database), or whether that read failed or hung (2 s): a push handler waiting on it shows nothing.
+ */
+async function deviceRecord(worker: Worker): Promise<string> {
+  const read = worker.evaluate(
+    ({ database, store, key }) =>
+      new Promise<string>((resolve) => {
+        const request = indexedDB.open(database);
+        request.onerror = () => resolve(`open failed: ${String(request.error)}`);
+        request.onsuccess = () => {
+          const db = request.result;
+          try {
+            const get = db.transaction(store, 'readonly').objectStore(store).get(key);
+            get.onsuccess = () => resolve(JSON.stringify(get.result ?? null));
+            get.onerror = () => resolve(`read failed: ${String(get.error)}`);
+          } catch (e) {
+            resolve(`read failed: ${String(e)}`);
+          } finally {
+            db.close();
+          }
+        };
+      }),
+    DEVICE_SESSION,
+  );
+  const hung = new Promise<string>((resolve) => setTimeout(() => resolve('(hung for 2 s)'), 2_000).unref());
+  return Promise.race([read.catch((e: unknown) => `(could not be asked: ${String(e)})`), hung]);
 }
 
 export type ShownNotification = { title: string; body: string; tag: string; data: Record<string, unknown> };
