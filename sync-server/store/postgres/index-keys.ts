@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { IndexDefinitions, StoredDoc } from '../store';
-import { MIGRATION_LOCK_KEY } from './migrations';
+import { inTransaction, underMigrationLock } from './migrations';
 import { keysUnder, toDoc, type DocRow } from './pg-documents';
 
 /**
@@ -40,50 +40,30 @@ export function describeIndexRebuild({ collection, index, action, documents }: I
  * rows of every index recorded but no longer defined. Several instances starting at once do it
  * once (the migrations' advisory lock). Returns what it did.
  */
-export async function reconcileIndexKeys(pool: pg.Pool, indexes: IndexDefinitions): Promise<IndexRebuild[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    try {
-      const { rows } = await client.query<{ collection: string; index_name: string }>(
-        'SELECT collection, index_name FROM indexes_built',
-      );
-      const recorded = new Map(rows.map((r) => [JSON.stringify([r.collection, r.index_name]), r]));
-      const done: IndexRebuild[] = [];
-      for (const [collection, defs] of Object.entries(indexes)) {
-        for (const [index, keyOf] of Object.entries(defs ?? {})) {
-          if (recorded.delete(JSON.stringify([collection, index]))) continue;
-          const documents = await inTransaction(client, () => build(client, collection, index, keyOf));
-          done.push({ collection, index, action: 'built', documents });
-        }
+export function reconcileIndexKeys(pool: pg.Pool, indexes: IndexDefinitions): Promise<IndexRebuild[]> {
+  return underMigrationLock(pool, async (client) => {
+    const { rows } = await client.query<{ collection: string; index_name: string }>(
+      'SELECT collection, index_name FROM indexes_built',
+    );
+    const recorded = new Map(rows.map((r) => [JSON.stringify([r.collection, r.index_name]), r]));
+    const done: IndexRebuild[] = [];
+    for (const [collection, defs] of Object.entries(indexes)) {
+      for (const [index, keyOf] of Object.entries(defs ?? {})) {
+        if (recorded.delete(JSON.stringify([collection, index]))) continue;
+        const documents = await inTransaction(client, () => build(client, collection, index, keyOf));
+        done.push({ collection, index, action: 'built', documents });
       }
-      for (const { collection, index_name: index } of recorded.values()) {
-        await inTransaction(client, async () => {
-          const at = [collection, index];
-          await client.query('DELETE FROM document_keys WHERE collection = $1 AND index_name = $2', at);
-          await client.query('DELETE FROM indexes_built WHERE collection = $1 AND index_name = $2', at);
-        });
-        done.push({ collection, index, action: 'removed', documents: 0 });
-      }
-      return done;
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
-  } finally {
-    client.release();
-  }
-}
-
-async function inTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
-  await client.query('BEGIN');
-  try {
-    const value = await work();
-    await client.query('COMMIT');
-    return value;
-  } catch (err) {
-    await client.query('ROLLBACK');
-    throw err;
-  }
+    for (const { collection, index_name: index } of recorded.values()) {
+      await inTransaction(client, async () => {
+        const at = [collection, index];
+        await client.query('DELETE FROM document_keys WHERE collection = $1 AND index_name = $2', at);
+        await client.query('DELETE FROM indexes_built WHERE collection = $1 AND index_name = $2', at);
+      });
+      done.push({ collection, index, action: 'removed', documents: 0 });
+    }
+    return done;
+  });
 }
 
 /** Computes an index's rows from every document of its collection and records it; returns how many were read. */

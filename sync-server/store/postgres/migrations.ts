@@ -78,42 +78,60 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** Applies every migration not yet recorded; returns the versions it applied. */
-export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  const applied: number[] = [];
+/**
+ * Runs `work` on one connection holding the migrations' advisory lock: one instance at a time
+ * changes the schema or the index keys (index-keys.ts), the others wait and then find it done.
+ */
+export async function underMigrationLock<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    // One migrating instance at a time, from the creation of the version table on: two
-    // instances racing on a first CREATE TABLE IF NOT EXISTS can both miss the table and collide.
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS schema_migrations (
-          version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-        await client.query('BEGIN');
-        try {
-          const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
-          if (done.rowCount === 0) {
-            await client.query(migration.sql);
-            await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-              migration.version,
-              migration.name,
-            ]);
-            applied.push(migration.version);
-          }
-          await client.query('COMMIT');
-        } catch (err) {
-          await client.query('ROLLBACK');
-          throw err;
-        }
-      }
+      return await work(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
   } finally {
     client.release();
   }
+}
+
+/** `work` in a transaction of its own on `client`: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const value = await work();
+    await client.query('COMMIT');
+    return value;
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  }
+}
+
+/** Applies every migration not yet recorded; returns the versions it applied. */
+export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  const applied: number[] = [];
+  // One migrating instance at a time, from the creation of the version table on: two
+  // instances racing on a first CREATE TABLE IF NOT EXISTS can both miss the table and collide.
+  await underMigrationLock(pool, async (client) => {
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      await inTransaction(client, async () => {
+        const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
+        if (done.rowCount === 0) {
+          await client.query(migration.sql);
+          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+            migration.version,
+            migration.name,
+          ]);
+          applied.push(migration.version);
+        }
+      });
+    }
+  });
   return applied;
 }
