@@ -9,6 +9,7 @@ import { applicationDoc, gigDoc, pullAll, signUpWithProfile, write } from '../su
 import { openStream } from '../support/sse';
 import { startTestServer } from '../support/in-process-server';
 import { ON_POSTGRES } from '../support/store-under-test';
+import { waitFor } from '../support/wait';
 
 describe('change stream', () => {
   it("a change by one session reaches another session's stream, filtered to what that user may see", async () => {
@@ -104,7 +105,11 @@ describe('durability', () => {
           }
         }
       });
-      await new Promise((r) => setTimeout(r, 300 + Math.random() * 700));
+      // Killed at a random moment once writes flow (a fresh instance's first writes can take a
+      // while on a busy machine: the first commits, the database's connections).
+      const before = acknowledged.length;
+      await waitFor('writes are acknowledged', () => acknowledged.length - before >= 10, 20_000);
+      await new Promise((r) => setTimeout(r, Math.random() * 700));
       const killed = child.kill();
       stop = true;
       await Promise.all(writers);
