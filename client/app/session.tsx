@@ -7,6 +7,12 @@ const CACHE_KEY = 'gigs-session-user';
 /** A logout made offline: the server has not ended the session yet; it is told at the next start. */
 const LOGOUT_PENDING_KEY = 'gigs-logout-pending';
 
+/** Records who is signed in for the service worker; a failure is said in the console (the session goes on). */
+const recordSignedInUser = (userId: string | null) =>
+  setSignedInUser(userId).catch((err: unknown) =>
+    console.warn('This device could not record who is signed in, for its notifications:', err),
+  );
+
 export type SignupInput = {
   name: string;
   email: string;
@@ -122,7 +128,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const set = useCallback((u: User | null) => {
     writeCache(u);
     // Where the service worker reads it: pushes for anyone else are not shown here.
-    setSignedInUser(u?.id ?? null).catch(() => undefined);
+    void recordSignedInUser(u?.id ?? null);
     setUser(u);
   }, []);
 
@@ -200,7 +206,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           // Offline (or the server is unreachable): the session is ended there at the next start.
           flag(LOGOUT_PENDING_KEY, true);
         }
-        await setSignedInUser(null).catch(() => undefined);
+        await recordSignedInUser(null);
         try {
           await steps.beforeSignOut?.();
         } finally {

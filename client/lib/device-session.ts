@@ -36,12 +36,23 @@ async function run<T>(
   }
 }
 
-/** Records the signed-in user of this device (null: nobody). */
-export async function setSignedInUser(userId: string | null): Promise<void> {
-  await run('readwrite', (store) => {
-    if (userId) store.put(userId, KEY);
-    else store.delete(KEY);
-  });
+/** The writes asked for so far, in order (each waits for the one before it; failures included). */
+let writes: Promise<unknown> = Promise.resolve();
+
+/**
+ * Records the signed-in user of this device (null: nobody). Writes land in the order they were
+ * asked for: each opens its own connection, and a login's write still opening must not land after
+ * the logout's (the record would name a user who signed out, and their pushes would show).
+ */
+export function setSignedInUser(userId: string | null): Promise<void> {
+  const write = writes.then(() =>
+    run('readwrite', (store) => {
+      if (userId) store.put(userId, KEY);
+      else store.delete(KEY);
+    }),
+  );
+  writes = write.catch(() => undefined);
+  return write.then(() => undefined);
 }
 
 /** The signed-in user of this device, or null. */
