@@ -64,8 +64,15 @@ sw.addEventListener('push', (event) => {
   console.debug('A push arrived.');
   event.waitUntil(
     handlePush(event.data?.text() ?? null, {
-      showNotification: (title, options) => sw.registration.showNotification(title, options),
-      signedInUser,
+      showNotification: async (title, options) => {
+        await sw.registration.showNotification(title, options);
+        console.debug(`A notification was shown (${options.tag ?? 'untagged'}).`);
+      },
+      signedInUser: async () => {
+        const user = await signedInUser();
+        console.debug(`The device's signed-in user was read (${user === null ? 'nobody' : 'someone'}).`);
+        return user;
+      },
       unsubscribe: async () => {
         const subscription = await sw.registration.pushManager.getSubscription();
         await subscription?.unsubscribe();
