@@ -30,6 +30,8 @@ function heldOpens() {
   return {
     factory,
     hold: () => (holding = true),
+    /** Later opens go at once; those held stay held. */
+    stopHolding: () => (holding = false),
     /** Lets the held opens go, the last asked first. */
     releaseInReverse: () => {
       holding = false;
@@ -66,6 +68,17 @@ describe('the device’s signed-in user', () => {
     // The logout's connection would open first.
     opens.releaseInReverse();
     await Promise.all([login, logout]);
+    expect(await signedInUser()).toBeNull();
+  });
+
+  it('does not let a login whose storage has not answered hold the logout, or land after it', async () => {
+    opens.hold();
+    const login = setSignedInUser('u-1'); // its open has not completed
+    opens.stopHolding();
+    await setSignedInUser(null);
+    expect(await signedInUser()).toBeNull();
+    opens.releaseInReverse(); // the login's open completes at last
+    await login;
     expect(await signedInUser()).toBeNull();
   });
 

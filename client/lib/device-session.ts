@@ -36,23 +36,24 @@ async function run<T>(
   }
 }
 
-/** The writes asked for so far, in order (each waits for the one before it; failures included). */
-let writes: Promise<unknown> = Promise.resolve();
+/** Writes asked for so far on this page (see setSignedInUser). */
+let asked = 0;
 
 /**
- * Records the signed-in user of this device (null: nobody). Writes land in the order they were
- * asked for: each opens its own connection, and a login's write still opening must not land after
- * the logout's (the record would name a user who signed out, and their pushes would show).
+ * Records the signed-in user of this device (null: nobody). The last one asked for has the last
+ * word: each write opens its own connection, and one superseded before its transaction runs
+ * writes nothing. So a login's write still opening (or hanging) cannot land after the logout's
+ * and leave the record naming a user who signed out, whose pushes would then show; and a write
+ * that never completes holds no later one.
  */
-export function setSignedInUser(userId: string | null): Promise<void> {
-  const write = writes.then(() =>
-    run('readwrite', (store) => {
-      if (userId) store.put(userId, KEY);
-      else store.delete(KEY);
-    }),
-  );
-  writes = write.catch(() => undefined);
-  return write.then(() => undefined);
+export async function setSignedInUser(userId: string | null): Promise<void> {
+  const mine = ++asked;
+  await run('readwrite', (store) => {
+    // A later write's transaction, if it exists yet, was created after this one: it runs after.
+    if (mine !== asked) return;
+    if (userId) store.put(userId, KEY);
+    else store.delete(KEY);
+  });
 }
 
 /** The signed-in user of this device, or null. */
