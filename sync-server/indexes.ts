@@ -58,8 +58,9 @@ export const INDEXES: IndexDefinitions = {
     // Reviews waiting for the other side or for their window to close (bounded by open windows).
     unpublished: (d) => (d.publishedAt === null && !d._deleted ? 'waiting' : undefined),
   },
+  // Nothing reads a user's notifications or conversations by user: the pulls filter the feed, and
+  // the chat record finds its notice by this one key.
   notifications: {
-    userId: (d) => str(d.userId),
     // The receiver's unread new_message notice of a conversation, which each new message updates
     // (chat/record.ts): one lookup, however many notifications the receiver ever had.
     unreadMessage: (d) => {
@@ -70,7 +71,6 @@ export const INDEXES: IndexDefinitions = {
         : undefined;
     },
   },
-  conversations: { participant: (d) => (Array.isArray(d.participants) ? (d.participants as string[]) : undefined) },
   sessions: { userId: (d) => str(d.userId) },
   waitlist: { email: (d) => str(d.email) },
   // Web push (push/subscriptions.ts): a user's devices, a session's device, a device's record by endpoint.

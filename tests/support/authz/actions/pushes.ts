@@ -1,9 +1,22 @@
 import { conversationIdFor } from '../../../../shared/ids';
 import { gigDoc, randomId, uniqueEmail } from '../../fixtures';
-import { applicantSendsMessage, buildWorld, freshGig, idOf, mustStore, stored, type Member } from '../world';
+import {
+  applicantSendsMessage,
+  buildWorld,
+  freshGig,
+  idOf,
+  mustStore,
+  stored,
+  type Member,
+  type World,
+} from '../world';
 import { Action, moveApplication, pushCell, pushDelete, pushEdit, selfOf } from '../cells';
 
 /** The matrix's cells for pushes to every collection, the state machine included. */
+/** The buyer's notifications as the server stores them. */
+const buyersNotifications = (w: World) =>
+  [...w.server.ctx.store.all('notifications')].filter((n) => n.userId === idOf(w, 'buyer'));
+
 export const PUSHES_ACTIONS: Action[] = [
   // --- Pushes: users ----------------------------------------------------------------------------
   {
@@ -169,9 +182,7 @@ export const PUSHES_ACTIONS: Action[] = [
     phase: 2,
     run: async (w, r) => {
       const f = await freshGig(w, 'PENDING');
-      const note = [...w.server.ctx.store.byIndex('notifications', 'userId', idOf(w, 'buyer'))].find(
-        (n) => n.applicationId === f.appId,
-      );
+      const note = buyersNotifications(w).find((n) => n.applicationId === f.appId);
       if (!note) throw new Error('fixture: no new_application notification');
       return pushEdit(w, r, 'notifications', note.id, { read: true }, (after) => after?.read === true);
     },
@@ -180,9 +191,7 @@ export const PUSHES_ACTIONS: Action[] = [
     name: "push notifications: edit the buyer's notification text",
     phase: 2,
     run: async (w, r) => {
-      const note = [...w.server.ctx.store.byIndex('notifications', 'userId', idOf(w, 'buyer'))].find(
-        (n) => !n._deleted,
-      )!;
+      const note = buyersNotifications(w).find((n) => !n._deleted)!;
       return pushEdit(
         w,
         r,
@@ -197,9 +206,7 @@ export const PUSHES_ACTIONS: Action[] = [
     name: "push notifications: delete the buyer's notification",
     phase: 2,
     run: async (w, r) => {
-      const note = [...w.server.ctx.store.byIndex('notifications', 'userId', idOf(w, 'buyer'))].find(
-        (n) => !n._deleted,
-      )!;
+      const note = buyersNotifications(w).find((n) => !n._deleted)!;
       return pushDelete(w, r, 'notifications', note.id);
     },
   },
