@@ -53,6 +53,7 @@ export async function settleEndedSession(
 ): Promise<void> {
   if (settling.has(userId) || loggingOut.has(userId)) return;
   settling.add(userId);
+  console.info('The server ended the session of the user signed in here: signing out.');
   try {
     const unsent = await unsentOnDevice(userId);
     if (unsent === 0) await device.close();

@@ -100,13 +100,20 @@ export async function deliverPush(page: Page, data: string): Promise<void> {
 
 /**
  * What the context's service workers write to their console from now on (the push handler says
- * there why it showed nothing), for a failing test's message.
+ * there why it showed nothing), and, marked `page`, its pages' info, warnings and errors (the app
+ * says there when signing out closes the notifications shown), for a failing test's message.
  */
 export function serviceWorkerConsole(context: BrowserContext): string[] {
   const lines: string[] = [];
   const listen = (worker: Worker) => worker.on('console', (m) => lines.push(`${m.type()}: ${m.text()}`));
   for (const worker of context.serviceWorkers()) listen(worker);
   context.on('serviceworker', listen);
+  const listenPage = (page: Page) =>
+    page.on('console', (m) => {
+      if (['info', 'warning', 'error'].includes(m.type())) lines.push(`page ${m.type()}: ${m.text()}`);
+    });
+  for (const page of context.pages()) listenPage(page);
+  context.on('page', listenPage);
   return lines;
 }
 
