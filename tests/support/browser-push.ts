@@ -136,7 +136,7 @@ export async function explainedByServiceWorker<T>(page: Page, log: string[], wai
     throw new Error(
       [
         (err as Error).message,
-        `The service worker's console: ${log.length > 0 ? log.join(' | ') : '(nothing)'}`,
+        `The console (the service worker's; its pages' lines marked "page"): ${log.length > 0 ? log.join(' | ') : '(nothing)'}`,
         `Its versions: ${session ? session.versions.join(' | ') : '(no DevTools session)'}`,
         `Notifications showing now: ${showing}`,
         `The signed-in user the worker reads now: ${record}`,

@@ -12,11 +12,11 @@ import {
 } from '../world';
 import { Action, moveApplication, pushCell, pushDelete, pushEdit, selfOf } from '../cells';
 
-/** The matrix's cells for pushes to every collection, the state machine included. */
 /** The buyer's notifications as the server stores them. */
 const buyersNotifications = (w: World) =>
   [...w.server.ctx.store.all('notifications')].filter((n) => n.userId === idOf(w, 'buyer'));
 
+/** The matrix's cells for pushes to every collection, the state machine included. */
 export const PUSHES_ACTIONS: Action[] = [
   // --- Pushes: users ----------------------------------------------------------------------------
   {
