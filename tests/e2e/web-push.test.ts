@@ -6,8 +6,11 @@ import {
   clickNotification,
   deliverPush,
   explainedByServiceWorker,
+  pushesNotShown,
   serviceWorkerConsole,
+  shownByWorker,
   shownNotifications,
+  tagsShown,
   standInPushSubscription,
   type ShownNotification,
 } from '../support/browser-push';
@@ -77,7 +80,9 @@ describe('web push on an installed device', () => {
     const shown = await explainedByServiceWorker(
       page,
       swLog,
-      waitFor('the notification shows', async () => (await shownNotifications(page))[0]),
+      shownByWorker(swLog, received.payload.tag as string, 'the worker shows the notification').then(() =>
+        waitFor('the notification shows', async () => (await shownNotifications(page))[0]),
+      ),
     );
     const stored = [...server.ctx.store.all('notifications')].find((n) => n.userId === buyer.user.id)!;
     expect(shown).toMatchObject<Partial<ShownNotification>>({
@@ -109,7 +114,9 @@ describe('web push on an installed device', () => {
     await explainedByServiceWorker(
       page,
       swLog,
-      waitFor('another shows', async () => (await shownNotifications(page)).length === 1),
+      shownByWorker(swLog, 'notification-n-another', 'the worker shows another').then(() =>
+        waitFor('another shows', async () => (await shownNotifications(page)).length === 1),
+      ),
     );
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
@@ -134,17 +141,25 @@ describe('web push on an installed device', () => {
     const note = (userId: string, id: string, message: string) =>
       JSON.stringify(pushPayload({ id, userId, type: 'GIG_STARTED', message, createdAt: Date.now() }));
 
+    // What was shown is what the worker says it showed (see shownByWorker); what the browser
+    // lists is checked only for what must not be there.
     await deliverPush(page, note(first.user.id, 'n-first-1', 'Work started on “Logo”'));
     await explainedByServiceWorker(
       page,
       swLog,
-      waitFor('the signed-in user’s push shows', async () => (await shownNotifications(page)).length === 1),
+      shownByWorker(swLog, 'notification-n-first-1', 'the signed-in user’s push shows'),
     );
 
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
     expect(await shownNotifications(page)).toEqual([]);
     await deliverPush(page, note(first.user.id, 'n-first-2', 'Work started on “Poster”'));
+    await explainedByServiceWorker(
+      page,
+      swLog,
+      waitFor('the push after logout is dropped', () => pushesNotShown(swLog).length === 1),
+    );
+    expect(pushesNotShown(swLog)).toEqual(['nobody is signed in on this device']);
 
     await page.getByLabel('Email').fill(second.user.email);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -156,9 +171,16 @@ describe('web push on an installed device', () => {
     await explainedByServiceWorker(
       page,
       swLog,
-      waitFor('the new user’s push shows', async () => (await shownNotifications(page)).length > 0),
+      shownByWorker(swLog, 'notification-n-second-1', 'the new user’s push shows').then(() =>
+        waitFor('the old user’s push is dropped', () => pushesNotShown(swLog).length === 2),
+      ),
     );
-    expect((await shownNotifications(page)).map((n) => n.body)).toEqual(['Work started on “Flyer”']);
+    expect(tagsShown(swLog)).toEqual(['notification-n-first-1', 'notification-n-second-1']);
+    expect(pushesNotShown(swLog)).toEqual([
+      'nobody is signed in on this device',
+      'it is for another user than the one signed in here',
+    ]);
+    for (const n of await shownNotifications(page)) expect(n.body).toBe('Work started on “Flyer”');
     await context.close();
   });
 });

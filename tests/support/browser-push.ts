@@ -1,6 +1,7 @@
 import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 import { DEVICE_SESSION } from '../../client/lib/device-session';
 import type { Device } from './push-service';
+import { waitFor } from './wait';
 
 /**
  * Web push in the test browser. Chromium here has no push service to subscribe with
@@ -115,6 +116,28 @@ export function serviceWorkerConsole(context: BrowserContext): string[] {
   for (const page of context.pages()) listenPage(page);
   context.on('page', listenPage);
   return lines;
+}
+
+/**
+ * Waits until the service worker says it showed the notification tagged `tag` (its push handler's
+ * `showNotification` resolved), from `serviceWorkerConsole`'s log, and gives the tags it showed so
+ * far in order. What the browser lists as showing (`getNotifications()`) is not the test of that:
+ * headless Chromium sometimes stops listing a notification it has just shown, with nothing having
+ * closed it (the worker's and the app's logs said so in a failed run).
+ */
+export async function shownByWorker(log: string[], tag: string, what: string): Promise<string[]> {
+  await waitFor(what, () => tagsShown(log).includes(tag), 10_000);
+  return tagsShown(log);
+}
+
+/** The tags of the notifications the service worker showed, oldest first, from its log. */
+export function tagsShown(log: string[]): string[] {
+  return log.flatMap((line) => /^debug: A notification was shown \((.*)\)\.$/.exec(line)?.slice(1) ?? []);
+}
+
+/** The reasons the service worker gave for the pushes it did not show, oldest first, from its log. */
+export function pushesNotShown(log: string[]): string[] {
+  return log.flatMap((line) => /^warning: A push was not shown: (.*)\.$/.exec(line)?.slice(1) ?? []);
 }
 
 /**
