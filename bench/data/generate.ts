@@ -59,6 +59,18 @@ const APPLICANTS_PER_GIG: [number, number][] = [[0, 30], [1, 30], [2, 20], [3, 1
 const SELECTED_STATE: [Stage, number][] = [['none', 55], ['offered', 12], ['declined', 8], ['awaiting-payment', 7], ['in-progress', 10], ['completed', 8]];
 type Stage = 'none' | 'offered' | 'declined' | 'awaiting-payment' | 'in-progress' | 'completed';
 
+/**
+ * The longest a gig's follow-up runs after it: its last application (five, a day apart at most),
+ * or its chosen applicant's offer, acceptance, payment and completion (~4.2 days), or a chat of
+ * ten messages up to six hours apart from the day after (3.5 days).
+ */
+const FOLLOW_UP_MS = 5 * DAY_MS;
+
+/** `ms` scaled down (never below a millisecond: each step still comes after the one before). */
+function later(ms: number, scale: number): number {
+  return Math.max(1, Math.round(ms * scale));
+}
+
 export function startOfUtcDay(t = Date.now()): number {
   return t - (t % DAY_MS);
 }
@@ -237,7 +249,7 @@ export class DataGenerator {
    * keeps it (each participant writes with their own Yjs client id, the server stamps each
    * message), the conversation record, and the receiver's new_message notification.
    */
-  chat(application: Stored<'applications'>, messages: number, startAt: number): string {
+  chat(application: Stored<'applications'>, messages: number, startAt: number, scale = 1): string {
     const creator = this.store.get('users', String(application.creatorId))!;
     const applicant = this.store.get('users', String(application.applicantId))!;
     const room = conversationIdFor(creator.id, applicant.id);
@@ -251,7 +263,7 @@ export class DataGenerator {
     let last: (ChatDocMessage & { timestamp: number }) | undefined;
     for (let i = 0; i < messages; i++) {
       const [from, to] = i % 2 === 0 ? [creator, applicant] : [applicant, creator];
-      t += this.rng.int(30_000, 6 * 3_600_000);
+      t += later(this.rng.int(30_000, 6 * 3_600_000), scale);
       const m: ChatDocMessage = { id: `m-${this.id()}`, content: CHAT_LINES[i % CHAT_LINES.length]!, senderId: from.id, receiverId: to.id, clientTime: t };
       doc.clientID = clientOf.get(from.id)!;
       list.push([m]);
@@ -317,24 +329,25 @@ export class DataGenerator {
     this.write([{ collection: 'gigs', doc: { ...doc, updatedAt: stamp(at, gig) } }, ...settled.writes.filter((w) => w.collection !== 'notifications'), ...this.seeded(notes, at)]);
   }
 
-  /** Takes a gig's chosen applicant through the state machine to `stage`. */
-  advance(application: Stored<'applications'>, stage: Stage, at: number): Stored<'applications'> {
+  /** Takes a gig's chosen applicant through the state machine to `stage`, its steps `scale` times as far apart. */
+  advance(application: Stored<'applications'>, stage: Stage, at: number, scale = 1): Stored<'applications'> {
+    const hour = later(3_600_000, scale);
     if (stage === 'none') return application;
     const creator = this.store.get('users', String(application.creatorId))!;
     const applicant = this.store.get('users', String(application.applicantId))!;
     const offer = stage === 'completed' && this.rng.chance(0.1) ? 0 : Number(application.budget);
-    let a = this.move(application, { type: 'SEND_OFFER', finalBudget: offer }, creator, (at += 3_600_000));
+    let a = this.move(application, { type: 'SEND_OFFER', finalBudget: offer }, creator, (at += hour));
     if (stage === 'offered') return a;
-    if (stage === 'declined') return this.move(a, { type: 'DECLINE' }, applicant, at + 3_600_000);
-    a = this.move(a, { type: 'ACCEPT' }, applicant, (at += 3_600_000));
+    if (stage === 'declined') return this.move(a, { type: 'DECLINE' }, applicant, at + hour);
+    a = this.move(a, { type: 'ACCEPT' }, applicant, (at += hour));
     this.settleHiring(String(a.gigId), at);
     // A paid offer waits for the buyer's payment; an offer of nothing starts at once.
     if (a.status === 'PENDING_PAYMENT') {
       if (stage === 'awaiting-payment') return a;
-      a = this.move(a, { type: 'CONFIRM_PAYMENT' }, creator, (at += 3_600_000));
+      a = this.move(a, { type: 'CONFIRM_PAYMENT' }, creator, (at += hour));
     }
     if (stage === 'in-progress') return a;
-    return this.move(a, { type: 'COMPLETE' }, creator, at + 2 * DAY_MS);
+    return this.move(a, { type: 'COMPLETE' }, creator, at + later(2 * DAY_MS, scale));
   }
 
   private budgetOf(gig: Stored<'gigs'>): number {
@@ -360,13 +373,18 @@ export class DataGenerator {
       const gig = this.gig(creator, at, i, COUNTRIES[Math.floor(i / NICHES.length) % COUNTRIES.length]!.code);
       const count = rng.weighted(APPLICANTS_PER_GIG);
       const candidates = rng.sample(users, count + 1).filter((u) => u.id !== creator.id).slice(0, count);
-      const applications = candidates.map((u, k) => this.apply(gig, u, at + (k + 1) * rng.int(600_000, DAY_MS)));
+      // What follows a gig takes up to ~5 days (FOLLOW_UP_MS); for the last days' gigs it happens
+      // proportionally sooner, so nothing is dated after `now` (a demo showing events to come).
+      const scale = Math.min(1, Math.max(0, this.now - at) / FOLLOW_UP_MS);
+      const applications = candidates.map((u, k) =>
+        this.apply(gig, u, at + later((k + 1) * rng.int(600_000, DAY_MS), scale)),
+      );
       const chosen = applications[0];
       if (!chosen) continue;
       const stage = rng.weighted(SELECTED_STATE);
-      const moved = this.advance(chosen, stage, at + 2 * DAY_MS);
+      const moved = this.advance(chosen, stage, at + later(2 * DAY_MS, scale), scale);
       if (stage !== 'none' && stage !== 'declined' ? rng.chance(0.8) : rng.chance(0.05)) {
-        this.chat(moved, rng.int(2, 10), at + DAY_MS);
+        this.chat(moved, rng.int(2, 10), at + later(DAY_MS, scale), scale);
       }
       if (i % 500 === 499) await this.done();
     }
