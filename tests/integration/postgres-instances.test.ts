@@ -417,7 +417,8 @@ describe('an instance killed mid-load', { timeout: 120_000 }, () => {
               }
               answers.push(`${res.status} ${JSON.stringify(res.body)}`);
               met.push(String(res.status));
-              if (res.status === 503) await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
+              if (res.status === 503)
+                await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 100 * (attempt + 1))));
             } catch (err) {
               // Connection refused or reset by the killed instance (kept for the messages).
               thrown.push(String((err as { cause?: unknown }).cause ?? err));
