@@ -59,6 +59,9 @@ const APPLICANTS_PER_GIG: [number, number][] = [[0, 30], [1, 30], [2, 20], [3, 1
 const SELECTED_STATE: [Stage, number][] = [['none', 55], ['offered', 12], ['declined', 8], ['awaiting-payment', 7], ['in-progress', 10], ['completed', 8]];
 type Stage = 'none' | 'offered' | 'declined' | 'awaiting-payment' | 'in-progress' | 'completed';
 
+/** A gig is dated up to this long after its place on the timeline (the newest one included). */
+export const GIG_JITTER_MS = 60_000;
+
 /**
  * The longest a gig's follow-up runs after it: its last application (five, a day apart at most),
  * or its chosen applicant's offer, acceptance, payment and completion (~4.2 days), or a chat of
@@ -368,7 +371,7 @@ export class DataGenerator {
     const buyers = users.slice(0, Math.max(10, Math.round(users.length * 0.3)));
     const span = 90 * DAY_MS;
     for (let i = 0; i < gigs; i++) {
-      const at = this.now - span + Math.floor((i / gigs) * span) + rng.int(0, 60_000);
+      const at = this.now - span + Math.floor((i / gigs) * span) + rng.int(0, GIG_JITTER_MS);
       const creator = i < demoUsers.length * 3 ? demoUsers[i % demoUsers.length]! : rng.chance(0.7) ? rng.pick(buyers) : rng.pick(users);
       const gig = this.gig(creator, at, i, COUNTRIES[Math.floor(i / NICHES.length) % COUNTRIES.length]!.code);
       const count = rng.weighted(APPLICANTS_PER_GIG);

@@ -7,6 +7,20 @@ import { parsePushPayload, type PushPayload } from '../../shared/push-payload';
  * the handlers run the same in the service worker and in unit tests.
  */
 
+/** Why a push was not shown, as `PushDeps.dropped` is told. */
+export const PUSH_DROPPED = {
+  notOurs: 'not a notification of this app',
+  nobody: 'nobody is signed in on this device',
+  otherUser: 'it is for another user than the one signed in here',
+  unknownUser: (err: unknown) => `this device could not tell who is signed in (${String(err)})`,
+} as const;
+
+/** The service worker's console lines about a push (client/sw/sw.ts writes them; the browser tests read them). */
+export const PUSH_LOG = {
+  shown: (tag: string) => `A notification was shown (${tag}).`,
+  dropped: (reason: string) => `A push was not shown: ${reason}.`,
+} as const;
+
 /** What a shown notification carries for its click. */
 export type NotificationData = { url: string; notificationId: string; userId: string };
 
@@ -33,20 +47,18 @@ export type PushDeps = {
 export async function handlePush(text: string | null, deps: PushDeps): Promise<PushPayload | null> {
   const payload = parsePushPayload(text);
   if (!payload) {
-    deps.dropped?.('not a notification of this app');
+    deps.dropped?.(PUSH_DROPPED.notOurs);
     return null;
   }
   let user: string | null;
   try {
     user = await deps.signedInUser();
   } catch (err) {
-    deps.dropped?.(`this device could not tell who is signed in (${String(err)})`);
+    deps.dropped?.(PUSH_DROPPED.unknownUser(err));
     return null;
   }
   if (user !== payload.userId) {
-    deps.dropped?.(
-      user === null ? 'nobody is signed in on this device' : 'it is for another user than the one signed in here',
-    );
+    deps.dropped?.(user === null ? PUSH_DROPPED.nobody : PUSH_DROPPED.otherUser);
     await deps.unsubscribe().catch(() => undefined);
     return null;
   }

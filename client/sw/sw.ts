@@ -6,7 +6,7 @@ import { RangeRequestsPlugin } from 'workbox-range-requests';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
 import { signedInUser } from '../lib/device-session';
-import { handleNotificationClick, handlePush, type AppWindow } from './push-handlers';
+import { handleNotificationClick, handlePush, PUSH_LOG, type AppWindow } from './push-handlers';
 
 /**
  * The service worker (vite-plugin-pwa's injectManifest): the app shell and assets precached, the
@@ -66,7 +66,7 @@ sw.addEventListener('push', (event) => {
     handlePush(event.data?.text() ?? null, {
       showNotification: async (title, options) => {
         await sw.registration.showNotification(title, options);
-        console.debug(`A notification was shown (${options.tag ?? 'untagged'}).`);
+        console.debug(PUSH_LOG.shown(options.tag ?? 'untagged'));
       },
       signedInUser: async () => {
         const user = await signedInUser();
@@ -77,7 +77,7 @@ sw.addEventListener('push', (event) => {
         const subscription = await sw.registration.pushManager.getSubscription();
         await subscription?.unsubscribe();
       },
-      dropped: (reason) => console.warn(`A push was not shown: ${reason}.`),
+      dropped: (reason) => console.warn(PUSH_LOG.dropped(reason)),
     }).catch((err: unknown) => {
       console.error('A push could not be shown:', err);
       throw err;

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUSH_DROPPED } from '../../client/sw/push-handlers';
 import { pushPayload } from '../../shared/push-payload';
 import { launchBrowser, signedInContext, waitForServiceWorker, waitUpToDate } from '../support/browser';
 import {
@@ -159,7 +160,7 @@ describe('web push on an installed device', () => {
       swLog,
       waitFor('the push after logout is dropped', () => pushesNotShown(swLog).length === 1),
     );
-    expect(pushesNotShown(swLog)).toEqual(['nobody is signed in on this device']);
+    expect(pushesNotShown(swLog)).toEqual([PUSH_DROPPED.nobody]);
 
     await page.getByLabel('Email').fill(second.user.email);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -176,10 +177,7 @@ describe('web push on an installed device', () => {
       ),
     );
     expect(tagsShown(swLog)).toEqual(['notification-n-first-1', 'notification-n-second-1']);
-    expect(pushesNotShown(swLog)).toEqual([
-      'nobody is signed in on this device',
-      'it is for another user than the one signed in here',
-    ]);
+    expect(pushesNotShown(swLog)).toEqual([PUSH_DROPPED.nobody, PUSH_DROPPED.otherUser]);
     for (const n of await shownNotifications(page)) expect(n.body).toBe('Work started on “Flyer”');
     await context.close();
   });

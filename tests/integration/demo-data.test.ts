@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDataDir, openDataDirStore, startOfUtcDay } from '../../bench/data/generate';
+import { GIG_JITTER_MS, generateDataDir, openDataDirStore, startOfUtcDay } from '../../bench/data/generate';
+import { DAY_MS } from '../../shared/constants';
 import type { JournalStore } from '../../sync-server/store/journal-store';
 import type { CollectionName } from '../../sync-server/store/store';
 
@@ -11,8 +12,6 @@ import type { CollectionName } from '../../sync-server/store/store';
 // (an application "just now" that the list dates this afternoon, an offer accepted tomorrow).
 
 const NOW = startOfUtcDay(Date.UTC(2026, 10, 20, 15));
-/** A gig is dated up to a minute after its slot of the timeline, the newest one included. */
-const GIG_JITTER_MS = 60_000;
 /** Collections whose times are history; sessions expire and timers fire later by design. */
 const HISTORY: CollectionName[] = [
   'users',
@@ -62,7 +61,7 @@ describe('the generated marketplace', () => {
           const value = (doc as Record<string, unknown>)[field];
           if (typeof value !== 'number') continue;
           if (value > NOW + GIG_JITTER_MS + 1_000) late.push(`${collection} ${doc.id} ${field} +${value - NOW} ms`);
-          if (collection === 'applications' && field === 'appliedAt' && value > NOW - 2 * 86_400_000) recent++;
+          if (collection === 'applications' && field === 'appliedAt' && value > NOW - 2 * DAY_MS) recent++;
         }
       }
     }

@@ -1,5 +1,6 @@
 import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 import { DEVICE_SESSION } from '../../client/lib/device-session';
+import { PUSH_LOG } from '../../client/sw/push-handlers';
 import type { Device } from './push-service';
 import { waitFor } from './wait';
 
@@ -132,12 +133,21 @@ export async function shownByWorker(log: string[], tag: string, what: string): P
 
 /** The tags of the notifications the service worker showed, oldest first, from its log. */
 export function tagsShown(log: string[]): string[] {
-  return log.flatMap((line) => /^debug: A notification was shown \((.*)\)\.$/.exec(line)?.slice(1) ?? []);
+  return filled(log, 'debug', PUSH_LOG.shown);
 }
 
 /** The reasons the service worker gave for the pushes it did not show, oldest first, from its log. */
 export function pushesNotShown(log: string[]): string[] {
-  return log.flatMap((line) => /^warning: A push was not shown: (.*)\.$/.exec(line)?.slice(1) ?? []);
+  return filled(log, 'warning', PUSH_LOG.dropped);
+}
+
+/** What `line` put in each of the log's lines of `type` that it wrote. */
+function filled(log: string[], type: string, line: (value: string) => string): string[] {
+  const [before, after] = line('\u0000').split('\u0000') as [string, string];
+  const prefix = `${type}: ${before}`;
+  return log.flatMap((l) =>
+    l.startsWith(prefix) && l.endsWith(after) ? [l.slice(prefix.length, l.length - after.length)] : [],
+  );
 }
 
 /**

@@ -43,7 +43,10 @@ export class TestClient {
     return client;
   }
 
-  /** Server instances behind one address: each request goes to one of `baseUrls`, chosen at random. */
+  /**
+   * Server instances behind one address: each request goes to one of `baseUrls`, chosen at random,
+   * or to the next one when that one refuses the connection (see `spread`).
+   */
   private bases: readonly string[] | undefined;
 
   /** The instances this client spreads its requests over (undefined: only `baseUrl`). */
@@ -65,6 +68,10 @@ export class TestClient {
   /**
    * A browser behind a load balancer that spreads every request over `baseUrls` (instances of one
    * deployment), sending `origin` (their shared PUBLIC_ORIGIN) as a browser on that address would.
+   * Like a real balancer, it sends a request whose connection an instance refused (a stopped one:
+   * nothing was sent) to the next; a request cut off by an instance dying fails, as in a browser.
+   * (Without that, a write could draw the dead instance attempt after attempt: a third of the time
+   * each, with three instances.)
    */
   static spread(baseUrls: readonly string[], origin: string): TestClient {
     const client = new TestClient(baseUrls[0]!, origin);
@@ -86,8 +93,7 @@ export class TestClient {
       payload = typeof body === 'string' ? body : JSON.stringify(body);
       h['content-type'] ??= 'application/json';
     }
-    const base = this.bases ? this.bases[Math.floor(Math.random() * this.bases.length)]! : this.baseUrl;
-    const res = await fetch(base + path, { method, headers: h, body: payload, redirect: 'manual' });
+    const res = await this.fetchFrom(path, { method, headers: h, body: payload, redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const eq = pair!.indexOf('=');
@@ -104,6 +110,20 @@ export class TestClient {
       // not JSON: keep the text
     }
     return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  /** `fetch` on one of the instances (see `spread`), or on `baseUrl`. */
+  private async fetchFrom(path: string, init: RequestInit): Promise<Response> {
+    const bases = this.bases ?? [this.baseUrl];
+    const first = Math.floor(Math.random() * bases.length);
+    for (let i = 0; ; i++) {
+      try {
+        return await fetch(bases[(first + i) % bases.length]! + path, init);
+      } catch (err) {
+        const refused = (err as { cause?: { code?: unknown } }).cause?.code === 'ECONNREFUSED';
+        if (!refused || i === bases.length - 1) throw err;
+      }
+    }
   }
 
   get<T = Record<string, unknown>>(path: string) {
