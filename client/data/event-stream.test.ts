@@ -40,6 +40,16 @@ describe('EventStream status', () => {
     expect(statuses).toEqual(['connecting', 'open', 'closed']);
   });
 
+  it('asks for the stream at low priority: it never ends, and the pulls asked beside it come first', async () => {
+    const asked: RequestInit[] = [];
+    watch((_url, init) => {
+      asked.push(init ?? {});
+      return Promise.reject(new TypeError('Failed to fetch'));
+    });
+    await settle();
+    expect(asked.map((init) => init.priority)).toEqual(['low']);
+  });
+
   it('a server answering 503 was reached: "closed", not "unreachable"', async () => {
     const { statuses } = watch(() => Promise.resolve(new Response('down', { status: 503 })));
     await settle();

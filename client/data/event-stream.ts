@@ -70,6 +70,10 @@ export class EventStream {
         headers: { accept: 'text/event-stream', ...this.options.headers?.() },
         credentials: 'same-origin',
         signal: controller.signal,
+        // A stream stays open for the page's life: the pulls and scripts asked beside it come
+        // first, and tools that wait for a page's important requests to end (Lighthouse) do not
+        // wait for this one, which never ends (decision 008, twenty-third sitting).
+        priority: 'low',
       });
       reached = true;
       if (res.status === 401) {
