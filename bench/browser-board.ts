@@ -348,7 +348,7 @@ async function indexedDbFloor(report: Report, page: Page): Promise<void> {
 async function benchDemoFirstSync(report: Report): Promise<void> {
   const dataDir = await tempDataDir('browser-demo');
   await generateDataDir(dataDir, { gigs: DEMO_GIGS, demoAccounts: DEMO_ACCOUNTS });
-  const server = await startChildServer({ dataDir, env: { ...LOAD_ENV, DIST_DIR: ensureBuilt() } });
+  const server = await startChildServer({ dataDir, env: { ...LOAD_ENV, DIST_DIR: await ensureBuilt() } });
   try {
     const account = DEMO_ACCOUNTS[0]!;
     for (const path of ['/landing', '/basket', '/notifications', '/applications']) {

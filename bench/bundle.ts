@@ -12,7 +12,7 @@ const KB = 1000;
  * shell (/landing) ≤ 300 kB.
  */
 export async function benchBundle(report: Report): Promise<RouteLoad[]> {
-  const bundle = readBundle(ensureBuilt());
+  const bundle = readBundle(await ensureBuilt());
   const routes = clientRoutes();
   const loads = routes.map((r) => routeLoad(bundle, r, routes));
   for (const l of loads) {

@@ -56,7 +56,7 @@ function numeric(lhr: { audits: Record<string, { numericValue?: number } | undef
 export async function benchLighthouse(report: Report, options: LighthouseOptions = {}): Promise<void> {
   const runs = options.runs ?? 3;
   const gigs = options.gigs ?? 1_000;
-  const distDir = ensureBuilt();
+  const distDir = await ensureBuilt();
   if (options.onlyDemo) return benchDemoFirstVisits(report, runs, distDir, options.pages);
   const dataDir = gigs > 0 ? await copyOf(await dataset({ gigs }), 'lighthouse') : await tempDataDir('lighthouse');
   const server = await startChildServer({ dataDir, env: { ...LOAD_ENV, DIST_DIR: distDir } });

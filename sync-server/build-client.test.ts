@@ -6,13 +6,17 @@ import { clientBuildIsStale } from './build-client';
 
 let root: string;
 const dist = () => path.join(root, 'dist');
+/** Sets the modification time of a file or folder `secondsAgo` in the past. */
+function age(relative: string, secondsAgo: number): void {
+  const at = Date.now() / 1000 - secondsAgo;
+  fs.utimesSync(path.join(root, relative), at, at);
+}
 /** Writes a file with its modification time `secondsAgo` in the past. */
 function write(relative: string, secondsAgo: number): void {
   const file = path.join(root, relative);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, 'x');
-  const at = Date.now() / 1000 - secondsAgo;
-  fs.utimesSync(file, at, at);
+  age(relative, secondsAgo);
 }
 
 beforeEach(() => {
@@ -21,8 +25,7 @@ beforeEach(() => {
   write('shared/money.ts', 300);
   write('package.json', 300);
   // Directories get the time of their last entry's change: set them in the past too.
-  for (const dir of ['client', 'shared'])
-    fs.utimesSync(path.join(root, dir), Date.now() / 1000 - 300, Date.now() / 1000 - 300);
+  for (const dir of ['client', 'shared']) age(dir, 300);
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -52,8 +55,7 @@ describe('clientBuildIsStale (npm start and the benchmarks build the client when
     write('dist/index.html', 100);
     write('client/data/event-stream.test.ts', 10);
     write('client/node_modules/x/index.js', 10);
-    for (const dir of ['client', 'client/data', 'client/node_modules'])
-      fs.utimesSync(path.join(root, dir), Date.now() / 1000 - 300, Date.now() / 1000 - 300);
+    for (const dir of ['client', 'client/data', 'client/node_modules']) age(dir, 300);
     expect(clientBuildIsStale(dist(), root)).toBe(false);
   });
 });
