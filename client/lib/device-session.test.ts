@@ -1,6 +1,6 @@
 import { indexedDB as fakeIndexedDB } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setSignedInUser, signedInUser } from './device-session';
+import { pushUser, setPushUser, setSignedInUser, signedInUser } from './device-session';
 
 /**
  * An IndexedDB whose opens complete when the test says: `open` hands back a request whose events
@@ -49,6 +49,7 @@ describe('the device’s signed-in user', () => {
   afterEach(async () => {
     opens.releaseInReverse();
     await setSignedInUser(null);
+    await setPushUser(null);
     vi.unstubAllGlobals();
   });
 
@@ -93,6 +94,20 @@ describe('the device’s signed-in user', () => {
     await expect(setSignedInUser('u-1')).rejects.toThrow('storage is full');
     vi.stubGlobal('indexedDB', opens.factory);
     await setSignedInUser('u-2');
+    expect(await signedInUser()).toBe('u-2');
+  });
+
+  it('keeps whose notifications the push subscription carries apart from who is signed in', async () => {
+    expect(await pushUser()).toBeNull();
+    await setSignedInUser('u-1');
+    await setPushUser('u-1');
+    await setSignedInUser('u-2');
+    expect(await pushUser()).toBe('u-1');
+    await setPushUser('u-2');
+    expect(await pushUser()).toBe('u-2');
+    expect(await signedInUser()).toBe('u-2');
+    await setPushUser(null);
+    expect(await pushUser()).toBeNull();
     expect(await signedInUser()).toBe('u-2');
   });
 });

@@ -1,5 +1,6 @@
 import type { NotificationType } from '../../shared/constants';
 import { api } from './api';
+import { setPushUser } from './device-session';
 import { withTimeout } from './with-timeout';
 
 /**
@@ -73,9 +74,10 @@ export async function devicePushState(): Promise<PushState> {
 /**
  * Turns notifications on for this device (asking the browser's permission first), or changes
  * which types it gets. A subscription made with another key (the server's keys changed) is
- * replaced.
+ * replaced. Once the server has it, the device records that it carries `userId`'s notifications
+ * (the service worker then keeps it when a push sent to a previous user of the device arrives).
  */
-export async function enableDevicePush(types: readonly NotificationType[]): Promise<PushState> {
+export async function enableDevicePush(userId: string, types: readonly NotificationType[]): Promise<PushState> {
   const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
   if (permission === 'denied') throw new PushSetupError(PUSH_MESSAGES.denied);
   if (permission !== 'granted') throw new PushSetupError(PUSH_MESSAGES.dismissed);
@@ -89,16 +91,25 @@ export async function enableDevicePush(types: readonly NotificationType[]): Prom
   }
   subscription ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
   const json = subscription.toJSON();
-  return api<PushState>('POST', '/api/push/subscribe', {
+  const state = await api<PushState>('POST', '/api/push/subscribe', {
     endpoint: json.endpoint,
     expirationTime: json.expirationTime ?? null,
     keys: json.keys,
     types,
   });
+  await recordPushUser(userId);
+  return state;
 }
+
+/** Records whose notifications the subscription carries; a failure only costs the exception above. */
+const recordPushUser = (userId: string | null) =>
+  setPushUser(userId).catch((err: unknown) =>
+    console.warn('This device could not record whose notifications it gets:', err),
+  );
 
 /** Turns notifications off for this device: on the server, then the browser's subscription. */
 export async function disableDevicePush(): Promise<PushState> {
+  await recordPushUser(null);
   const subscription = await browserSubscription();
   if (subscription) {
     await api('POST', '/api/push/unsubscribe', { endpoint: subscription.endpoint });
@@ -113,6 +124,7 @@ export async function disableDevicePush(): Promise<PushState> {
  */
 export async function forgetDevicePush(): Promise<void> {
   if (!pushSupported()) return;
+  await recordPushUser(null);
   try {
     const reg = await navigator.serviceWorker.getRegistration();
     if (!reg) return;

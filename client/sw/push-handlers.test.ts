@@ -13,7 +13,7 @@ const payload = pushPayload({
   createdAt: 1_700_000_000_000,
 });
 
-function device(signedIn: string | null) {
+function device(signedIn: string | null, pushUser: string | null = null) {
   const shown: { title: string; options: Parameters<PushDeps['showNotification']>[1] }[] = [];
   const device = { subscribed: true, dropped: [] as string[] };
   const deps: PushDeps = {
@@ -21,6 +21,7 @@ function device(signedIn: string | null) {
       shown.push({ title, options });
     },
     signedInUser: async () => signedIn,
+    pushUser: async () => pushUser,
     unsubscribe: async () => {
       device.subscribed = false;
     },
@@ -63,6 +64,38 @@ describe('the service worker’s push handler', () => {
     expect(shown).toEqual([]);
     expect(d.subscribed).toBe(false);
     expect(d.dropped).toEqual([why]);
+  });
+
+  it('ends the subscription when another user is signed in and notifications were last turned on for someone else', async () => {
+    for (const owner of [null, 'u1abc2', 'third1']) {
+      const { deps, device: d } = device('other1', owner);
+      await handlePush(JSON.stringify(payload), deps);
+      expect(d.subscribed).toBe(false);
+      expect(d.dropped).toEqual(['it is for another user than the one signed in here']);
+    }
+  });
+
+  it('keeps the subscription of the user signed in, who turned notifications on here, when a push sent to the previous user arrives', async () => {
+    const { shown, deps, device: d } = device('other1', 'other1');
+    expect(await handlePush(JSON.stringify(payload), deps)).toBeNull();
+    expect(shown).toEqual([]);
+    expect(d.subscribed).toBe(true);
+    expect(d.dropped).toEqual([
+      'it was sent to this device’s previous user, before the one signed in here turned notifications on',
+    ]);
+  });
+
+  it('ends the subscription when nobody is signed in, whoever turned notifications on last', async () => {
+    const { deps, device: d } = device(null, 'u1abc2');
+    await handlePush(JSON.stringify(payload), deps);
+    expect(d.subscribed).toBe(false);
+  });
+
+  it('ends the subscription when the device cannot tell whose notifications it carries', async () => {
+    const { deps, device: d } = device('other1');
+    deps.pushUser = () => Promise.reject(new Error('IndexedDB unavailable'));
+    await handlePush(JSON.stringify(payload), deps);
+    expect(d.subscribed).toBe(false);
   });
 
   it('shows nothing even when ending the subscription fails', async () => {

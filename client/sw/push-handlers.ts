@@ -12,6 +12,7 @@ export const PUSH_DROPPED = {
   notOurs: 'not a notification of this app',
   nobody: 'nobody is signed in on this device',
   otherUser: 'it is for another user than the one signed in here',
+  previousUser: 'it was sent to this device’s previous user, before the one signed in here turned notifications on',
   unknownUser: (err: unknown) => `this device could not tell who is signed in (${String(err)})`,
 } as const;
 
@@ -31,6 +32,8 @@ export type PushDeps = {
   ): Promise<void>;
   /** The user signed in on this device (client/lib/device-session.ts), null when nobody is. */
   signedInUser(): Promise<string | null>;
+  /** The user this device's push subscription was last turned on for (device-session.ts), null when none. */
+  pushUser(): Promise<string | null>;
   /** Ends this device's push subscription (`pushManager.getSubscription()` → `unsubscribe()`). */
   unsubscribe(): Promise<void>;
   /** Told why a push was not shown (the service worker's console says it). */
@@ -43,6 +46,12 @@ export type PushDeps = {
  * ends, so the pushes stop (a logout made offline could not end it; the server forgets it at the
  * push service's next 404/410). When the device cannot tell who is signed in, it shows nothing and
  * keeps the subscription.
+ *
+ * One exception keeps the subscription: the user signed in has turned notifications on here since
+ * (a browser keeps its subscription, so it moved to them on the server; the previous user had not
+ * logged out, or their logout could not end it). The server no longer sends the previous user's
+ * pushes here, so one arriving now was on its way before: it is dropped, and the signed-in user's
+ * notifications stay on.
  */
 export async function handlePush(text: string | null, deps: PushDeps): Promise<PushPayload | null> {
   const payload = parsePushPayload(text);
@@ -58,6 +67,10 @@ export async function handlePush(text: string | null, deps: PushDeps): Promise<P
     return null;
   }
   if (user !== payload.userId) {
+    if (user !== null && (await deps.pushUser().catch(() => null)) === user) {
+      deps.dropped?.(PUSH_DROPPED.previousUser);
+      return null;
+    }
     deps.dropped?.(user === null ? PUSH_DROPPED.nobody : PUSH_DROPPED.otherUser);
     await deps.unsubscribe().catch(() => undefined);
     return null;

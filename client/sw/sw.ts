@@ -5,7 +5,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { RangeRequestsPlugin } from 'workbox-range-requests';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
-import { signedInUser } from '../lib/device-session';
+import { pushUser, signedInUser } from '../lib/device-session';
 import { handleNotificationClick, handlePush, PUSH_LOG, type AppWindow } from './push-handlers';
 
 /**
@@ -73,6 +73,7 @@ sw.addEventListener('push', (event) => {
         console.debug(`The device's signed-in user was read (${user === null ? 'nobody' : 'someone'}).`);
         return user;
       },
+      pushUser,
       unsubscribe: async () => {
         const subscription = await sw.registration.pushManager.getSubscription();
         await subscription?.unsubscribe();

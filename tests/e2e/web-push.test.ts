@@ -181,4 +181,66 @@ describe('web push on an installed device', () => {
     for (const n of await shownNotifications(page)) expect(n.body).toBe('Work started on “Flyer”');
     await context.close();
   });
+
+  it('keeps the notifications of a user who turned them on where another had them, when a push sent before arrives', async () => {
+    const first = await person(server.url, { name: 'Pia Previous' });
+    const second = await person(server.url, { name: 'Nia Next' });
+    const { context, page } = await signedInContext(browser, server.url, first.http);
+    await context.grantPermissions(['notifications'], { origin: server.url });
+    // One subscription for the device, whoever turns notifications on: a browser keeps its
+    // subscription until it is ended, so the server moves it to the user who turns them on.
+    await standInPushSubscription(context, service.device());
+    const swLog = serviceWorkerConsole(context);
+    const note = (userId: string, id: string, message: string) =>
+      JSON.stringify(pushPayload({ id, userId, type: 'GIG_STARTED', message, createdAt: Date.now() }));
+    const notify = (on: boolean) => async () => {
+      await page.goto(server.url + '/settings');
+      await waitUpToDate(page);
+      const push = page.getByRole('region', { name: 'Notifications on this device' });
+      const toggle = push.getByRole('switch', { name: 'Notify me on this device' });
+      await expect.poll(() => toggle.isEnabled()).toBe(true);
+      await toggle.click();
+      await push.getByText(`Notifications are ${on ? 'on' : 'off'} for this device.`).waitFor();
+    };
+
+    await page.goto(server.url + '/landing');
+    await waitForServiceWorker(page);
+    await notify(true)();
+    expect(live(first.user.id)).toHaveLength(1);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    await page.getByLabel('Email').fill(second.user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL('**/landing');
+    await notify(true)();
+    expect(live(second.user.id)).toHaveLength(1);
+    expect(live(first.user.id)).toHaveLength(0);
+
+    // A push the server sent the first user before the subscription moved arrives now: dropped,
+    // and the device stays subscribed for the second (its own pushes still show).
+    await deliverPush(page, note(first.user.id, 'n-pia-1', 'Work started on “Mural”'));
+    await deliverPush(page, note(second.user.id, 'n-nia-1', 'Work started on “Zine”'));
+    await explainedByServiceWorker(
+      page,
+      swLog,
+      shownByWorker(swLog, 'notification-n-nia-1', 'the second user’s push shows').then(() =>
+        waitFor('the first user’s push is dropped', () => pushesNotShown(swLog).length === 1),
+      ),
+    );
+    expect(pushesNotShown(swLog)).toEqual([PUSH_DROPPED.previousUser]);
+
+    // Once the second user turns notifications off here, a push for anyone else ends the
+    // subscription again, as for a device that never had them on.
+    await notify(false)();
+    await deliverPush(page, note(first.user.id, 'n-pia-2', 'Work started on “Poster”'));
+    await explainedByServiceWorker(
+      page,
+      swLog,
+      waitFor('the next push for the first user is dropped', () => pushesNotShown(swLog).length === 2),
+    );
+    expect(pushesNotShown(swLog)).toEqual([PUSH_DROPPED.previousUser, PUSH_DROPPED.otherUser]);
+    expect(tagsShown(swLog)).toEqual(['notification-n-nia-1']);
+    await context.close();
+  });
 });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { groupsOfTypes, PUSH_GROUPS, typesOfGroups, type PushGroupId } from '../../../shared/push';
+import { useData } from '../../data/data-provider';
 import { isOffline } from '../../lib/api';
 import {
   devicePushState,
@@ -34,6 +35,7 @@ function messageOf(err: unknown): string {
  * device; logging out turns it off.
  */
 export function PushSection() {
+  const { userId } = useData();
   const online = useOnline();
   const [view, setView] = useState<View>(() => (pushSupported() ? { kind: 'loading' } : { kind: 'unsupported' }));
   const [busy, setBusy] = useState(false);
@@ -72,14 +74,14 @@ export function PushSection() {
 
   const toggle = (on: boolean) =>
     change(
-      () => (on ? enableDevicePush(typesOfGroups(ALL_GROUPS)) : disableDevicePush()),
+      () => (on ? enableDevicePush(userId, typesOfGroups(ALL_GROUPS)) : disableDevicePush()),
       on ? 'Notifications are on for this device.' : 'Notifications are off for this device.',
     );
 
   const setGroup = (group: PushGroupId, on: boolean) => {
     const current = groupsOfTypes(state?.types ?? []);
     const next = on ? [...current, group] : current.filter((g) => g !== group);
-    return change(() => enableDevicePush(typesOfGroups(next)), 'Saved.');
+    return change(() => enableDevicePush(userId, typesOfGroups(next)), 'Saved.');
   };
 
   const denied = typeof Notification !== 'undefined' && Notification.permission === 'denied';
