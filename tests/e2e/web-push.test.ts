@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_DROPPED } from '../../client/sw/push-handlers';
 import { pushPayload } from '../../shared/push-payload';
@@ -39,6 +39,14 @@ afterAll(async () => {
   await server?.cleanup();
   await service?.close();
 });
+
+/** Logs in on the login page the page is on, and waits for the board. */
+async function logIn(page: Page, email: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL('**/landing');
+}
 
 const live = (userId: string) =>
   [...server.ctx.store.all('pushsubscriptions')].filter((s) => !s._deleted && s.userId === userId);
@@ -162,10 +170,7 @@ describe('web push on an installed device', () => {
     );
     expect(pushesNotShown(swLog)).toEqual([PUSH_DROPPED.nobody]);
 
-    await page.getByLabel('Email').fill(second.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL('**/landing');
+    await logIn(page, second.user.email);
     await waitUpToDate(page);
     await deliverPush(page, note(first.user.id, 'n-first-3', 'Work started on “Banner”'));
     await deliverPush(page, note(second.user.id, 'n-second-1', 'Work started on “Flyer”'));
@@ -209,10 +214,7 @@ describe('web push on an installed device', () => {
     expect(live(first.user.id)).toHaveLength(1);
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
-    await page.getByLabel('Email').fill(second.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL('**/landing');
+    await logIn(page, second.user.email);
     await notify(true)();
     expect(live(second.user.id)).toHaveLength(1);
     expect(live(first.user.id)).toHaveLength(0);

@@ -76,6 +76,45 @@ function Actions({ children, error }: { children: ReactNode; error: string | nul
   );
 }
 
+type WorkAction = ReturnType<typeof useWorkAction>;
+
+/** A button that opens one of the action's dialogs (quiet unless it is the card's main move). */
+function OpenDialog({
+  act,
+  dialog,
+  main = false,
+  small = false,
+  children,
+}: {
+  act: WorkAction;
+  dialog: Exclude<Dialog, null>;
+  main?: boolean;
+  small?: boolean;
+  children: ReactNode;
+}) {
+  const className = ['button', !main && 'button--quiet', small && 'button--small'].filter(Boolean).join(' ');
+  return (
+    <button type="button" className={className} disabled={act.busy} onClick={() => act.setDialog(dialog)}>
+      {children}
+    </button>
+  );
+}
+
+/** "Cancel offer" / "Cancel work" on accepted work nothing has been paid for, either side. */
+function CancelUnpaidDialog({ a, act, otherName }: { a: Application; act: WorkAction; otherName: string }) {
+  const data = useData();
+  const offer = a.status === 'PENDING_PAYMENT';
+  return (
+    <ConfirmDialog
+      title={offer ? 'Cancel this offer?' : 'Cancel this work?'}
+      message={<p>Nothing has been paid, so nothing is charged. {otherName} will be told. This cannot be undone.</p>}
+      confirmLabel={offer ? 'Cancel offer' : 'Cancel work'}
+      onConfirm={() => void act.run(() => cancelUnpaid(data, a.id), messageOf(FAILED.cancel))}
+      onCancel={() => act.setDialog(null)}
+    />
+  );
+}
+
 /** "Open a dispute" with its reason, for either side of paid work not finished yet. */
 function DisputeDialog({ a, onClose }: { a: Application; onClose: () => void }) {
   const data = useData();
@@ -143,45 +182,25 @@ export function BuyerWorkActions({ application: a, userId }: { application: Appl
       {moves.approveOrChanges && (
         <>
           <MarkComplete application={a} userId={userId} approve />
-          <button
-            type="button"
-            className="button button--quiet"
-            disabled={act.busy}
-            onClick={() => act.setDialog('changes')}
-          >
+          <OpenDialog act={act} dialog="changes">
             Request changes
-          </button>
+          </OpenDialog>
         </>
       )}
       {moves.askToCancel && (
-        <button
-          type="button"
-          className="button button--quiet"
-          disabled={act.busy}
-          onClick={() => act.setDialog('ask-cancel')}
-        >
+        <OpenDialog act={act} dialog="ask-cancel">
           Ask to cancel
-        </button>
+        </OpenDialog>
       )}
       {canCancel && (
-        <button
-          type="button"
-          className="button button--quiet"
-          disabled={act.busy}
-          onClick={() => act.setDialog('cancel-unpaid')}
-        >
+        <OpenDialog act={act} dialog="cancel-unpaid">
           {a.status === 'PENDING_PAYMENT' ? 'Cancel offer' : 'Cancel work'}
-        </button>
+        </OpenDialog>
       )}
       {moves.dispute && (
-        <button
-          type="button"
-          className="button button--quiet"
-          disabled={act.busy}
-          onClick={() => act.setDialog('dispute')}
-        >
+        <OpenDialog act={act} dialog="dispute">
           Open a dispute
-        </button>
+        </OpenDialog>
       )}
       {act.dialog === 'changes' && (
         <NoteDialog
@@ -223,17 +242,7 @@ export function BuyerWorkActions({ application: a, userId }: { application: Appl
           failure={FAILED.cancel}
         />
       )}
-      {act.dialog === 'cancel-unpaid' && (
-        <ConfirmDialog
-          title={a.status === 'PENDING_PAYMENT' ? 'Cancel this offer?' : 'Cancel this work?'}
-          message={
-            <p>Nothing has been paid, so nothing is charged. {a.applicantName} will be told. This cannot be undone.</p>
-          }
-          confirmLabel={a.status === 'PENDING_PAYMENT' ? 'Cancel offer' : 'Cancel work'}
-          onConfirm={() => void act.run(() => cancelUnpaid(data, a.id), messageOf(FAILED.cancel))}
-          onCancel={() => act.setDialog(null)}
-        />
-      )}
+      {act.dialog === 'cancel-unpaid' && <CancelUnpaidDialog a={a} act={act} otherName={a.applicantName} />}
       {act.dialog === 'dispute' && <DisputeDialog a={a} onClose={() => act.setDialog(null)} />}
     </Actions>
   );
@@ -270,64 +279,39 @@ export function SellerWorkActions({ application: a }: { application: Application
   return (
     <Actions error={act.error}>
       {submittable && (
-        <button type="button" className="button" disabled={act.busy} onClick={() => act.setDialog('submit')}>
+        <OpenDialog act={act} dialog="submit" main>
           {a.status === 'DELIVERED' ? 'Submit again' : 'Submit work'}
-        </button>
+        </OpenDialog>
       )}
       {moves.answerCancellation && (
         <>
-          <button type="button" className="button" disabled={act.busy} onClick={() => act.setDialog('cancel-paid')}>
+          <OpenDialog act={act} dialog="cancel-paid" main>
             Accept and refund
-          </button>
-          <button
-            type="button"
-            className="button button--quiet"
-            disabled={act.busy}
-            onClick={() => act.setDialog('refuse')}
-          >
+          </OpenDialog>
+          <OpenDialog act={act} dialog="refuse">
             Refuse
-          </button>
+          </OpenDialog>
         </>
       )}
       {moves.cancelPaid && (
-        <button
-          type="button"
-          className="button button--quiet"
-          disabled={act.busy}
-          onClick={() => act.setDialog('cancel-paid')}
-        >
+        <OpenDialog act={act} dialog="cancel-paid">
           Cancel and refund
-        </button>
+        </OpenDialog>
       )}
       {cancelUnpaidWork && (
-        <button
-          type="button"
-          className="button button--quiet"
-          disabled={act.busy}
-          onClick={() => act.setDialog('cancel-unpaid')}
-        >
+        <OpenDialog act={act} dialog="cancel-unpaid">
           {a.status === 'PENDING_PAYMENT' ? 'Cancel offer' : 'Cancel work'}
-        </button>
+        </OpenDialog>
       )}
       {withdrawable && (
-        <button
-          type="button"
-          className="button button--quiet"
-          disabled={act.busy}
-          onClick={() => act.setDialog('withdraw')}
-        >
+        <OpenDialog act={act} dialog="withdraw">
           Withdraw application
-        </button>
+        </OpenDialog>
       )}
       {moves.dispute && (
-        <button
-          type="button"
-          className="button button--quiet"
-          disabled={act.busy}
-          onClick={() => act.setDialog('dispute')}
-        >
+        <OpenDialog act={act} dialog="dispute">
           Open a dispute
-        </button>
+        </OpenDialog>
       )}
       {act.dialog === 'submit' && (
         <NoteDialog
@@ -368,17 +352,7 @@ export function SellerWorkActions({ application: a }: { application: Application
           onCancel={() => act.setDialog(null)}
         />
       )}
-      {act.dialog === 'cancel-unpaid' && (
-        <ConfirmDialog
-          title={a.status === 'PENDING_PAYMENT' ? 'Cancel this offer?' : 'Cancel this work?'}
-          message={
-            <p>Nothing has been paid, so nothing is charged. {a.creatorName} will be told. This cannot be undone.</p>
-          }
-          confirmLabel={a.status === 'PENDING_PAYMENT' ? 'Cancel offer' : 'Cancel work'}
-          onConfirm={() => void act.run(() => cancelUnpaid(data, a.id), messageOf(FAILED.cancel))}
-          onCancel={() => act.setDialog(null)}
-        />
-      )}
+      {act.dialog === 'cancel-unpaid' && <CancelUnpaidDialog a={a} act={act} otherName={a.creatorName} />}
       {act.dialog === 'withdraw' && (
         <ConfirmDialog
           title="Withdraw your application?"
@@ -403,14 +377,9 @@ export function WithdrawOffer({ application: a }: { application: Application }) 
   const act = useWorkAction();
   return (
     <Actions error={act.error}>
-      <button
-        type="button"
-        className="button button--quiet button--small"
-        disabled={act.busy}
-        onClick={() => act.setDialog('withdraw')}
-      >
+      <OpenDialog act={act} dialog="withdraw" small>
         Withdraw offer
-      </button>
+      </OpenDialog>
       {act.dialog === 'withdraw' && (
         <ConfirmDialog
           title="Withdraw this offer?"
