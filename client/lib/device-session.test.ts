@@ -1,6 +1,7 @@
 import { indexedDB as fakeIndexedDB } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { pushUser, setPushUser, setSignedInUser, signedInUser } from './device-session';
+import { setSignedInUser, signedInUser } from './device-session';
+import { pushUser, setPushUser } from './push-user';
 
 /**
  * An IndexedDB whose opens complete when the test says: `open` hands back a request whose events

@@ -2,20 +2,13 @@
  * Who is signed in on this device, where the service worker can read it: a small IndexedDB
  * database (`gigs-device`). The app writes it whenever the session changes; the service worker
  * shows a push only when it is for that user, so nothing reaches a device where its user signed
- * out. Beside it, the user this device's push subscription was last turned on for (the server
- * having accepted it), so the worker can tell a push sent before the subscription moved to the
- * signed-in user from one that should not come at all. It holds ids, never data: logging out
- * empties it.
+ * out. Beside it, whose notifications the device's push subscription carries (push-user.ts). It
+ * holds ids, never data: logging out empties it.
  */
 
-/** Where the records are: their database, object store and keys. */
-export const DEVICE_SESSION = {
-  database: 'gigs-device',
-  store: 'state',
-  key: 'signed-in-user',
-  pushUserKey: 'push-user',
-} as const;
-const { database: DB_NAME, store: STORE, key: KEY, pushUserKey: PUSH_USER_KEY } = DEVICE_SESSION;
+/** Where the record is: its database, object store and key. */
+export const DEVICE_SESSION = { database: 'gigs-device', store: 'state', key: 'signed-in-user' } as const;
+const { database: DB_NAME, store: STORE, key: KEY } = DEVICE_SESSION;
 
 function open(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
@@ -26,7 +19,8 @@ function open(): Promise<IDBDatabase> {
   });
 }
 
-async function run<T>(
+/** A transaction on the device's records: `work` asks its request, whose result is given once it completed. */
+export async function deviceTransaction<T>(
   mode: IDBTransactionMode,
   work: (store: IDBObjectStore) => IDBRequest<T> | void,
 ): Promise<T | undefined> {
@@ -56,7 +50,7 @@ let asked = 0;
  */
 export async function setSignedInUser(userId: string | null): Promise<void> {
   const mine = ++asked;
-  await run('readwrite', (store) => {
+  await deviceTransaction('readwrite', (store) => {
     // A later write's transaction, if it exists yet, was created after this one: it runs after.
     if (mine !== asked) return;
     if (userId) store.put(userId, KEY);
@@ -64,28 +58,13 @@ export async function setSignedInUser(userId: string | null): Promise<void> {
   });
 }
 
-async function read(key: string): Promise<string | null> {
-  const value = await run('readonly', (store) => store.get(key) as IDBRequest<unknown>);
+/** A user id the device keeps under `key`, or null. */
+export async function deviceUserId(key: string): Promise<string | null> {
+  const value = await deviceTransaction('readonly', (store) => store.get(key) as IDBRequest<unknown>);
   return typeof value === 'string' ? value : null;
 }
 
 /** The signed-in user of this device, or null. */
 export function signedInUser(): Promise<string | null> {
-  return read(KEY);
-}
-
-/**
- * Records whose notifications this device's push subscription carries: the user the server
- * accepted it for, null once it is turned off or forgotten.
- */
-export async function setPushUser(userId: string | null): Promise<void> {
-  await run('readwrite', (store) => {
-    if (userId) store.put(userId, PUSH_USER_KEY);
-    else store.delete(PUSH_USER_KEY);
-  });
-}
-
-/** The user this device's push subscription was last turned on for, or null. */
-export function pushUser(): Promise<string | null> {
-  return read(PUSH_USER_KEY);
+  return deviceUserId(KEY);
 }

@@ -1,6 +1,6 @@
 import type { NotificationType } from '../../shared/constants';
 import { api } from './api';
-import { setPushUser } from './device-session';
+import { setPushUser } from './push-user';
 import { withTimeout } from './with-timeout';
 
 /**

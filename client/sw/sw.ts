@@ -5,7 +5,8 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { RangeRequestsPlugin } from 'workbox-range-requests';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
-import { pushUser, signedInUser } from '../lib/device-session';
+import { signedInUser } from '../lib/device-session';
+import { pushUser } from '../lib/push-user';
 import { handleNotificationClick, handlePush, PUSH_LOG, type AppWindow } from './push-handlers';
 
 /**
