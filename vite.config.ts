@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { precompressAssets } from './scripts/precompress';
+import { CHUNK_GROUPS, chunkGroupsPlugin } from './scripts/chunk-groups';
 
 const apiTarget = process.env.API_ORIGIN ?? `http://127.0.0.1:${process.env.API_PORT ?? 8080}`;
 
@@ -15,6 +16,8 @@ export default defineConfig({
     // Every browser the app supports (its service worker, web push, IndexedDB) knows
     // <link rel="modulepreload">: the polyfill would cost the public entry about 0.5 kB gzip.
     modulePreload: { polyfill: false },
+    // The signed-in shell and the data layer in a chunk each, not dozens (scripts/chunk-groups.ts).
+    rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } },
   },
   server: {
     proxy: {
@@ -24,6 +27,7 @@ export default defineConfig({
   },
   plugins: [
     react(),
+    chunkGroupsPlugin(),
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,

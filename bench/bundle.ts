@@ -9,7 +9,7 @@ const KB = 1000;
  * What each route downloads, gzip (the entry with its modulepreloads and stylesheet, the route's
  * lazy chunks, what they import and what runs on mount: see bench/support/bundle-graph.ts), from
  * the built dist/. Targets: no public page loads RxDB, Dexie or Yjs; `/` ≤ 100 kB; the signed-in
- * shell (/landing) ≤ 300 kB.
+ * shell (/landing) ≤ 300 kB; no signed-in page more than `BUDGETS.signedInFiles` files.
  */
 export async function benchBundle(report: Report): Promise<RouteLoad[]> {
   const bundle = readBundle(await ensureBuilt());
@@ -28,6 +28,17 @@ export async function benchBundle(report: Report): Promise<RouteLoad[]> {
     0,
     `0 (of ${loads.filter((l) => l.route.area === 'public').length})`,
   );
+  const signedIn = loads.filter((l) => l.route.area !== 'public');
+  const mostFiles = signedIn.reduce((a, b) => (b.files.length > a.files.length ? b : a));
+  report.atMost(
+    'bundle, signed-in pages',
+    'files downloaded (most)',
+    mostFiles.files.length,
+    'files',
+    BUDGETS.signedInFiles,
+    `≤ ${BUDGETS.signedInFiles}`,
+  );
+  report.note(`bundle: ${mostFiles.route.path} downloads the most files of a signed-in page`);
   for (const l of heavy) report.note(`${l.route.path} loads ${l.libraries.join(', ')}: ${l.files.join(', ')}`);
   for (const budget of [BUDGETS.home, BUDGETS.signedInShell]) {
     const load = loads.find((l) => l.route.path === budget.path);

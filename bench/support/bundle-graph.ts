@@ -243,4 +243,9 @@ export function routeLoad(bundle: Bundle, route: Route, allRoutes: Route[]): Rou
 export const BUDGETS = {
   home: { path: '/', maxGzip: 100_000 },
   signedInShell: { path: '/landing', maxGzip: 300_000 },
+  /**
+   * Files a signed-in first visit downloads (scripts and stylesheets): each is a request, and over
+   * HTTP/1.1's six connections most wait for another's round trip (scripts/chunk-groups.ts).
+   */
+  signedInFiles: 30,
 } as const;

@@ -110,4 +110,39 @@ describe('bundle budgets', () => {
       expect(load.gzip, `${budget.path}: ${load.files.join(', ')}`).toBeLessThanOrEqual(budget.maxGzip);
     }
   });
+
+  it(`downloads at most ${BUDGETS.signedInFiles} files for any signed-in page, the data layer in one chunk that no page waits for`, () => {
+    const dataLayer = ['database', 'replication', 'browser-storage', 'local-data'].map((f) =>
+      path.resolve(`client/data/${f}.ts`),
+    );
+    const holding = output.filter((c) => c.moduleIds.some((id) => dataLayer.includes(id)));
+    expect(holding.map((c) => c.fileName)).toHaveLength(1);
+    const data = holding[0]!;
+    expect(dataLayer.every((id) => data.moduleIds.includes(id))).toBe(true);
+    const byFile = new Map(output.map((c) => [c.fileName, c]));
+    const staticGraph = (file: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(file)) return seen;
+      seen.add(file);
+      for (const i of byFile.get(file)?.imports ?? []) staticGraph(i, seen);
+      return seen;
+    };
+    for (const route of routes) {
+      const load = routeLoad(exact, route, routes);
+      if (route.area === 'public') {
+        expect({ path: route.path, data: load.files.includes(data.fileName) }).toEqual({
+          path: route.path,
+          data: false,
+        });
+        continue;
+      }
+      expect(load.files.length, `${route.path}: ${load.files.join(', ')}`).toBeLessThanOrEqual(BUDGETS.signedInFiles);
+      expect(load.files).toContain(data.fileName);
+      // The page draws (its loading state, a copy of the board) before the data layer has arrived.
+      const page = chunkOfModule(exact, route.pages.at(-1)!);
+      expect({ path: route.path, waitsForData: staticGraph(page).has(data.fileName) }).toEqual({
+        path: route.path,
+        waitsForData: false,
+      });
+    }
+  });
 });
