@@ -48,6 +48,10 @@ async function logIn(page: Page, email: string): Promise<void> {
   await page.waitForURL('**/landing');
 }
 
+/** A push for `userId`, as the server would send it. */
+const note = (userId: string, id: string, message: string) =>
+  JSON.stringify(pushPayload({ id, userId, type: 'GIG_STARTED', message, createdAt: Date.now() }));
+
 const live = (userId: string) =>
   [...server.ctx.store.all('pushsubscriptions')].filter((s) => !s._deleted && s.userId === userId);
 
@@ -147,8 +151,6 @@ describe('web push on an installed device', () => {
     await waitForServiceWorker(page);
     // Signed in as far as the device knows (the status shows once the session is established).
     await waitUpToDate(page);
-    const note = (userId: string, id: string, message: string) =>
-      JSON.stringify(pushPayload({ id, userId, type: 'GIG_STARTED', message, createdAt: Date.now() }));
 
     // What was shown is what the worker says it showed (see shownByWorker); what the browser
     // lists is checked only for what must not be there.
@@ -196,8 +198,6 @@ describe('web push on an installed device', () => {
     // subscription until it is ended, so the server moves it to the user who turns them on.
     await standInPushSubscription(context, service.device());
     const swLog = serviceWorkerConsole(context);
-    const note = (userId: string, id: string, message: string) =>
-      JSON.stringify(pushPayload({ id, userId, type: 'GIG_STARTED', message, createdAt: Date.now() }));
     const notify = (on: boolean) => async () => {
       await page.goto(server.url + '/settings');
       await waitUpToDate(page);
