@@ -35,8 +35,8 @@ type Graph = {
 /** The modules of each group: what the build's module graph puts in them. */
 export function chunkGroups(graph: Graph): { signedIn: Set<string>; data: Set<string> } {
   const { info } = graph;
-  /** Every module reachable from `starts` by static imports, not going through `stop`. */
-  const closure = (starts: Iterable<string>, stop: ReadonlySet<string> = new Set()) => {
+  /** Every module reachable from `starts` by static imports (and lazy ones too with `lazy`), not going through `stop`. */
+  const closure = (starts: Iterable<string>, stop: ReadonlySet<string> = new Set(), lazy = false) => {
     const seen = new Set<string>();
     const stack = [...starts];
     while (stack.length > 0) {
@@ -44,6 +44,7 @@ export function chunkGroups(graph: Graph): { signedIn: Set<string>; data: Set<st
       if (seen.has(id) || stop.has(id)) continue;
       seen.add(id);
       stack.push(...(info(id)?.importedIds ?? []));
+      if (lazy) stack.push(...(info(id)?.dynamicallyImportedIds ?? []));
     }
     return seen;
   };
@@ -51,8 +52,8 @@ export function chunkGroups(graph: Graph): { signedIn: Set<string>; data: Set<st
   const initial = closure(ids.filter((id) => info(id)?.isEntry));
   const lazyFrom = (from: Iterable<string>, except: readonly string[]) =>
     [...from].flatMap((id) => info(id)?.dynamicallyImportedIds ?? []).filter((id) => !except.includes(id));
-  // The public pages: what the entry imports lazily, the signed-in area aside.
-  const publicPages = closure(lazyFrom(initial, [SIGNED_IN_AREA]), initial);
+  // The public pages: what the entry imports lazily, the signed-in area aside, and what they import lazily in turn.
+  const publicPages = closure(lazyFrom(initial, [SIGNED_IN_AREA]), new Set([...initial, SIGNED_IN_AREA]), true);
   const shell = closure([SIGNED_IN_AREA], new Set([...initial, ...publicPages]));
   // The signed-in pages: what the shell imports lazily, the data layer aside.
   const pages = closure(lazyFrom(shell, DATA_ENTRIES), new Set([...initial, ...publicPages, ...shell]));
