@@ -13,7 +13,12 @@ export default defineConfig({
         test: {
           name: 'unit',
           maxWorkers: WORKERS,
-          include: ['shared/**/*.test.ts', 'sync-server/**/*.test.ts', 'client/**/*.test.{ts,tsx}'],
+          include: [
+            'shared/**/*.test.ts',
+            'sync-server/**/*.test.ts',
+            'client/**/*.test.{ts,tsx}',
+            'scripts/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },

@@ -19,9 +19,9 @@ import type { Plugin } from 'vite';
  * modules, so no two chunks import each other.
  */
 
-const root = path.resolve(import.meta.dirname, '..');
-const SIGNED_IN_AREA = path.join(root, 'client/app/signed-in/signed-in-area.tsx');
-const DATA_ENTRIES = ['database', 'replication', 'browser-storage', 'local-data'].map((f) =>
+export const root = path.resolve(import.meta.dirname, '..');
+export const SIGNED_IN_AREA = path.join(root, 'client/app/signed-in/signed-in-area.tsx');
+export const DATA_ENTRIES = ['database', 'replication', 'browser-storage', 'local-data'].map((f) =>
   path.join(root, `client/data/${f}.ts`),
 );
 
