@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { devicePushState } from './web-push';
+import { devicePushState, forgetDevicePush } from './web-push';
 
 // The Settings screen's check of this device (docs/decisions/030-installed-app.md, "Revised"): a
 // browser subscription made for another VAPID key than the server's shows as not subscribed.
 
 const api = vi.hoisted(() => vi.fn());
 vi.mock('./api', () => ({ api }));
+const setPushUser = vi.hoisted(() => vi.fn(async (_userId: string | null) => undefined));
+vi.mock('./push-user', () => ({ setPushUser }));
 
 const key = (fill: number) => {
   const bytes = new Uint8Array(65).fill(fill);
@@ -56,5 +58,37 @@ describe('whether notifications are on for this device', () => {
   it('says not subscribed when the browser has no subscription', async () => {
     deviceWith(null);
     expect(await devicePushState()).toEqual({ subscribed: false, types: [] });
+  });
+});
+
+describe('signing out of this device', () => {
+  it('ends the subscription and closes what is shown even when the device storage does not answer', async () => {
+    vi.useFakeTimers();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    try {
+      setPushUser.mockReturnValueOnce(new Promise<undefined>(() => undefined));
+      const unsubscribe = vi.fn(async () => true);
+      const close = vi.fn();
+      const registration = {
+        pushManager: { getSubscription: async () => ({ unsubscribe }) },
+        getNotifications: async () => [{ close }],
+      };
+      vi.stubGlobal('navigator', { serviceWorker: { getRegistration: async () => registration } });
+      vi.stubGlobal('window', { PushManager: class {}, Notification: class {} });
+      let finished = false;
+      const signingOut = forgetDevicePush().then(() => (finished = true));
+      await vi.advanceTimersByTimeAsync(2_999);
+      expect(finished).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await signingOut;
+      expect(setPushUser).toHaveBeenCalledWith(null);
+      expect(unsubscribe).toHaveBeenCalledOnce();
+      expect(close).toHaveBeenCalledOnce();
+      expect(warn).toHaveBeenCalledOnce();
+    } finally {
+      vi.useRealTimers();
+      vi.restoreAllMocks();
+    }
   });
 });

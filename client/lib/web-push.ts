@@ -101,9 +101,12 @@ export async function enableDevicePush(userId: string, types: readonly Notificat
   return state;
 }
 
-/** Records whose notifications the subscription carries; a failure only costs the exception above. */
+/**
+ * Records whose notifications the subscription carries. A failure only costs the exception above,
+ * and a storage that does not answer holds nothing up (a logout waits for this) beyond a few seconds.
+ */
 const recordPushUser = (userId: string | null) =>
-  setPushUser(userId).catch((err: unknown) =>
+  withTimeout(setPushUser(userId), 3_000, () => new Error('the device storage did not answer')).catch((err: unknown) =>
     console.warn('This device could not record whose notifications it gets:', err),
   );
 
