@@ -32,7 +32,7 @@ export type PushDeps = {
   ): Promise<void>;
   /** The user signed in on this device (client/lib/device-session.ts), null when nobody is. */
   signedInUser(): Promise<string | null>;
-  /** The user this device's push subscription was last turned on for (device-session.ts), null when none. */
+  /** The user this device's push subscription was last turned on for (client/lib/push-user.ts), null when none. */
   pushUser(): Promise<string | null>;
   /** Ends this device's push subscription (`pushManager.getSubscription()` → `unsubscribe()`). */
   unsubscribe(): Promise<void>;

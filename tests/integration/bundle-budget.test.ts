@@ -119,6 +119,9 @@ describe('bundle budgets', () => {
     expect(holding.map((c) => c.fileName)).toHaveLength(1);
     const data = holding[0]!;
     expect(dataLayer.every((id) => data.moduleIds.includes(id))).toBe(true);
+    // The signed-in area's shell (its data provider among it): no public page downloads it either.
+    const shell = output.find((c) => c.moduleIds.includes(path.resolve('client/data/data-provider.tsx')))!;
+    expect(shell.fileName).not.toBe(data.fileName);
     const byFile = new Map(output.map((c) => [c.fileName, c]));
     const staticGraph = (file: string, seen = new Set<string>()): Set<string> => {
       if (seen.has(file)) return seen;
@@ -129,10 +132,11 @@ describe('bundle budgets', () => {
     for (const route of routes) {
       const load = routeLoad(exact, route, routes);
       if (route.area === 'public') {
-        expect({ path: route.path, data: load.files.includes(data.fileName) }).toEqual({
+        expect({
           path: route.path,
-          data: false,
-        });
+          data: load.files.includes(data.fileName),
+          shell: load.files.includes(shell.fileName),
+        }).toEqual({ path: route.path, data: false, shell: false });
         continue;
       }
       expect(load.files.length, `${route.path}: ${load.files.join(', ')}`).toBeLessThanOrEqual(BUDGETS.signedInFiles);
