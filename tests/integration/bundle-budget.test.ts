@@ -13,6 +13,7 @@ import {
   type Bundle,
   type Route,
 } from '../../bench/support/bundle-graph';
+import { DATA_ENTRIES } from '../../scripts/chunk-groups';
 
 /**
  * The bundle budgets of issue 8, checked on a fresh production build: this suite runs before the
@@ -112,9 +113,8 @@ describe('bundle budgets', () => {
   });
 
   it(`downloads at most ${BUDGETS.signedInFiles} files for any signed-in page, the data layer in one chunk that no page waits for`, () => {
-    const dataLayer = ['database', 'replication', 'browser-storage', 'local-data'].map((f) =>
-      path.resolve(`client/data/${f}.ts`),
-    );
+    // The modules the data provider imports together, as the build groups them.
+    const dataLayer = DATA_ENTRIES;
     const holding = output.filter((c) => c.moduleIds.some((id) => dataLayer.includes(id)));
     expect(holding.map((c) => c.fileName)).toHaveLength(1);
     const data = holding[0]!;

@@ -100,15 +100,17 @@ function OpenDialog({
   );
 }
 
+/** The button and confirmation of cancelling accepted work nothing has been paid for: an offer not paid yet, or the work. */
+const cancelUnpaidLabel = (a: Application) => (a.status === 'PENDING_PAYMENT' ? 'Cancel offer' : 'Cancel work');
+
 /** "Cancel offer" / "Cancel work" on accepted work nothing has been paid for, either side. */
 function CancelUnpaidDialog({ a, act, otherName }: { a: Application; act: WorkAction; otherName: string }) {
   const data = useData();
-  const offer = a.status === 'PENDING_PAYMENT';
   return (
     <ConfirmDialog
-      title={offer ? 'Cancel this offer?' : 'Cancel this work?'}
+      title={a.status === 'PENDING_PAYMENT' ? 'Cancel this offer?' : 'Cancel this work?'}
       message={<p>Nothing has been paid, so nothing is charged. {otherName} will be told. This cannot be undone.</p>}
-      confirmLabel={offer ? 'Cancel offer' : 'Cancel work'}
+      confirmLabel={cancelUnpaidLabel(a)}
       onConfirm={() => void act.run(() => cancelUnpaid(data, a.id), messageOf(FAILED.cancel))}
       onCancel={() => act.setDialog(null)}
     />
@@ -194,7 +196,7 @@ export function BuyerWorkActions({ application: a, userId }: { application: Appl
       )}
       {canCancel && (
         <OpenDialog act={act} dialog="cancel-unpaid">
-          {a.status === 'PENDING_PAYMENT' ? 'Cancel offer' : 'Cancel work'}
+          {cancelUnpaidLabel(a)}
         </OpenDialog>
       )}
       {moves.dispute && (
@@ -300,7 +302,7 @@ export function SellerWorkActions({ application: a }: { application: Application
       )}
       {cancelUnpaidWork && (
         <OpenDialog act={act} dialog="cancel-unpaid">
-          {a.status === 'PENDING_PAYMENT' ? 'Cancel offer' : 'Cancel work'}
+          {cancelUnpaidLabel(a)}
         </OpenDialog>
       )}
       {withdrawable && (
