@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { devicePushState, forgetDevicePush } from './web-push';
+import { devicePushState, enableDevicePush, forgetDevicePush } from './web-push';
 
 // The Settings screen's check of this device (docs/decisions/030-installed-app.md, "Revised"): a
 // browser subscription made for another VAPID key than the server's shows as not subscribed.
@@ -7,7 +7,8 @@ import { devicePushState, forgetDevicePush } from './web-push';
 const api = vi.hoisted(() => vi.fn());
 vi.mock('./api', () => ({ api }));
 const setPushUser = vi.hoisted(() => vi.fn(async (_userId: string | null) => undefined));
-vi.mock('./push-user', () => ({ setPushUser }));
+const pushUser = vi.hoisted(() => vi.fn(async (): Promise<string | null> => null));
+vi.mock('./push-user', () => ({ setPushUser, pushUser }));
 
 const key = (fill: number) => {
   const bytes = new Uint8Array(65).fill(fill);
@@ -39,6 +40,9 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
   api.mockReset();
+  setPushUser.mockClear();
+  pushUser.mockReset();
+  pushUser.mockResolvedValue(null);
 });
 
 describe('whether notifications are on for this device', () => {
@@ -90,5 +94,48 @@ describe('signing out of this device', () => {
       vi.useRealTimers();
       vi.restoreAllMocks();
     }
+  });
+});
+
+describe('turning notifications on for this device', () => {
+  /** A device whose browser already subscribed with the server's key, and notifications allowed. */
+  function allowedDevice() {
+    const subscription = {
+      endpoint,
+      options: { userVisibleOnly: true, applicationServerKey: serverKey.slice().buffer },
+      toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh: 'p', auth: 'a' } }),
+    };
+    const registration = { pushManager: { getSubscription: async () => subscription } };
+    vi.stubGlobal('navigator', { serviceWorker: { ready: Promise.resolve(registration) } });
+    vi.stubGlobal('Notification', { permission: 'granted' });
+  }
+  /** What happened, in order: the device's record written, the server asked. */
+  const steps: string[] = [];
+  beforeEach(() => {
+    steps.length = 0;
+    setPushUser.mockImplementation(async (userId) => void steps.push(`record ${userId}`));
+  });
+
+  it('records the user before asking the server, so a push for the previous user arriving meanwhile cannot end it', async () => {
+    allowedDevice();
+    api.mockImplementation(async (_method: string, path: string) => {
+      if (path === '/api/push/key') return { publicKey: base64url(serverKey) };
+      steps.push(`server ${path}`);
+      return { subscribed: true, types: ['new_message'] };
+    });
+    expect(await enableDevicePush('u-ada', ['new_message'])).toEqual({ subscribed: true, types: ['new_message'] });
+    expect(steps).toEqual(['record u-ada', 'server /api/push/subscribe']);
+  });
+
+  it('puts the record back as it was when the server does not take the subscription', async () => {
+    allowedDevice();
+    pushUser.mockResolvedValue('u-ada');
+    api.mockImplementation(async (_method: string, path: string) => {
+      if (path === '/api/push/key') return { publicKey: base64url(serverKey) };
+      steps.push(`server ${path}`);
+      throw new Error('You are offline.');
+    });
+    await expect(enableDevicePush('u-ben', ['new_message'])).rejects.toThrow('You are offline.');
+    expect(steps).toEqual(['record u-ben', 'server /api/push/subscribe', 'record u-ada']);
   });
 });

@@ -1,6 +1,6 @@
 import type { NotificationType } from '../../shared/constants';
 import { api } from './api';
-import { setPushUser } from './push-user';
+import { pushUser, setPushUser } from './push-user';
 import { withTimeout } from './with-timeout';
 
 /**
@@ -71,11 +71,17 @@ export async function devicePushState(): Promise<PushState> {
   return api<PushState>('GET', `/api/push/subscription?endpoint=${encodeURIComponent(subscription.endpoint)}`);
 }
 
+/** How long a write or read of the device's record may hold up turning notifications on or off, or a logout. */
+const STORAGE_WAIT_MS = 3_000;
+
 /**
  * Turns notifications on for this device (asking the browser's permission first), or changes
  * which types it gets. A subscription made with another key (the server's keys changed) is
- * replaced. Once the server has it, the device records that it carries `userId`'s notifications
- * (the service worker then keeps it when a push sent to a previous user of the device arrives).
+ * replaced. The device records that it carries `userId`'s notifications (the service worker then
+ * keeps it when a push sent to a previous user of the device arrives) before the server is asked,
+ * so a push already on its way to the previous user cannot end the subscription in the moment
+ * between the server's answer and the record; when the server does not take it, the record is
+ * put back as it was.
  */
 export async function enableDevicePush(userId: string, types: readonly NotificationType[]): Promise<PushState> {
   const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
@@ -91,14 +97,19 @@ export async function enableDevicePush(userId: string, types: readonly Notificat
   }
   subscription ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
   const json = subscription.toJSON();
-  const state = await api<PushState>('POST', '/api/push/subscribe', {
-    endpoint: json.endpoint,
-    expirationTime: json.expirationTime ?? null,
-    keys: json.keys,
-    types,
-  });
+  const before = await withTimeout(pushUser(), STORAGE_WAIT_MS, () => new Error('unanswered')).catch(() => null);
   await recordPushUser(userId);
-  return state;
+  try {
+    return await api<PushState>('POST', '/api/push/subscribe', {
+      endpoint: json.endpoint,
+      expirationTime: json.expirationTime ?? null,
+      keys: json.keys,
+      types,
+    });
+  } catch (err) {
+    await recordPushUser(before);
+    throw err;
+  }
 }
 
 /**
@@ -106,8 +117,8 @@ export async function enableDevicePush(userId: string, types: readonly Notificat
  * and a storage that does not answer holds nothing up (a logout waits for this) beyond a few seconds.
  */
 const recordPushUser = (userId: string | null) =>
-  withTimeout(setPushUser(userId), 3_000, () => new Error('the device storage did not answer')).catch((err: unknown) =>
-    console.warn('This device could not record whose notifications it gets:', err),
+  withTimeout(setPushUser(userId), STORAGE_WAIT_MS, () => new Error('the device storage did not answer')).catch(
+    (err: unknown) => console.warn('This device could not record whose notifications it gets:', err),
   );
 
 /** Turns notifications off for this device: on the server, then the browser's subscription. */
