@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INDEXES } from '../../sync-server/indexes';
 import { migrate, MIGRATIONS } from '../../sync-server/store/postgres/migrations';
 import { seqSql } from '../../sync-server/store/postgres/order';
-import { PgDocuments } from '../../sync-server/store/postgres/pg-documents';
+import { FEED_SQL, PgDocuments } from '../../sync-server/store/postgres/pg-documents';
+import { STATISTICS } from '../../sync-server/store/postgres/statistics';
 import type { Change } from '../../sync-server/store/store';
 import { createTestDatabase, type TestDatabase } from '../support/postgres/database';
 import { waitFor } from '../support/wait';
@@ -223,6 +224,98 @@ describe('the change feed', () => {
     ] as const) {
       await waitFor(`instance ${name} hears both writes`, () => ids.includes('g-fan-1') && ids.includes('g-fan-2'));
       expect(ids.filter((id) => id === 'g-fan-1')).toHaveLength(1);
+    }
+  });
+});
+
+describe('as the data grows', () => {
+  /** A database of its own, with `count` gigs written in batches and never analyzed (a young deployment). */
+  async function grown(count: number) {
+    const young = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: young.url, max: 3 });
+    await migrate(pool);
+    const store = new PgDocuments({ pool, connectionString: young.url, indexes: INDEXES, idlePollMs: 200 });
+    await store.open();
+    return {
+      pool,
+      store,
+      async fill() {
+        for (let i = 0; i < count; i += 500)
+          await store.commit(
+            Array.from({ length: Math.min(500, count - i) }, (_, j) => gig(`g-grow-${i + j}`, 'T'.repeat(300))),
+          );
+      },
+      async close() {
+        await store.close();
+        await pool.end();
+        await young.drop();
+      },
+    };
+  }
+
+  /** Whether PostgreSQL would read every document to run `sql` (its plan, custom and generic). */
+  async function scansDocuments(pool: pg.Pool, sql: string, params: string): Promise<string[]> {
+    const client = await pool.connect();
+    try {
+      await client.query(`PREPARE probe AS ${sql}`);
+      const scans: string[] = [];
+      for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+        await client.query(`SET plan_cache_mode = ${mode}`);
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE probe(${params})`);
+        const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+        if (/Seq Scan on documents\b/.test(plan)) scans.push(`${mode}:\n${plan}`);
+      }
+      await client.query('DEALLOCATE probe');
+      return scans;
+    } finally {
+      client.release(true);
+    }
+  }
+
+  it('a read of the change feed never reads every document, even before the table has statistics', async () => {
+    const young = await grown(2_000);
+    try {
+      // Before the store's own ANALYZE (it writes in batches of 500 here, and analyzes after the
+      // first): the plan of a table without statistics is what a young database runs.
+      await young.store.commit([gig('g-first', 'first')]);
+      expect(await scansDocuments(young.pool, FEED_SQL, '0, 1000')).toEqual([]);
+      await young.fill();
+      expect(await scansDocuments(young.pool, FEED_SQL, '0, 1000')).toEqual([]);
+    } finally {
+      await young.close();
+    }
+  });
+
+  it(`the planner's statistics follow what the store writes: analyzed after ${STATISTICS.minRows} rows, then each time the table grows by half`, async () => {
+    const young = await grown(0);
+    const analyses = async () => {
+      const { rows } = await young.pool.query<{ relname: string; n: string }>(
+        `SELECT pg_stat_clear_snapshot(), relname, analyze_count AS n FROM pg_stat_user_tables
+          WHERE relname IN ('documents', 'document_keys') ORDER BY relname`,
+      );
+      return rows.map((r) => `${r.relname} ${r.n}`).join(', ');
+    };
+    const analyzed = (n: number) => `document_keys ${n}, documents ${n}`;
+    let written = 0;
+    const write = (count: number) =>
+      young.store.commit(Array.from({ length: count }, () => gig(`g-stat-${written++}`, 'one')));
+    try {
+      await write(STATISTICS.minRows - 1);
+      expect(await analyses()).toBe(analyzed(0));
+      await write(1); // 200 rows written
+      await waitFor('the first ANALYZE', async () => (await analyses()) === analyzed(1));
+      await write(STATISTICS.minRows - 1); // half of 200 is under the minimum
+      expect(await analyses()).toBe(analyzed(1));
+      await write(1); // 400
+      await waitFor('the second ANALYZE', async () => (await analyses()) === analyzed(2));
+      await write(1_000); // 1,400 rows
+      await waitFor('the third ANALYZE', async () => (await analyses()) === analyzed(3));
+      await write(699); // under half of 1,400
+      expect(await analyses()).toBe(analyzed(3));
+      await write(1);
+      await waitFor('the fourth ANALYZE', async () => (await analyses()) === analyzed(4));
+    } finally {
+      await young.close();
     }
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, DocWrite, IndexDefinitions, StoredDoc } from '../store';
 import { HORIZON_SQL, ROWS_PER_TRANSACTION, seqSql, toSeq } from './order';
+import { ANALYZE_SQL, TableStatistics } from './statistics';
 
 /**
  * Documents, index keys, the change feed and chat logs in PostgreSQL: the database half of the
@@ -71,8 +72,12 @@ export class PgDocuments {
   private readonly notices = new Map<string, Set<string>>();
   private noticing: Promise<void> | undefined;
 
+  /** The planner's statistics of the documents, kept in step with what this instance writes. */
+  private readonly statistics: TableStatistics;
+
   constructor(private readonly options: PgDocumentsOptions) {
     this.pool = options.pool;
+    this.statistics = new TableStatistics(() => this.pool.query(ANALYZE_SQL));
   }
 
   /**
@@ -122,6 +127,7 @@ export class PgDocuments {
         [horizon],
       );
       await client.query('COMMIT');
+      this.statistics.loaded(docs.rows.length);
       return { changes: docs.rows.map((r) => ({ collection: r.collection, doc: toDoc(r) })), upTo: horizon - 1 };
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
@@ -156,6 +162,7 @@ export class PgDocuments {
         await client.query('COMMIT');
         const seq = Math.max(0, ...stamps.map((s) => s.seq));
         if (seq > 0) {
+          this.statistics.wrote(stamps.length);
           this.poll();
           this.announce(CHANGES_CHANNEL, '');
         }
@@ -185,17 +192,15 @@ export class PgDocuments {
   /**
    * Changes with `seq > afterSeq`, in seq order, at most `limit`, and only below the horizon, so
    * nothing committed later can ever sort before what this returns. `upTo` is the horizon used:
-   * a caller that got fewer than `limit` changes is caught up to `upTo - 1`.
+   * a caller that got fewer than `limit` changes is caught up to `upTo - 1`. `pending`: rows wait
+   * above the horizon, told by the highest seq (one step down the seq index, whatever the
+   * statistics say; "any row at or above the horizon" was planned as a scan of every document
+   * while the table had no statistics, once per feed read).
    */
   async changesSince(afterSeq: number, limit: number): Promise<{ changes: Change[]; upTo: number; pending: boolean }> {
     const { rows } = await this.pool.query<DocRow & { horizon: string; pending: boolean }>({
       name: 'feed-read',
-      text: `WITH h AS (SELECT ${HORIZON_SQL} AS horizon)
-       SELECT h.horizon, d.collection, d.id, d.seq, d.deleted, d.body,
-              EXISTS (SELECT 1 FROM documents p WHERE p.seq >= h.horizon) AS pending
-         FROM h LEFT JOIN LATERAL (
-           SELECT * FROM documents WHERE seq > $1 AND seq < h.horizon ORDER BY seq LIMIT $2
-         ) d ON true`,
+      text: FEED_SQL,
       values: [afterSeq, limit],
     });
     const [first] = rows;
@@ -386,6 +391,7 @@ export class PgDocuments {
     for (const waiter of this.readWaiters) waiter.resolve();
     this.readWaiters.clear();
     await this.polling;
+    await this.statistics.settled();
     await this.listenClient?.end().catch(() => {});
   }
 
@@ -537,6 +543,14 @@ export const roomDigest = (room: string): string => createHash('md5').update(roo
 const RELISTEN_MS = 500;
 /** After a failed read of the feed (the database restarting), the next one waits this long. */
 const FAILED_READ_RETRY_MS = 250;
+
+/** The change feed's read (`changesSince`): the documents after `$1` below the horizon, at most `$2`. */
+export const FEED_SQL = `WITH h AS (SELECT ${HORIZON_SQL} AS horizon)
+       SELECT h.horizon, d.collection, d.id, d.seq, d.deleted, d.body,
+              COALESCE((SELECT max(p.seq) FROM documents p), 0) >= h.horizon AS pending
+         FROM h LEFT JOIN LATERAL (
+           SELECT * FROM documents WHERE seq > $1 AND seq < h.horizon ORDER BY seq LIMIT $2
+         ) d ON true`;
 
 /** The seq a written document got. */
 export type Stamp = { collection: CollectionName; id: string; seq: number };
