@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects, run one after the other by `npm test`:
-// unit tests sit beside the code; integration and end-to-end tests live under tests/.
+// Four projects, run one after the other by `npm test`: unit tests sit beside the code;
+// integration tests (twice: on the embedded store and on PostgreSQL) and end-to-end tests live
+// under tests/.
 // Two workers for every project: Vitest's default is one fewer than the cores (one here), and
 // integration files spend most of their time waiting on disks, sockets and timers (measured:
 // 453 s → 264 s for both stores' integration runs).

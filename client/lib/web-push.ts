@@ -71,8 +71,13 @@ export async function devicePushState(): Promise<PushState> {
   return api<PushState>('GET', `/api/push/subscription?endpoint=${encodeURIComponent(subscription.endpoint)}`);
 }
 
-/** How long a write or read of the device's record may hold up turning notifications on or off, or a logout. */
-const STORAGE_WAIT_MS = 3_000;
+/**
+ * A read or write of the device's record of whose notifications it carries, held up at most a few
+ * seconds: a device storage that does not answer must not hold up turning notifications on or off,
+ * or a logout.
+ */
+const bounded = <T>(storage: Promise<T>): Promise<T> =>
+  withTimeout(storage, 3_000, () => new Error('the device storage did not answer'));
 
 /**
  * Turns notifications on for this device (asking the browser's permission first), or changes
@@ -97,7 +102,7 @@ export async function enableDevicePush(userId: string, types: readonly Notificat
   }
   subscription ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
   const json = subscription.toJSON();
-  const before = await withTimeout(pushUser(), STORAGE_WAIT_MS, () => new Error('unanswered')).catch(() => null);
+  const before = await bounded(pushUser()).catch(() => null);
   await recordPushUser(userId);
   try {
     return await api<PushState>('POST', '/api/push/subscribe', {
@@ -112,13 +117,10 @@ export async function enableDevicePush(userId: string, types: readonly Notificat
   }
 }
 
-/**
- * Records whose notifications the subscription carries. A failure only costs the exception above,
- * and a storage that does not answer holds nothing up (a logout waits for this) beyond a few seconds.
- */
+/** Records whose notifications the subscription carries; a failure only costs the exception above. */
 const recordPushUser = (userId: string | null) =>
-  withTimeout(setPushUser(userId), STORAGE_WAIT_MS, () => new Error('the device storage did not answer')).catch(
-    (err: unknown) => console.warn('This device could not record whose notifications it gets:', err),
+  bounded(setPushUser(userId)).catch((err: unknown) =>
+    console.warn('This device could not record whose notifications it gets:', err),
   );
 
 /** Turns notifications off for this device: on the server, then the browser's subscription. */

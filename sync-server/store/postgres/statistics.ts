@@ -24,17 +24,13 @@ export const STATISTICS = {
 export const ANALYZE_SQL = 'ANALYZE documents, document_keys';
 
 export class TableStatistics {
-  private rowsThen: number;
+  /** The rows at the last ANALYZE, or as the instance loaded them. */
+  private rowsThen = 0;
   private written = 0;
   private running: Promise<void> | undefined;
 
-  /** `analyze` runs ANALYZE_SQL; `rows`: the documents the instance found at start. */
-  constructor(
-    private readonly analyze: () => Promise<unknown>,
-    rows = 0,
-  ) {
-    this.rowsThen = rows;
-  }
+  /** `analyze` runs ANALYZE_SQL. */
+  constructor(private readonly analyze: () => Promise<unknown>) {}
 
   /** The instance loaded `rows` documents (its start). */
   loaded(rows: number): void {
