@@ -1,6 +1,7 @@
 import { benchBrowserBoard } from './browser-board';
 import { benchBundle } from './bundle';
 import { benchChat } from './chat';
+import { benchChatCompaction } from './chat-compaction';
 import { benchChatRecord } from './chat-record';
 import { parseSize } from './data/generate';
 import { benchFanout } from './fanout';
@@ -20,7 +21,7 @@ import { removeDatabases } from './support/postgres';
 
 /**
  * `npm run bench [name ...] [--sizes=1k,10k] [--profile]`: every benchmark of issues 8 and 14 in
- * one run, or only the named ones: bundle, push, initial-sync, fanout, chat, chat-record, browser, lighthouse,
+ * one run, or only the named ones: bundle, push, initial-sync, fanout, chat, chat-record, chat-compaction, browser, lighthouse,
  * memory, rxdb-server (the peer rows), and on PostgreSQL postgres-push, postgres-initial-sync, postgres-fanout, postgres-chat
  * (`postgres` names all four). The generated datasets are shared between benchmarks and removed
  * at the end, as are the PostgreSQL databases (and the embedded cluster, when DATABASE_URL is unset).
@@ -44,6 +45,7 @@ const benches: [string, () => Promise<unknown>][] = [
   ['fanout', () => benchFanout(report)],
   ['chat', () => benchChat(report, { profileDir })],
   ['chat-record', () => benchChatRecord(report)],
+  ['chat-compaction', () => benchChatCompaction(report)],
   ['browser', () => benchBrowserBoard(report)],
   ['lighthouse', () => benchLighthouse(report)],
   ['memory', () => benchMemory(report)],

@@ -2,7 +2,17 @@ import * as Y from 'yjs';
 import type { ChatDocMessage } from '../../shared/chat-doc';
 import { StoreUnavailableError, type Store } from '../store/store';
 import { decideBatch, type Arrival, type BatchOutcome } from './decide';
-import { compactLogTail, smallTail, sum, tailAfter, tailDue, valuesBehind, type SmallTail } from './log';
+import {
+  compactLogTail,
+  cutAfter,
+  smallTail,
+  sum,
+  tailAfter,
+  tailDue,
+  valuesBehind,
+  type SmallTail,
+  type TailCut,
+} from './log';
 import { CHAT_LIMITS } from './limits';
 import {
   CLOSE_CODES,
@@ -76,6 +86,8 @@ export class ChatRoom {
    * is due without walking them (it was 3% of the server's time with busy rooms, decision 008).
    */
   private tail: SmallTail;
+  /** Where the tail begins in the document, when known: compaction then encodes it from there (see TailCut). */
+  private cut: TailCut | undefined;
   private readonly sentWholeRoom = new WeakSet<ChatPeer>();
   /** Updates waiting for the next decision, in arrival order and numbered, and their bytes by peer. */
   private arrivals: (Arrival<ChatPeer> & { seq: number })[] = [];
@@ -107,9 +119,13 @@ export class ChatRoom {
     const updates = options.store.chatUpdates(name);
     this.logBytes = sum(updates);
     this.tail = smallTail(updates);
+    const tailFrom = updates.length - this.tail.count;
     // One entry at a time: merging them first would cost the room's size twice.
     this.doc.transact(() => {
-      for (const u of updates) Y.applyUpdate(this.doc, u, 'load');
+      updates.forEach((u, i) => {
+        if (i === tailFrom) this.cut = { first: u, before: Y.encodeStateVector(this.doc) };
+        Y.applyUpdate(this.doc, u, 'load');
+      });
     }, 'load');
     const { leftovers, newest } = this.index.indexAll();
     this.newestAtLoad = newest;
@@ -179,6 +195,7 @@ export class ChatRoom {
     if (this.destroyed) return;
     const stampBefore = this.index.lastStamp;
     for (const update of updates) {
+      this.entering(update);
       Y.applyUpdate(this.doc, update, 'remote');
       this.logBytes += update.byteLength;
       this.tail = tailAfter(this.tail, update);
@@ -321,6 +338,7 @@ export class ChatRoom {
    */
   private logged(entries: readonly Uint8Array[], outcome: BatchOutcome<ChatPeer>): void {
     for (const entry of entries) {
+      this.entering(entry);
       Y.applyUpdate(this.doc, entry, 'decided');
       this.logBytes += entry.byteLength;
       this.tail = tailAfter(this.tail, entry);
@@ -333,6 +351,13 @@ export class ChatRoom {
     this.checkIntegrated('a decided entry');
     if (outcome.stamped.length > 0) this.recorded = this.options.onStamped(this.name, outcome.stamped);
     this.compactTail(false);
+  }
+
+  /** An entry is about to join the log's end: when it starts a new tail, the tail's cut is taken before the document has it. */
+  private entering(entry: Uint8Array): void {
+    if (this.tail.count > 0) return;
+    this.cut =
+      entry.byteLength < CHAT_LIMITS.segmentBytes ? { first: entry, before: Y.encodeStateVector(this.doc) } : undefined;
   }
 
   /** Sends durable entries to the peers: each gets the accepted updates but its own, then the stamps. */
@@ -381,21 +406,33 @@ export class ChatRoom {
   private compactTail(force: boolean): void {
     const due = { compactAfter: this.options.compactAfter, force };
     if (!tailDue(this.tail, due)) return;
-    const recount = () => {
-      const log = this.options.store.chatUpdates(this.name);
-      this.logBytes = sum(log);
-      this.tail = smallTail(log);
-    };
     // (Another instance may have merged the tail meanwhile: then nothing is due, and the count is mended.)
-    const compacted = compactLogTail(this.options.store, this.name, due);
-    recount();
-    if (!compacted) return;
+    const compaction = compactLogTail(this.options.store, this.name, due, {
+      doc: this.doc,
+      cut: this.cut,
+      tail: this.tail,
+    });
+    const merged = compaction && {
+      entry: compaction.merged,
+      first: compaction.first,
+      stateAfter: Y.encodeStateVector(this.doc),
+    };
+    this.recount(merged);
+    if (!compaction) return;
     this.track(
-      compacted.then(
-        () => !this.destroyed && recount(),
+      compaction.done.then(
+        () => !this.destroyed && this.recount(merged),
         (err: unknown) => this.options.log(`chat: could not compact ${this.name}`, err),
       ),
     );
+  }
+
+  /** The log's bytes, tail and cut, read again from the store after a compaction (here or elsewhere). */
+  private recount(merged?: Parameters<typeof cutAfter>[3]): void {
+    const log = this.options.store.chatUpdates(this.name);
+    this.logBytes = sum(log);
+    this.tail = smallTail(log);
+    this.cut = cutAfter(log, this.tail, this.cut, merged);
   }
 
   /** Merges the log's newest entries (the room is going idle, or the server is stopping); resolves once durable. */
