@@ -320,6 +320,29 @@ describe('journal store: restart', () => {
     expect(recovered.durableSeq()).toBe(900);
   });
 
+  it('keeps each chat log as it was at the snapshot while appends and compactions land during its writing', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    const entry = (room: number, i: number) => new Uint8Array([room, i, ...new Uint8Array(2000).fill(i)]);
+    for (let room = 0; room < 40; room++)
+      for (let i = 0; i < 5; i++) await store.appendChatUpdate(`room-${room}`, entry(room, i));
+    const snapshot = store.snapshot();
+    await new Promise((resolve) => setImmediate(resolve)); // the state is captured; the file is being written
+    // Every room changes under the snapshot: its first entries merged, one more appended.
+    const during = Array.from({ length: 40 }, (_, room) =>
+      store
+        .compactChat(`room-${room}`, new Uint8Array([room, 99]), { from: 0, to: 3 })
+        .then(() => store.appendChatUpdate(`room-${room}`, entry(room, 7))),
+    );
+    await Promise.all([snapshot, ...during]);
+    const expected = (room: number) => [new Uint8Array([room, 99]), entry(room, 3), entry(room, 4), entry(room, 7)];
+    expect(store.chatUpdates('room-39')).toEqual(expected(39));
+    const copy = await tempDir();
+    await fs.cp(dir, copy, { recursive: true });
+    const recovered = await openStore(copy);
+    for (let room = 0; room < 40; room++) expect(recovered.chatUpdates(`room-${room}`)).toEqual(expected(room));
+  });
+
   it('takes snapshots in the background after snapshotEveryCommits lines', async () => {
     const dir = await tempDir();
     const store = await openStore(dir, { snapshotEveryCommits: 10 });

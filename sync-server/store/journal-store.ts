@@ -68,6 +68,9 @@ const fileSize = (file: string, missing = 0) =>
 /** What a journal line carries to the moment it is durable. */
 type Durable = { changes: StampedWrite[]; lastSeq: number };
 
+/** A room's chat log in a snapshot being written: its base64 entries, made when the file reaches it. */
+type ChatLogJson = { toJSON(): string[] };
+
 export async function openJournalStore(options: JournalStoreOptions): Promise<JournalStore> {
   const now = options.now ?? Date.now;
   await fs.mkdir(options.dataDir, { recursive: true });
@@ -375,7 +378,7 @@ class JournalStoreImpl extends MemoryReads implements JournalStore {
     const data = this.capture(lsn);
     const bytesCovered = this.journalBytes;
     await this.journal.rotate(lsn + 1);
-    const db = snapshotDb(this.dir);
+    const db = snapshotDb<SnapshotData<ChatLogJson>>(this.dir);
     db.data = data;
     await db.write();
     this.snapshotLsn = lsn;
@@ -387,12 +390,20 @@ class JournalStoreImpl extends MemoryReads implements JournalStore {
     }
   }
 
-  private capture(lsn: number): SnapshotData {
+  /**
+   * The state at line `lsn`, in one synchronous step. A room's log is its entries as they are now
+   * (a compaction replaces entries, it never changes one), base64-encoded only when the file
+   * reaches the room: never every room's log in one step, which stalled every commit behind it.
+   */
+  private capture(lsn: number): SnapshotData<ChatLogJson> {
     const collections: Record<string, StoredDoc[]> = {};
     for (const name of this.memory.collectionNames()) collections[name] = [...this.memory.all(name)];
     // Keyed by room name: no inherited members (a room named `__proto__` would vanish from the snapshot).
-    const chat: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-    for (const [room, updates] of this.memory.chat) chat[room] = updates.map(toBase64);
+    const chat: Record<string, ChatLogJson> = Object.create(null) as Record<string, ChatLogJson>;
+    for (const [room, updates] of this.memory.chat) {
+      const entries = [...updates];
+      chat[room] = { toJSON: () => entries.map(toBase64) };
+    }
     const savedAt = new Date(this.now()).toISOString();
     return { format: 1, lsn, seq: this.memory.lastSeq, savedAt, collections, chat };
   }

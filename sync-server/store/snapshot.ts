@@ -6,8 +6,12 @@ import { syncDir } from './journal';
 
 export const SNAPSHOT_FILE = 'db.json';
 
-/** The lowdb document: the whole state as of journal line `lsn`. */
-export type SnapshotData = {
+/**
+ * The lowdb document: the whole state as of journal line `lsn`. Written, a room's chat log may be
+ * anything that gives its base64 entries as JSON (the store encodes each room as the file reaches
+ * it); read, it is the entries.
+ */
+export type SnapshotData<ChatLog = string[]> = {
   format: 1;
   /** Last journal line included. */
   lsn: number;
@@ -16,7 +20,7 @@ export type SnapshotData = {
   savedAt: string;
   collections: Record<string, StoredDoc[]>;
   /** Chat logs, each update base64-encoded. */
-  chat: Record<string, string[]>;
+  chat: Record<string, ChatLog>;
 };
 
 /**
@@ -110,6 +114,6 @@ export function* jsonPieces(value: unknown, depth: number): Generator<string> {
 }
 
 /** The snapshot file of a data folder, through lowdb. */
-export function snapshotDb(dir: string): Low<SnapshotData | null> {
-  return new Low<SnapshotData | null>(new SyncedJsonFile<SnapshotData | null>(path.join(dir, SNAPSHOT_FILE)), null);
+export function snapshotDb<Data extends SnapshotData<unknown> = SnapshotData>(dir: string): Low<Data | null> {
+  return new Low<Data | null>(new SyncedJsonFile<Data | null>(path.join(dir, SNAPSHOT_FILE)), null);
 }
