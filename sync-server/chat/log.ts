@@ -72,15 +72,15 @@ const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) =>
  * never drops an append made meanwhile or by anyone else. With the room's document, in step with
  * the log, and the tail's cut in it, the merge is the document's own encoding past the cut;
  * otherwise (no cut known, or another instance reshaped the log) the entries are merged. Returns
- * the merged entry, the first entry it replaces, and its durable write, or undefined when nothing
- * was due.
+ * the merged entry (none when the entries could not be merged), the first entry it replaces, and
+ * its durable write, or undefined when nothing was due.
  */
 export function compactLogTail(
   store: Store,
   room: string,
   { compactAfter, force }: { compactAfter: number; force: boolean },
   document?: RoomDocument,
-): { merged: Uint8Array; first: Uint8Array; done: Promise<void> } | undefined {
+): { merged?: Uint8Array; first: Uint8Array; done: Promise<void> } | undefined {
   const log = store.chatUpdates(room);
   const tail = smallTail(log);
   if (!tailDue(tail, { compactAfter, force })) return undefined;
@@ -90,7 +90,7 @@ export function compactLogTail(
   try {
     merged = encodedFromDocument(document, first, tail) ?? Y.mergeUpdates(log.slice(from));
   } catch (err) {
-    return { merged: first, first, done: Promise.reject(err instanceof Error ? err : new Error(String(err))) };
+    return { first, done: Promise.reject(err instanceof Error ? err : new Error(String(err))) };
   }
   return { merged, first, done: store.compactChat(room, merged, { from, to: log.length }) };
 }

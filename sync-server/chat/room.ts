@@ -412,7 +412,7 @@ export class ChatRoom {
       cut: this.cut,
       tail: this.tail,
     });
-    const merged = compaction && {
+    const merged = compaction?.merged && {
       entry: compaction.merged,
       first: compaction.first,
       stateAfter: Y.encodeStateVector(this.doc),
