@@ -24,18 +24,20 @@ function room() {
     Y.applyUpdate(doc, entry);
     log.push(new Uint8Array(entry));
   };
+  /** What `change` makes on `writer`, brought up to date first: the update a device sends (its own changes only). */
+  const made = (writer: Y.Doc, change: () => void) => {
+    Y.applyUpdate(writer, Y.encodeStateAsUpdate(doc, Y.encodeStateVector(writer)));
+    let update: Uint8Array | undefined;
+    writer.once('update', (u: Uint8Array) => (update = u));
+    change();
+    return update!;
+  };
   /** A message from writer `w` and the server's stamp of it: two entries. */
   const message = (w: number, id: string, content = `text of ${id}`) => {
     const d = writers[w]!;
-    Y.applyUpdate(d, Y.encodeStateAsUpdate(doc, Y.encodeStateVector(d)));
-    const before = Y.encodeStateVector(d);
-    d.getArray(CHAT_MESSAGES_ARRAY).push([{ id, content }]);
-    append(Y.encodeStateAsUpdate(d, before));
+    append(made(d, () => d.getArray(CHAT_MESSAGES_ARRAY).push([{ id, content }])));
     const stamp = writers[3]!;
-    Y.applyUpdate(stamp, Y.encodeStateAsUpdate(doc, Y.encodeStateVector(stamp)));
-    const sv = Y.encodeStateVector(stamp);
-    stamp.getMap(CHAT_STAMPS_MAP).set(id, log.length);
-    append(Y.encodeStateAsUpdate(stamp, sv));
+    append(made(stamp, () => stamp.getMap(CHAT_STAMPS_MAP).set(id, log.length)));
   };
   const store = {
     chatUpdates: () => [...log],
@@ -88,6 +90,32 @@ describe('compactLogTail', () => {
     expect(r.log[0]).toBe(segment);
     expect(read(r.log)).toEqual(whole);
     expect(compaction.merged?.byteLength).toBeLessThan(CHAT_LIMITS.segmentBytes / 10);
+  });
+
+  it('merges the entries when the document holds deletions that would make the merged tail larger than it', async () => {
+    const r = room();
+    // An imported history with deletions (chat itself never deletes), then a short tail.
+    const legacy = new Y.Doc();
+    const list = legacy.getArray(CHAT_MESSAGES_ARRAY);
+    list.push(Array.from({ length: 300 }, (_, i) => ({ id: `old${i}`, content: 'x'.repeat(600) })));
+    for (let i = 299; i >= 0; i -= 2) list.delete(i, 1);
+    r.append(Y.encodeStateAsUpdate(legacy));
+    r.message(0, 'm0');
+    r.message(1, 'm1');
+    const tail = smallTail(r.log.slice(1));
+    const store = { chatUpdates: () => r.log.slice(1), compactChat: () => Promise.resolve() } as unknown as Store;
+    const compaction = compactLogTail(
+      store,
+      'room',
+      { compactAfter: 2, force: false },
+      {
+        doc: r.doc,
+        cut: { first: r.log[1]!, before: Y.encodeStateVectorFromUpdate(r.log[0]!) },
+        tail,
+      },
+    )!;
+    expect(compaction.merged).toEqual(Y.mergeUpdates(r.log.slice(1)));
+    expect(compaction.merged!.byteLength).toBeLessThanOrEqual(tail.bytes);
   });
 
   it('merges the entries as they are when the cut is not where the tail begins', async () => {

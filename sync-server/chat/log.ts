@@ -97,7 +97,10 @@ export function compactLogTail(
 
 /**
  * The tail starting at `first`, encoded from the document, when the cut is that entry's, the room
- * counted the same tail, and nothing waits in the document.
+ * counted the same tail, and nothing waits in the document. The encoding carries the document's
+ * deletions whole, wherever they are (chat never deletes, but an imported log may): when that
+ * makes it larger than the entries it replaces, they are merged instead, so a compaction never
+ * grows the log.
  */
 function encodedFromDocument(
   document: RoomDocument | undefined,
@@ -108,7 +111,8 @@ function encodedFromDocument(
   if (document.tail.count !== tail.count || document.tail.bytes !== tail.bytes) return undefined;
   const { store } = document.doc;
   if (store.pendingStructs !== null || store.pendingDs !== null) return undefined;
-  return Y.encodeStateAsUpdate(document.doc, document.cut.before);
+  const encoded = Y.encodeStateAsUpdate(document.doc, document.cut.before);
+  return encoded.byteLength <= tail.bytes ? encoded : undefined;
 }
 
 /**
