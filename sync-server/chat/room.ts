@@ -80,12 +80,12 @@ export class ChatRoom {
   private readonly index = new RoomIndex(this.doc);
   private readonly presence: RoomPresence<ChatPeer>;
   /** Bytes in the room's stored log, kept in step with it. */
-  private logBytes: number;
+  private logBytes = 0;
   /**
    * The log's newest small entries, kept in step with it: a decision knows whether a compaction
    * is due without walking them (it was 3% of the server's time with busy rooms, decision 008).
    */
-  private tail: SmallTail;
+  private tail: SmallTail = { count: 0, bytes: 0 };
   /** Where the tail begins in the document, when known: compaction then encodes it from there (see TailCut). */
   private cut: TailCut | undefined;
   private readonly sentWholeRoom = new WeakSet<ChatPeer>();
@@ -116,16 +116,9 @@ export class ChatRoom {
       (client) => this.index.ownerOf(client),
       (update) => options.store.publishPresence(name, update),
     );
-    const updates = options.store.chatUpdates(name);
-    this.logBytes = sum(updates);
-    this.tail = smallTail(updates);
-    const tailFrom = updates.length - this.tail.count;
     // One entry at a time: merging them first would cost the room's size twice.
     this.doc.transact(() => {
-      updates.forEach((u, i) => {
-        if (i === tailFrom) this.cut = { first: u, before: Y.encodeStateVector(this.doc) };
-        Y.applyUpdate(this.doc, u, 'load');
-      });
+      for (const u of options.store.chatUpdates(name)) this.take(u, 'load');
     }, 'load');
     const { leftovers, newest } = this.index.indexAll();
     this.newestAtLoad = newest;
@@ -195,10 +188,7 @@ export class ChatRoom {
     if (this.destroyed) return;
     const stampBefore = this.index.lastStamp;
     for (const update of updates) {
-      this.entering(update);
-      Y.applyUpdate(this.doc, update, 'remote');
-      this.logBytes += update.byteLength;
-      this.tail = tailAfter(this.tail, update);
+      this.take(update, 'remote');
       this.index.indexEntry(update);
       const message = updateMessage(update);
       for (const peer of this.peers) peer.send(message);
@@ -337,12 +327,7 @@ export class ChatRoom {
    * records then share the entries' journal sync: a crash never keeps a stamp without its record).
    */
   private logged(entries: readonly Uint8Array[], outcome: BatchOutcome<ChatPeer>): void {
-    for (const entry of entries) {
-      this.entering(entry);
-      Y.applyUpdate(this.doc, entry, 'decided');
-      this.logBytes += entry.byteLength;
-      this.tail = tailAfter(this.tail, entry);
-    }
+    for (const entry of entries) this.take(entry, 'decided');
     this.index.indexDecided(
       outcome.accepted.map(({ peer, clients, messages }) => ({ userId: peer.userId, clients, messages })),
       outcome.stamped,
@@ -353,11 +338,20 @@ export class ChatRoom {
     this.compactTail(false);
   }
 
-  /** An entry is about to join the log's end: when it starts a new tail, the tail's cut is taken before the document has it. */
-  private entering(entry: Uint8Array): void {
-    if (this.tail.count > 0) return;
-    this.cut =
-      entry.byteLength < CHAT_LIMITS.segmentBytes ? { first: entry, before: Y.encodeStateVector(this.doc) } : undefined;
+  /**
+   * An entry of the log's end (loaded, decided here or appended by another instance) goes into
+   * the document, and the log's bytes and tail count it; when it starts a new tail, the tail's
+   * cut is taken before the document has it.
+   */
+  private take(entry: Uint8Array, origin: 'load' | 'decided' | 'remote'): void {
+    if (this.tail.count === 0)
+      this.cut =
+        entry.byteLength < CHAT_LIMITS.segmentBytes
+          ? { first: entry, before: Y.encodeStateVector(this.doc) }
+          : undefined;
+    Y.applyUpdate(this.doc, entry, origin);
+    this.logBytes += entry.byteLength;
+    this.tail = tailAfter(this.tail, entry);
   }
 
   /** Sends durable entries to the peers: each gets the accepted updates but its own, then the stamps. */
