@@ -343,6 +343,18 @@ describe('journal store: restart', () => {
     for (let room = 0; room < 40; room++) expect(recovered.chatUpdates(`room-${room}`)).toEqual(expected(room));
   });
 
+  it('keeps chat logs whose room names are those of object members through a snapshot and a restart', async () => {
+    const dir = await tempDir();
+    const store = await openStore(dir);
+    const rooms = ['__proto__', 'toString', 'constructor', 'hasOwnProperty'];
+    for (const [i, room] of rooms.entries()) await store.appendChatUpdate(room, new Uint8Array([i, 1, 2]));
+    await store.snapshot();
+    const copy = await tempDir();
+    await fs.cp(dir, copy, { recursive: true });
+    const recovered = await openStore(copy);
+    for (const [i, room] of rooms.entries()) expect(recovered.chatUpdates(room)).toEqual([new Uint8Array([i, 1, 2])]);
+  });
+
   it('takes snapshots in the background after snapshotEveryCommits lines', async () => {
     const dir = await tempDir();
     const store = await openStore(dir, { snapshotEveryCommits: 10 });
