@@ -49,7 +49,7 @@ const benches: [string, () => Promise<unknown>][] = [
   ['browser', () => benchBrowserBoard(report)],
   ['lighthouse', () => benchLighthouse(report)],
   ['memory', () => benchMemory(report)],
-  ['rxdb-server', () => benchRxdbServer(report)],
+  ['rxdb-server', () => benchRxdbServer(report, { profileDir })],
   ['postgres-push', () => benchPostgresPush(report, { sizes: flag('sizes')?.split(',').map(parseSize), profileDir })],
   ['postgres-initial-sync', () => benchPostgresInitialSync(report)],
   ['postgres-fanout', () => benchPostgresFanout(report)],

@@ -143,13 +143,14 @@ async function pullAll(
   return { ms: performance.now() - t, documents };
 }
 
-export async function benchRxdbServer(report: Report): Promise<void> {
+/** `profileDir` runs our server under `--cpu-prof` (the profile covers its pulls and pushes). */
+export async function benchRxdbServer(report: Report, options: { profileDir?: string } = {}): Promise<void> {
   ensurePeerInstalled();
   const data = await dataset({ gigs: PULL_GIGS, sessions: WRITERS, chatPairs: 0 });
 
   // --- Ours.
   const dir = await copyOf(data, 'rxdb-peer-ours');
-  const ours = await startChildServer({ dataDir: dir, env: LOAD_ENV });
+  const ours = await startChildServer({ dataDir: dir, env: LOAD_ENV, profileDir: options.profileDir });
   let oursPush: Awaited<ReturnType<typeof pushLoad>>;
   const oursPull: number[] = [];
   try {
@@ -257,5 +258,7 @@ export async function benchRxdbServer(report: Report): Promise<void> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await runStandalone('Sync server against rxdb-server', (report) => benchRxdbServer(report));
+  await runStandalone('Sync server against rxdb-server', (report) =>
+    benchRxdbServer(report, { profileDir: process.argv.includes('--profile') ? 'bench/results/profiles' : undefined }),
+  );
 }
