@@ -4,9 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INDEXES } from '../../sync-server/indexes';
 import { migrate, MIGRATIONS } from '../../sync-server/store/postgres/migrations';
 import { seqSql } from '../../sync-server/store/postgres/order';
-import { FEED_SQL, PgDocuments } from '../../sync-server/store/postgres/pg-documents';
+import { FEED_SQL, PgDocuments, type Expected } from '../../sync-server/store/postgres/pg-documents';
 import { STATISTICS } from '../../sync-server/store/postgres/statistics';
-import type { Change } from '../../sync-server/store/store';
+import type { Change, DocWrite } from '../../sync-server/store/store';
 import { createTestDatabase, type TestDatabase } from '../support/postgres/database';
 import { waitFor } from '../support/wait';
 
@@ -138,6 +138,83 @@ describe('transactions', () => {
       tx.write([gig('g-twice', 'second')]);
     });
     expect(await store.get('gigs', 'g-twice')).toMatchObject({ title: 'second' });
+  });
+});
+
+describe("a decision's commit", () => {
+  // What a decision read, as the replica showed it: checked at commit, in the statement that writes.
+  async function readNow(store: PgDocuments, ids: string[], keys: string[], exists: string[]): Promise<Expected> {
+    const seqOf = async (id: string) => (await store.get('gigs', id))?._seq ?? 0;
+    return {
+      docs: await Promise.all(ids.map(async (id) => ({ collection: 'gigs' as const, id, seq: await seqOf(id) }))),
+      keys: await Promise.all(
+        keys.map(async (key) => ({
+          collection: 'gigs' as const,
+          index: 'createdBy',
+          key,
+          docs: new Map((await store.byIndex('gigs', 'createdBy', key)).map((d) => [d.id, d._seq])),
+        })),
+      ),
+      exists: await Promise.all(
+        exists.map(async (key) => ({
+          collection: 'gigs' as const,
+          index: 'createdBy',
+          key,
+          any: (await store.byIndex('gigs', 'createdBy', key)).length > 0,
+        })),
+      ),
+    };
+  }
+
+  it('writes when every read is as it was, and writes nothing when any read changed since', async () => {
+    const store = await instance();
+    // Each case on documents of its own: `${p}-a` and `${p}-b` filed under `${p}-owner`, `${p}-c`
+    // under `${p}-other`; the decision read `${p}-a` and `${p}-new` (absent) by id, the documents
+    // under `${p}-owner`, and whether any is filed under `${p}-nobody` and `${p}-other`.
+    const cases: [string, (p: string) => DocWrite[]][] = [
+      ['a document read by id was rewritten', (p) => [gig(`${p}-a`, 'a again', `${p}-owner`)]],
+      ['a document read as absent was written', (p) => [gig(`${p}-new`, 'new')]],
+      ['a document was filed under a key read', (p) => [gig(`${p}-d`, 'd', `${p}-owner`)]],
+      ['a document under a key read was rewritten there', (p) => [gig(`${p}-b`, 'b again', `${p}-owner`)]],
+      ['a document left a key read', (p) => [gig(`${p}-b`, 'b moved', `${p}-elsewhere`)]],
+      ['a key read as empty has a document', (p) => [gig(`${p}-e`, 'e', `${p}-nobody`)]],
+      ['a key read as having documents has none', (p) => [gig(`${p}-c`, 'c moved', `${p}-elsewhere`)]],
+    ];
+    for (const [n, [what, change]] of cases.entries()) {
+      const p = `d${n}`;
+      await store.commit([
+        gig(`${p}-a`, 'a', `${p}-owner`),
+        gig(`${p}-b`, 'b', `${p}-owner`),
+        gig(`${p}-c`, 'c', `${p}-other`),
+      ]);
+      const read = () => readNow(store, [`${p}-a`, `${p}-new`], [`${p}-owner`], [`${p}-nobody`, `${p}-other`]);
+      const reads = await read();
+      // Unchanged, the check passes (nothing written: a decision that answers on what it read).
+      expect(await store.commitIfCurrent(reads, []), what).toMatchObject({ ok: true });
+      await store.commit(change(p));
+      expect(await store.commitIfCurrent(reads, [gig(`${p}-decided`, 'decided')]), what).toEqual({ ok: false });
+      expect(await store.commitIfCurrent(reads, []), what).toEqual({ ok: false });
+      expect(await store.get('gigs', `${p}-decided`), what).toBeUndefined();
+      // Read again, the same decision commits.
+      expect(await store.commitIfCurrent(await read(), [gig(`${p}-decided`, 'decided')]), what).toMatchObject({
+        ok: true,
+      });
+      expect(await store.get('gigs', `${p}-decided`), what).toMatchObject({ title: 'decided' });
+    }
+  });
+
+  it('lets one of several instances deciding on the same reads at once write, as if they ran one after the other', async () => {
+    const instances = [await instance(), await instance(), await instance()];
+    for (let round = 0; round < 5; round++) {
+      // Each instance read that this buyer has posted nothing, and posts their first gig.
+      const buyer = `d-first-${round}`;
+      const reads = await readNow(instances[0]!, [], [], [buyer]);
+      const outcomes = await Promise.all(
+        instances.map((store, i) => store.commitIfCurrent(reads, [gig(`d-first-${round}-${i}`, 'first', buyer)])),
+      );
+      expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+      expect(await instances[0]!.byIndex('gigs', 'createdBy', buyer)).toHaveLength(1);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, DocWrite, IndexDefinitions, StoredDoc } from '../store';
 import { HORIZON_SQL, ROWS_PER_TRANSACTION, seqSql, toSeq } from './order';
+import { createPool } from './pool';
 import { ANALYZE_SQL, TableStatistics } from './statistics';
 
 /**
@@ -47,6 +48,8 @@ export type PgDocumentsOptions = {
   pendingPollMs?: number;
   /** A safety read of the feed this often even without notifications (a lost connection). */
   idlePollMs?: number;
+  /** Connections for decisions' commits (`commitIfCurrent`), at most this many (default 10). */
+  decisionPoolSize?: number;
 };
 
 export class PgDocuments {
@@ -75,8 +78,18 @@ export class PgDocuments {
   /** The planner's statistics of the documents, kept in step with what this instance writes. */
   private readonly statistics: TableStatistics;
 
+  /**
+   * Connections on which each statement is a SERIALIZABLE transaction of its own and keeps the
+   * plan PostgreSQL made for it once: a decision's commit is one statement (`commitIfCurrent`),
+   * one round trip where BEGIN, the check of its reads, the write and COMMIT were four. Only that
+   * statement runs there (a kept plan suits it, and not every statement: a paged scan's
+   * `$2 IS NULL OR id > $2` is better planned for its values each time).
+   */
+  private readonly decisions: pg.Pool;
+
   constructor(private readonly options: PgDocumentsOptions) {
     this.pool = options.pool;
+    this.decisions = createPool(options.connectionString, options.decisionPoolSize ?? 10, DECISION_SETTINGS);
     this.statistics = new TableStatistics(() => this.pool.query(ANALYZE_SQL));
   }
 
@@ -105,11 +118,6 @@ export class PgDocuments {
   /** The current versions of the named documents and of every document filed under the named index keys. */
   current(ids: readonly DocRef[], keys: readonly IndexRef[]): Promise<Change[]> {
     return readCurrent(this.pool, ids, keys);
-  }
-
-  /** The seq of each named document and of each document filed under each named key: no bodies. */
-  versions(ids: readonly DocRef[], keys: readonly IndexRef[], exists: readonly IndexRef[] = []): Promise<Versions> {
-    return readVersions(this.pool, ids, keys, exists);
   }
 
   /**
@@ -151,7 +159,7 @@ export class PgDocuments {
    * Committed means durable (synchronous commit); every instance is notified just after (`announce`).
    */
   async transaction<T>(fn: (tx: PgTransaction) => Promise<T>): Promise<{ value: T; seq: number; stamps: Stamp[] }> {
-    for (let attempt = 1; ; attempt++) {
+    const committed = await retriedOnConflict(async () => {
       const client = await this.pool.connect();
       let broken = false;
       try {
@@ -160,28 +168,45 @@ export class PgDocuments {
         const value = await fn(tx);
         const stamps = await tx.flush();
         await client.query('COMMIT');
-        const seq = Math.max(0, ...stamps.map((s) => s.seq));
-        if (seq > 0) {
-          this.statistics.wrote(stamps.length);
-          this.poll();
-          this.announce(CHANGES_CHANNEL, '');
-        }
-        return { value, seq, stamps };
+        return { value, stamps };
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {
           broken = true;
         });
-        const code = (err as { code?: string }).code;
-        // 40001 serialization failure, 40P01 deadlock: the transaction may simply run again.
-        if ((code === '40001' || code === '40P01') && attempt < MAX_ATTEMPTS) {
-          await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
-          continue;
-        }
         throw err;
       } finally {
         client.release(broken);
       }
+    });
+    return { ...committed, seq: this.written(committed.stamps) };
+  }
+
+  /**
+   * A decision's commit: `writes` are written if, and only if, everything the decision read is
+   * still as `expected` says, checked and written in one SERIALIZABLE statement (as if no other
+   * transaction ran beside it, on this instance or any other). `ok: false`: something it read
+   * changed, and nothing was written. Without writes, the check alone (a decision whose answer
+   * rests on what it read). Committed means durable; every instance is notified just after.
+   */
+  async commitIfCurrent(
+    expected: Expected,
+    writes: readonly DocWrite[],
+  ): Promise<{ ok: false } | { ok: true; seq: number; stamps: Stamp[] }> {
+    const outcome = await retriedOnConflict(() =>
+      writeIfCurrent(this.decisions, this.options.indexes, writes, expected),
+    );
+    return outcome.ok ? { ok: true, stamps: outcome.stamps, seq: this.written(outcome.stamps) } : outcome;
+  }
+
+  /** After a commit: the seq of its last write (0 for none), and the statistics, the feed and the other instances told. */
+  private written(stamps: readonly Stamp[]): number {
+    const seq = Math.max(0, ...stamps.map((s) => s.seq));
+    if (seq > 0) {
+      this.statistics.wrote(stamps.length);
+      this.poll();
+      this.announce(CHANGES_CHANNEL, '');
     }
+    return seq;
   }
 
   /** The highest seq below which the feed is final. */
@@ -393,6 +418,7 @@ export class PgDocuments {
     await this.polling;
     await this.statistics.settled();
     await this.listenClient?.end().catch(() => {});
+    await this.decisions.end().catch(() => {});
   }
 
   private async horizon(): Promise<number> {
@@ -529,6 +555,28 @@ export class PgDocuments {
 }
 
 const MAX_ATTEMPTS = 20;
+
+/** The decision connections' settings (see `PgDocuments.decisions`). */
+const DECISION_SETTINGS = '-c default_transaction_isolation=serializable -c plan_cache_mode=force_generic_plan';
+
+/**
+ * Runs `run` (one transaction) again when PostgreSQL aborted it for a conflict with a concurrent
+ * one (40001 serialization failure, 40P01 deadlock), after a short random pause, up to MAX_ATTEMPTS.
+ */
+async function retriedOnConflict<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if ((code === '40001' || code === '40P01') && attempt < MAX_ATTEMPTS) {
+        await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+        continue;
+      }
+      throw err;
+    }
+  }
+}
 /**
  * Notifications in a transaction of their own that waits for no flush (`synchronous_commit` off
  * for it alone): it holds the cluster's notify lock for microseconds, not for a flush.
@@ -611,72 +659,116 @@ export const indexKey = (collection: string, index: string, key: string): string
   `${collection}\u0000${index}\u0000${key}`;
 
 /**
- * What a decision's reads are checked against at commit: the seq of each document read by id
- * (absent: not there), and the documents filed under each index key read, with their seq.
+ * What a decision read, as it read it, checked at its commit: the seq of each document read by id
+ * (0: not there), every document filed under each index key read with its seq, and whether any
+ * document was filed under each key asked about for existence only.
  */
-export type Versions = {
-  docs: Map<string, number>;
-  keys: Map<string, Map<string, number>>;
-  /** Of the keys asked about for existence only, those with any document filed under them. */
-  present: Set<string>;
+export type Expected = {
+  docs: readonly (DocRef & { seq: number })[];
+  keys: readonly (IndexRef & { docs: ReadonlyMap<string, number> })[];
+  exists: readonly (IndexRef & { any: boolean })[];
 };
 
+const NOTHING_READ: Expected = { docs: [], keys: [], exists: [] };
+const TOO_MANY_ROWS = `A transaction writes at most ${ROWS_PER_TRANSACTION} documents`;
+
 /**
- * The versions of documents and index keys, from the seq column and the key table only: a check
- * costs the number of documents read, never their size (a creator's thousands of gigs are read by
- * one key).
+ * Writes documents and their index keys (the stale ones removed, the new ones added; disjoint
+ * sets, so the two parts cannot see each other's rows) if every read of the decision is as it
+ * was ($10–$24), all in one statement, one snapshot. The reads are checked from the seq column
+ * and the key table only: a check costs the number of documents read, never their size (a
+ * creator's thousands of gigs are read by one key). Under a key, the documents filed now are those
+ * read exactly when there are as many as were read and each one read is still filed there with
+ * its seq.
  */
-async function readVersions(
+const WRITE_SQL = `WITH ok AS (
+    SELECT NOT EXISTS (
+             SELECT 1 FROM unnest($10::text[], $11::text[], $12::bigint[]) AS r(c, i, s)
+               LEFT JOIN documents d ON d.collection = r.c AND d.id = r.i
+              WHERE COALESCE(d.seq, 0) <> r.s)
+       AND (SELECT count(*) FROM unnest($13::text[], $14::text[], $15::text[]) AS q(c, x, key)
+              JOIN document_keys k ON k.collection = q.c AND k.index_name = q.x AND k.key = q.key
+              JOIN documents d ON d.collection = k.collection AND d.id = k.id) = cardinality($16::text[])
+       AND (SELECT count(*) FROM unnest($16::text[], $17::text[], $18::text[], $19::text[], $20::bigint[]) AS e(c, x, key, i, s)
+              JOIN document_keys k ON k.collection = e.c AND k.index_name = e.x AND k.key = e.key AND k.id = e.i
+              JOIN documents d ON d.collection = e.c AND d.id = e.i AND d.seq = e.s) = cardinality($16::text[])
+       AND NOT EXISTS (
+             SELECT 1 FROM unnest($21::text[], $22::text[], $23::text[], $24::boolean[]) AS q(c, x, key, a)
+              WHERE q.a <> EXISTS (SELECT 1 FROM document_keys k WHERE k.collection = q.c AND k.index_name = q.x AND k.key = q.key))
+      AS ok
+  ), w AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::json[]) AS w(c, i, p, d, b)
+     WHERE (SELECT ok FROM ok)
+  ), k AS (
+    SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) AS k(c, x, key, i)
+     WHERE (SELECT ok FROM ok)
+  ), docs AS (
+    INSERT INTO documents (collection, id, seq, deleted, body)
+      SELECT c, i, ${seqSql('p')}, d, b FROM w
+    ON CONFLICT (collection, id) DO UPDATE SET seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, body = EXCLUDED.body
+    RETURNING collection, id, seq
+  ), stale AS (
+    DELETE FROM document_keys dk USING w
+     WHERE dk.collection = w.c AND dk.id = w.i
+       AND NOT EXISTS (SELECT 1 FROM k WHERE k.c = dk.collection AND k.x = dk.index_name AND k.key = dk.key AND k.i = dk.id)
+  ), added AS (
+    INSERT INTO document_keys (collection, index_name, key, id) SELECT c, x, key, i FROM k ON CONFLICT DO NOTHING
+  )
+  SELECT (SELECT ok FROM ok) AS ok,
+         (SELECT array_agg(docs.seq ORDER BY w.p) FROM docs JOIN w ON w.c = docs.collection AND w.i = docs.id) AS seqs`;
+
+/**
+ * Writes `writes` (a document written twice: its last write counts) if the reads are as
+ * `expected`, in one statement (WRITE_SQL): in a transaction of the caller's, or on its own.
+ */
+async function writeIfCurrent(
   q: Queryable,
-  ids: readonly DocRef[],
-  keys: readonly IndexRef[],
-  exists: readonly IndexRef[] = [],
-): Promise<Versions> {
-  const { rows } = await q.query<{
-    collection: string;
-    id: string | null;
-    seq: string | null;
-    index_name: string | null;
-    key: string | null;
-  }>({
-    name: 'doc-versions',
-    text: `SELECT d.collection, d.id, d.seq, NULL::text AS index_name, NULL::text AS key FROM documents d
-       JOIN unnest($1::text[], $2::text[]) AS r(c, i) ON d.collection = r.c AND d.id = r.i
-     UNION ALL
-     SELECT k.collection, k.id, d.seq, k.index_name, k.key FROM document_keys k
-       JOIN unnest($3::text[], $4::text[], $5::text[]) AS r(c, x, key) ON k.collection = r.c AND k.index_name = r.x AND k.key = r.key
-       JOIN documents d ON d.collection = k.collection AND d.id = k.id
-     UNION ALL
-     SELECT r.c, NULL, NULL, r.x, r.key FROM unnest($6::text[], $7::text[], $8::text[]) AS r(c, x, key)
-      WHERE EXISTS (SELECT 1 FROM document_keys k WHERE k.collection = r.c AND k.index_name = r.x AND k.key = r.key)`,
+  indexes: IndexDefinitions,
+  writes: readonly DocWrite[],
+  expected: Expected,
+): Promise<{ ok: false } | { ok: true; stamps: Stamp[] }> {
+  const last = new Map<string, DocWrite>();
+  for (const w of writes) last.set(`${w.collection}\u0000${idOf(w)}`, w);
+  const docs = [...last.values()];
+  if (docs.length > ROWS_PER_TRANSACTION) throw new Error(TOO_MANY_ROWS);
+  // Index keys first: an index function that throws leaves nothing written.
+  const keys = docs.flatMap((w) => indexKeys(indexes, w.collection, w.doc as StoredDoc));
+  const filed = expected.keys.flatMap((k) => [...k.docs].map(([id, seq]) => ({ ...k, id, seq })));
+  const { rows } = await q.query<{ ok: boolean; seqs: string[] | null }>({
+    name: 'doc-write',
+    text: WRITE_SQL,
     values: [
-      ids.map((r) => r.collection),
-      ids.map((r) => r.id),
+      docs.map((w) => w.collection),
+      docs.map((w) => w.doc.id),
+      docs.map((_, i) => i),
+      docs.map((w) => w.doc._deleted),
+      docs.map((w) => JSON.stringify(bodyOf(w.doc))),
       keys.map((k) => k.collection),
       keys.map((k) => k.index),
       keys.map((k) => k.key),
-      exists.map((k) => k.collection),
-      exists.map((k) => k.index),
-      exists.map((k) => k.key),
+      keys.map((k) => k.id),
+      expected.docs.map((r) => r.collection),
+      expected.docs.map((r) => r.id),
+      expected.docs.map((r) => r.seq),
+      expected.keys.map((k) => k.collection),
+      expected.keys.map((k) => k.index),
+      expected.keys.map((k) => k.key),
+      filed.map((f) => f.collection),
+      filed.map((f) => f.index),
+      filed.map((f) => f.key),
+      filed.map((f) => f.id),
+      filed.map((f) => f.seq),
+      expected.exists.map((k) => k.collection),
+      expected.exists.map((k) => k.index),
+      expected.exists.map((k) => k.key),
+      expected.exists.map((k) => k.any),
     ],
   });
-  const versions: Versions = { docs: new Map(), keys: new Map(), present: new Set() };
-  for (const row of rows) {
-    if (row.id === null || row.seq === null) {
-      if (row.index_name !== null && row.key !== null)
-        versions.present.add(indexKey(row.collection, row.index_name, row.key));
-      continue;
-    }
-    if (row.index_name === null || row.key === null) {
-      versions.docs.set(refKey(row.collection, row.id), toSeq(row.seq));
-      continue;
-    }
-    const at = indexKey(row.collection, row.index_name, row.key);
-    let filed = versions.keys.get(at);
-    if (!filed) versions.keys.set(at, (filed = new Map()));
-    filed.set(row.id, toSeq(row.seq));
-  }
-  return versions;
+  const row = rows[0];
+  if (!row?.ok) return { ok: false };
+  const seqs = row.seqs ?? [];
+  if (seqs.length !== docs.length) throw new Error(`wrote ${docs.length} documents but got ${seqs.length} seqs back`);
+  return { ok: true, stamps: docs.map((w, i) => ({ collection: w.collection, id: idOf(w), seq: toSeq(seqs[i]!) })) };
 }
 
 /**
@@ -709,64 +801,18 @@ export class PgTransaction {
     return readCurrent(this.client, ids, keys);
   }
 
-  /** The seq of each named document and of each document filed under each named key: no bodies. */
-  versions(ids: readonly DocRef[], keys: readonly IndexRef[], exists: readonly IndexRef[] = []): Promise<Versions> {
-    return readVersions(this.client, ids, keys, exists);
-  }
-
   write(writes: readonly DocWrite[]): void {
-    if (this.writes.length + writes.length > ROWS_PER_TRANSACTION) {
-      throw new Error(`A transaction writes at most ${ROWS_PER_TRANSACTION} documents`);
-    }
+    if (this.writes.length + writes.length > ROWS_PER_TRANSACTION) throw new Error(TOO_MANY_ROWS);
     this.writes.push(...writes);
   }
 
   /** Sends the buffered writes; returns the seq each written document got (none when nothing was written). */
   async flush(): Promise<Stamp[]> {
-    // A document written twice in one transaction: its last write is the one that counts.
-    const last = new Map<string, DocWrite>();
-    for (const w of this.writes.splice(0)) last.set(`${w.collection}\u0000${idOf(w)}`, w);
-    const writes = [...last.values()];
+    const writes = this.writes.splice(0);
     if (writes.length === 0) return [];
-    // Index keys first: an index function that throws leaves the transaction unwritten.
-    const keys = writes.flatMap((w) => indexKeys(this.indexes, w.collection, w.doc as StoredDoc));
-    // One statement: the documents, their index keys (the stale ones removed, the new ones added;
-    // disjoint sets, so the two parts cannot see each other's rows).
-    const { rows } = await this.client.query<{ seqs: string[] }>({
-      name: 'doc-write',
-      text: `WITH w AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::json[]) AS w(c, i, p, d, b)
-       ), k AS (
-         SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) AS k(c, x, key, i)
-       ), docs AS (
-         INSERT INTO documents (collection, id, seq, deleted, body)
-           SELECT c, i, ${seqSql('p')}, d, b FROM w
-         ON CONFLICT (collection, id) DO UPDATE SET seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, body = EXCLUDED.body
-         RETURNING collection, id, seq
-       ), stale AS (
-         DELETE FROM document_keys dk USING w
-          WHERE dk.collection = w.c AND dk.id = w.i
-            AND NOT EXISTS (SELECT 1 FROM k WHERE k.c = dk.collection AND k.x = dk.index_name AND k.key = dk.key AND k.i = dk.id)
-       ), added AS (
-         INSERT INTO document_keys (collection, index_name, key, id) SELECT c, x, key, i FROM k ON CONFLICT DO NOTHING
-       )
-       SELECT (SELECT array_agg(docs.seq ORDER BY w.p) FROM docs JOIN w ON w.c = docs.collection AND w.i = docs.id) AS seqs`,
-      values: [
-        writes.map((w) => w.collection),
-        writes.map((w) => w.doc.id),
-        writes.map((_, i) => i),
-        writes.map((w) => w.doc._deleted),
-        writes.map((w) => JSON.stringify(bodyOf(w.doc))),
-        keys.map((k) => k.collection),
-        keys.map((k) => k.index),
-        keys.map((k) => k.key),
-        keys.map((k) => k.id),
-      ],
-    });
-    const seqs = rows[0]?.seqs ?? [];
-    if (seqs.length !== writes.length)
-      throw new Error(`wrote ${writes.length} documents but got ${seqs.length} seqs back`);
-    return writes.map((w, i) => ({ collection: w.collection, id: idOf(w), seq: toSeq(seqs[i]!) }));
+    const written = await writeIfCurrent(this.client, this.indexes, writes, NOTHING_READ);
+    if (!written.ok) throw new Error('a write that checks nothing was refused');
+    return written.stamps;
   }
 }
 

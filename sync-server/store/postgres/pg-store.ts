@@ -17,7 +17,7 @@ import { StoreUnavailableError } from '../store';
 import type { WindowCounters } from '../../http/window-counters';
 import { KeyedLock } from '../../keyed-lock';
 import { PgChatLogs } from './pg-chat-logs';
-import { indexKey, PgDocuments, refKey, type DocRef, type IndexRef, type Versions } from './pg-documents';
+import { indexKey, PgDocuments, refKey, type DocRef, type Expected, type IndexRef } from './pg-documents';
 import { createPool, isConnectionError } from './pool';
 import { PgWindowCounters } from './pg-window-counters';
 import type pg from 'pg';
@@ -29,8 +29,8 @@ import { reconcileIndexKeys, type IndexRebuild } from './index-keys';
  * documents in memory (the same `MemoryState` the embedded store uses), filled at start and kept
  * current by the change feed, so reads, pulls and streams cost what they cost on the embedded
  * store. Writes go to the database; a decision (`transaction`) records what it read from the
- * replica, and the database checks at commit, in a SERIALIZABLE transaction, that all of it is
- * still current. When another instance changed something meanwhile, the fresh versions are
+ * replica, and the database checks at commit, in the SERIALIZABLE statement that writes, that all
+ * of it is still current. When another instance changed something meanwhile, the fresh versions are
  * fetched into the replica and the decision runs again (docs/decisions/023-postgres-instances.md).
  */
 
@@ -59,13 +59,6 @@ const MAX_DECISIONS = 20;
 
 /** An attempt at a decision lost: something it read changed before it committed. */
 const LOST = Symbol('lost');
-
-/** Thrown inside the database transaction when a read of the decision is no longer current. */
-class StaleRead extends Error {
-  constructor(readonly fresh: Change[]) {
-    super('A read of the decision changed before it committed.');
-  }
-}
 
 /** The reads of one decision: each document's seq (0 when absent) and each index key's documents. */
 class ReadSet implements DecisionReader {
@@ -112,9 +105,9 @@ class ReadSet implements DecisionReader {
     return source.current(this.refs(), [...this.keys.values(), ...this.exists.values()]);
   }
 
-  /** The versions to fetch at commit for these reads. */
-  versionsOf(source: { versions: PgDocuments['versions'] }): Promise<Versions> {
-    return source.versions([...this.ids.values()], [...this.keys.values()], [...this.exists.values()]);
+  /** The reads as they were, for the commit's check. */
+  expected(): Expected {
+    return { docs: [...this.ids.values()], keys: [...this.keys.values()], exists: [...this.exists.values()] };
   }
 
   /** Every document to fetch: those read by id and those the replica filed under a read key. */
@@ -122,18 +115,6 @@ class ReadSet implements DecisionReader {
     const refs = [...this.ids.values()].map(({ collection, id }) => ({ collection, id }));
     for (const { collection, docs } of this.keys.values()) for (const id of docs.keys()) refs.push({ collection, id });
     return refs;
-  }
-
-  /** Whether the versions the database holds now (`versions`, for the ids and keys read) match every read. */
-  matches(versions: Versions): boolean {
-    for (const [ref, read] of this.ids) if ((versions.docs.get(ref) ?? 0) !== read.seq) return false;
-    for (const [at, read] of this.keys) {
-      const filed = versions.keys.get(at) ?? new Map<string, number>();
-      if (filed.size !== read.docs.size) return false;
-      for (const [id, seq] of filed) if (read.docs.get(id) !== seq) return false;
-    }
-    for (const [at, read] of this.exists) if (versions.present.has(at) !== read.any) return false;
-    return true;
   }
 }
 
@@ -167,7 +148,11 @@ export class PgStore extends MemoryReads implements Store {
    * follows the feed.
    */
   static async open(options: PgStoreOptions): Promise<PgStore> {
-    const pool = createPool(options.connectionString, options.poolSize ?? 10);
+    // Half the connections commit decisions (one statement each, PgDocuments' own pool); the
+    // others read the feed and chat logs, count rates and notify.
+    const size = options.poolSize ?? 10;
+    const decisionPoolSize = Math.max(1, Math.floor(size / 2));
+    const pool = createPool(options.connectionString, Math.max(1, size - decisionPoolSize));
     try {
       await migrate(pool);
       for (const rebuild of await reconcileIndexKeys(pool, options.indexes)) options.onIndexRebuild?.(rebuild);
@@ -177,6 +162,7 @@ export class PgStore extends MemoryReads implements Store {
         indexes: options.indexes,
         pendingPollMs: options.pendingPollMs,
         idlePollMs: options.idlePollMs,
+        decisionPoolSize,
       });
       const store = new PgStore(documents, options.indexes, pool);
       await store.load();
@@ -272,43 +258,33 @@ export class PgStore extends MemoryReads implements Store {
   ): Promise<{ value: T; seq: number; wrote: boolean } | typeof LOST> {
     const reads = new ReadSet(this.memory);
     const { writes, value } = decide(reads);
-    if (writes.length === 0) {
-      // Nothing to write, but the answer (a refusal, say) must not rest on a stale replica
-      // either: a document this user wrote a moment ago on another instance may not be here yet.
-      if (reads.empty) return { value, seq: this.durable, wrote: false };
-      const versions = await reads.versionsOf(this.documents);
-      if (reads.matches(versions) || last) return { value, seq: this.durable, wrote: false };
+    // Nothing read and nothing to write: nothing to check.
+    if (writes.length === 0 && reads.empty) return { value, seq: this.durable, wrote: false };
+    // Writes are committed only if every read is still current; a decision that writes nothing is
+    // checked all the same (a refusal, say, must not rest on a stale replica either: a document
+    // this user wrote a moment ago on another instance may not be here yet).
+    const outcome = await this.documents.commitIfCurrent(reads.expected(), writes);
+    if (!outcome.ok) {
+      // The documents themselves are fetched only now that something changed.
       this.memory.applyNewer(await reads.fresh(this.documents));
-      return LOST;
+      if (!last) return LOST;
+      // Out of attempts: an answer rests on what it read; a write is not made, and the same
+      // request may well pass in a moment (answered 503 with Retry-After, not a failure of the server).
+      if (writes.length === 0) return { value, seq: this.durable, wrote: false };
+      throw new StoreUnavailableError(new Error('A read of the decision kept changing before it committed.'));
     }
-    try {
-      const { stamps } = await this.documents.transaction(async (tx) => {
-        if (!reads.empty) {
-          // Versions only (no bodies); the documents themselves only when something changed.
-          const versions = await reads.versionsOf(tx);
-          if (!reads.matches(versions)) throw new StaleRead(await reads.fresh(tx));
-        }
-        tx.write(writes);
-      });
-      // This instance reads its own writes at once; the feed brings them to the streams later.
-      const seqOf = new Map(stamps.map((s) => [refKey(s.collection, s.id), s.seq]));
-      const stamped: StampedWrite[] = writes.map(({ collection, doc }) => {
-        const id = String(doc.id);
-        return {
-          collection,
-          doc: { ...doc, id, _deleted: doc._deleted === true, _seq: seqOf.get(refKey(collection, id)) ?? 0 },
-        };
-      });
-      this.memory.applyNewer(JSON.parse(JSON.stringify(stamped)) as StampedWrite[]);
-      return { value, seq: Math.max(...stamps.map((s) => s.seq)), wrote: true };
-    } catch (err) {
-      if (!(err instanceof StaleRead)) throw err;
-      this.memory.applyNewer(err.fresh);
-      // Out of attempts: nothing was written, and the same request may well pass in a moment
-      // (answered 503 with Retry-After, not a failure of the server).
-      if (last) throw new StoreUnavailableError(err);
-      return LOST;
-    }
+    if (writes.length === 0) return { value, seq: this.durable, wrote: false };
+    // This instance reads its own writes at once; the feed brings them to the streams later.
+    const seqOf = new Map(outcome.stamps.map((s) => [refKey(s.collection, s.id), s.seq]));
+    const stamped: StampedWrite[] = writes.map(({ collection, doc }) => {
+      const id = String(doc.id);
+      return {
+        collection,
+        doc: { ...doc, id, _deleted: doc._deleted === true, _seq: seqOf.get(refKey(collection, id)) ?? 0 },
+      };
+    });
+    this.memory.applyNewer(JSON.parse(JSON.stringify(stamped)) as StampedWrite[]);
+    return { value, seq: outcome.seq, wrote: true };
   }
 
   durableSeq(): number {
