@@ -389,6 +389,9 @@ export class PgDocuments {
         // Out of reach: lost, and covered by the periodic reads.
         () => undefined,
       )
+      // The next send, if any, a moment after this one (still `noticing` meanwhile): the
+      // notifications of that moment go together.
+      .then(() => pause(FOLLOW_UP_GAP_MS))
       .finally(() => {
         this.noticing = undefined;
         this.sendNotices();
@@ -517,8 +520,13 @@ export class PgDocuments {
             waiter.resolve();
           }
         if (this.pollAgain) {
+          // Asked for again while this read ran: the next read starts a moment after this one
+          // (still `polling` meanwhile), so the commits of that moment share it.
           this.pollAgain = false;
-          this.poll();
+          this.polling = pause(FOLLOW_UP_GAP_MS).then(() => {
+            this.polling = undefined;
+            this.poll();
+          });
         } else {
           this.schedule(
             failed
@@ -556,6 +564,18 @@ export class PgDocuments {
 
 const MAX_ATTEMPTS = 20;
 
+/**
+ * A feed read or a send of notifications asked for while one was under way starts this long
+ * after it ends. Reads and sends had followed one another without pause: with 50 writers on one
+ * instance the feed was read once every 1.3 writes and notifications sent once every 2, each a
+ * round trip costing the instance and the database more than the write's own statement did; with
+ * the pause, 1.24 statements per write instead of 1.49, 9–28% less CPU per write between instance
+ * and database (decision 008, twenty-seventh sitting). A lone write never waits for it.
+ */
+const FOLLOW_UP_GAP_MS = 1;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** The decision connections' settings (see `PgDocuments.decisions`). */
 const DECISION_SETTINGS = '-c default_transaction_isolation=serializable -c plan_cache_mode=force_generic_plan';
 
@@ -570,7 +590,7 @@ async function retriedOnConflict<T>(run: () => Promise<T>): Promise<T> {
     } catch (err) {
       const code = (err as { code?: string }).code;
       if ((code === '40001' || code === '40P01') && attempt < MAX_ATTEMPTS) {
-        await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+        await pause(Math.random() * 5 * attempt);
         continue;
       }
       throw err;
