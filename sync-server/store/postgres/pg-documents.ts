@@ -346,11 +346,7 @@ export class PgDocuments {
   /** The chat rooms among `rooms` whose log holds a position past the one given: one query for all. */
   async chatHeads(rooms: ReadonlyMap<string, number>): Promise<string[]> {
     if (rooms.size === 0) return [];
-    const { rows } = await this.pool.query<{ room: string }>(
-      `SELECT r.room FROM unnest($1::text[], $2::bigint[]) AS r(room, seen)
-        WHERE EXISTS (SELECT 1 FROM chat_updates c WHERE c.room = r.room AND c.pos > r.seen)`,
-      [[...rooms.keys()], [...rooms.values()]],
-    );
+    const { rows } = await this.pool.query<{ room: string }>(CHAT_HEADS_SQL, [[...rooms.keys()], [...rooms.values()]]);
     return rows.map((r) => r.room);
   }
 
@@ -611,6 +607,16 @@ export const roomDigest = (room: string): string => createHash('md5').update(roo
 const RELISTEN_MS = 500;
 /** After a failed read of the feed (the database restarting), the next one waits this long. */
 const FAILED_READ_RETRY_MS = 250;
+
+/**
+ * The rooms (`$1`, each with the last position its instance has seen, `$2`) whose log holds more:
+ * each room's last position, one step down its own index. Asked as "does any entry of the room
+ * lie past it" (EXISTS), PostgreSQL joined the rooms against every entry of every room (a hash
+ * join over the whole table: 10.7 ms a check at the chat benchmark's 200 rooms, once a second on
+ * every instance, and growing with all chat ever written).
+ */
+export const CHAT_HEADS_SQL = `SELECT r.room FROM unnest($1::text[], $2::bigint[]) AS r(room, seen)
+  WHERE (SELECT c.pos FROM chat_updates c WHERE c.room = r.room ORDER BY c.pos DESC LIMIT 1) > r.seen`;
 
 /** The change feed's read (`changesSince`): the documents after `$1` below the horizon, at most `$2`. */
 export const FEED_SQL = `WITH h AS (SELECT ${HORIZON_SQL} AS horizon)
