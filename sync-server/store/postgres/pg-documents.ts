@@ -667,13 +667,7 @@ async function readCurrent(q: Queryable, ids: readonly DocRef[], keys: readonly 
      SELECT ${DOC_COLUMNS} FROM document_keys k
        JOIN unnest($3::text[], $4::text[], $5::text[]) AS r(c, x, key) ON k.collection = r.c AND k.index_name = r.x AND k.key = r.key
        JOIN documents d ON d.collection = k.collection AND d.id = k.id`,
-    [
-      ids.map((r) => r.collection),
-      ids.map((r) => r.id),
-      keys.map((k) => k.collection),
-      keys.map((k) => k.index),
-      keys.map((k) => k.key),
-    ],
+    [ids.map((r) => r.collection), ids.map((r) => r.id), ...keyColumns(keys)],
   );
   const byRef = new Map(rows.map((r) => [`${r.collection}\u0000${r.id}`, r]));
   return [...byRef.values()].map((r) => ({ collection: r.collection, doc: toDoc(r) }));
@@ -743,6 +737,13 @@ const WRITE_SQL = `WITH ok AS (
   SELECT (SELECT ok FROM ok) AS ok,
          (SELECT array_agg(docs.seq ORDER BY w.p) FROM docs JOIN w ON w.c = docs.collection AND w.i = docs.id) AS seqs`;
 
+/** The collection, index and key of each index key, as three array parameters of a statement. */
+const keyColumns = (keys: readonly { collection: string; index: string; key: string }[]): string[][] => [
+  keys.map((k) => k.collection),
+  keys.map((k) => k.index),
+  keys.map((k) => k.key),
+];
+
 /**
  * Writes `writes` (a document written twice: its last write counts) if the reads are as
  * `expected`, in one statement (WRITE_SQL): in a transaction of the caller's, or on its own.
@@ -769,24 +770,16 @@ async function writeIfCurrent(
       docs.map((_, i) => i),
       docs.map((w) => w.doc._deleted),
       docs.map((w) => JSON.stringify(bodyOf(w.doc))),
-      keys.map((k) => k.collection),
-      keys.map((k) => k.index),
-      keys.map((k) => k.key),
+      ...keyColumns(keys),
       keys.map((k) => k.id),
       expected.docs.map((r) => r.collection),
       expected.docs.map((r) => r.id),
       expected.docs.map((r) => r.seq),
-      expected.keys.map((k) => k.collection),
-      expected.keys.map((k) => k.index),
-      expected.keys.map((k) => k.key),
-      filed.map((f) => f.collection),
-      filed.map((f) => f.index),
-      filed.map((f) => f.key),
+      ...keyColumns(expected.keys),
+      ...keyColumns(filed),
       filed.map((f) => f.id),
       filed.map((f) => f.seq),
-      expected.exists.map((k) => k.collection),
-      expected.exists.map((k) => k.index),
-      expected.exists.map((k) => k.key),
+      ...keyColumns(expected.exists),
       expected.exists.map((k) => k.any),
     ],
   });
