@@ -516,13 +516,11 @@ export class PgDocuments {
             waiter.resolve();
           }
         if (this.pollAgain) {
-          // Asked for again while this read ran: the next read starts a moment after this one
-          // (still `polling` meanwhile), so the commits of that moment share it.
+          // Asked for again while this read ran: the next read a moment after this one, so that
+          // the commits of that moment share it, unless a read is asked for meanwhile (a push
+          // waiting for its answer's barrier, say), which starts at once.
           this.pollAgain = false;
-          this.polling = pause(FOLLOW_UP_GAP_MS).then(() => {
-            this.polling = undefined;
-            this.poll();
-          });
+          setTimeout(() => this.poll(), FOLLOW_UP_GAP_MS);
         } else {
           this.schedule(
             failed
