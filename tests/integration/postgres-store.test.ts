@@ -437,10 +437,20 @@ describe('chat logs', () => {
     expect(missed.pos).toEqual([2]);
     expect(await loser.appendChat('room-race', [Uint8Array.of(4)], 2)).toEqual({ ok: true, pos: 3 });
     expect((await a.chatLog('room-race')).pos).toEqual([1, 2, 3]);
-    // Appends are announced to every instance after their commit, by the digest of the room's
-    // name (appends made while an announcement is on its way share the next one).
+    // Appends are announced to every other instance after their commit, by the digest of the
+    // room's name (appends made while an announcement is on its way share the next one); an
+    // instance is not told of its own.
     const digest = createHash('md5').update('room-race').digest('hex');
     await waitFor('b hears of the appends', () => heard.includes(digest));
+    // A's append reaches B; B's, sent after it, reaches A, which by then would have heard its own.
+    const heardByA: string[] = [];
+    a.onChatAppended((d) => heardByA.push(d));
+    heard.length = 0;
+    expect(await a.appendChat('room-race', [Uint8Array.of(5)], 3)).toEqual({ ok: true, pos: 4 });
+    await waitFor("b hears of a's append", () => heard.includes(digest));
+    expect(await b.appendChat('room-race', [Uint8Array.of(6)], 4)).toEqual({ ok: true, pos: 5 });
+    await waitFor("a hears of b's append", () => heardByA.length > 0);
+    expect(heardByA).toEqual([digest]);
   });
 
   it('keeps an update appended by another instance while a compaction merged the log, and files the merge at its last position', async () => {

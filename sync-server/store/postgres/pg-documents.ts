@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, DocWrite, IndexDefinitions, StoredDoc } from '../store';
 import { HORIZON_SQL, ROWS_PER_TRANSACTION, seqSql, toSeq } from './order';
@@ -74,6 +74,9 @@ export class PgDocuments {
   /** Notifications to send, by channel (see `announce`), and the send under way. */
   private readonly notices = new Map<string, Set<string>>();
   private noticing: Promise<void> | undefined;
+
+  /** Tells this instance's chat notifications from the others'. */
+  private readonly instance = randomBytes(8).toString('hex');
 
   /** The planner's statistics of the documents, kept in step with what this instance writes. */
   private readonly statistics: TableStatistics;
@@ -245,8 +248,8 @@ export class PgDocuments {
    * caller has seen, all or none, in one statement; resolves with the last one's position. Refused (`ok: false`, nothing written) when any entry at or past that position
    * exists, i.e. another append took it first, or a compaction filed past it entries the caller
    * has not seen (a merge goes to the last position it merged, leaving holes before it): the
-   * caller reads what it missed (`chatLog(room, afterPos)`) and decides again. Every instance is
-   * told (`onChatAppended`) just after the commit.
+   * caller reads what it missed (`chatLog(room, afterPos)`) and decides again. Every other
+   * instance is told (`onChatAppended`) just after the commit.
    */
   async appendChat(
     room: string,
@@ -266,7 +269,7 @@ export class PgDocuments {
         values: [room, afterPos + 1, updates.map((u) => Buffer.from(u))],
       });
       if (rowCount !== updates.length) return { ok: false };
-      this.announce(CHAT_CHANNEL, roomDigest(room));
+      this.announce(CHAT_CHANNEL, `${roomDigest(room)} ${this.instance}`);
       return { ok: true, pos: afterPos + updates.length };
     } catch (err) {
       if ((err as { code?: string }).code === UNIQUE_VIOLATION) return { ok: false };
@@ -327,8 +330,10 @@ export class PgDocuments {
   }
 
   /**
-   * Called with the md5 (hex) of a room's name whenever any instance appends to it (names are
-   * user-controlled text: the digest bounds the notification's size). Returns an unsubscribe.
+   * Called with the md5 (hex) of a room's name whenever another instance appends to it (names are
+   * user-controlled text: the digest bounds the notification's size). This instance's own appends
+   * are not told back: the appending caller has them (reading them back was a round trip per
+   * message for nothing). Returns an unsubscribe.
    */
   onChatAppended(listener: (roomDigest: string) => void): () => void {
     this.chatListeners.add(listener);
@@ -436,7 +441,10 @@ export class PgDocuments {
     const client = new pg.Client({ connectionString: this.options.connectionString });
     client.on('notification', (n) => {
       if (n.channel === CHAT_CHANNEL) {
-        for (const listener of this.chatListeners) listener(n.payload ?? '');
+        // "digest instance"; an instance of an earlier version sends the digest alone.
+        const [digest = '', from] = (n.payload ?? '').split(' ');
+        if (from === this.instance) return;
+        for (const listener of this.chatListeners) listener(digest);
       } else if (n.channel === PRESENCE_CHANNEL) {
         for (const listener of this.presenceListeners) listener(n.payload ?? '');
       } else this.poll();
