@@ -599,6 +599,7 @@ async function retriedOnConflict<T>(run: () => Promise<T>): Promise<T> {
     }
   }
 }
+
 /**
  * Notifications in a transaction of their own that waits for no flush (`synchronous_commit` off
  * for it alone): it holds the cluster's notify lock for microseconds, not for a flush.
@@ -819,11 +820,6 @@ export class PgTransaction {
 
   all(collection: CollectionName): Promise<StoredDoc[]> {
     return readAll(this.client, collection);
-  }
-
-  /** The current versions of the named documents and of every document filed under the named index keys. */
-  current(ids: readonly DocRef[], keys: readonly IndexRef[]): Promise<Change[]> {
-    return readCurrent(this.client, ids, keys);
   }
 
   write(writes: readonly DocWrite[]): void {

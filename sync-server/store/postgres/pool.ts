@@ -3,8 +3,8 @@ import pg from 'pg';
 /**
  * A connection pool for the PostgreSQL store. Transactions are kept short (the change feed waits
  * for the oldest running one, see order.ts), so a session stuck inside one is ended by the server.
+ * `settings`: more of PostgreSQL's settings for each connection (`-c name=value …`).
  */
-/** `settings`: more of PostgreSQL's settings for each connection (`-c name=value …`). */
 export function createPool(connectionString: string, max = 10, settings = ''): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
