@@ -138,6 +138,164 @@ describe('instances on one database', () => {
   });
 });
 
+describe('decisions made while another one commits', () => {
+  /** The decisions of each statement the instance sends, as the batcher hands them over. */
+  function statementsOf(store: PgStore): number[] {
+    const sizes: number[] = [];
+    const together = store.documents.commitTogether.bind(store.documents);
+    store.documents.commitTogether = (decisions) => {
+      sizes.push(decisions.length);
+      return together(decisions);
+    };
+    return sizes;
+  }
+
+  /** A decision that holds the instance's statement while the ones after it are asked for. */
+  const first = (store: PgStore, id: string) =>
+    store.transaction(() => ({ writes: [application(id, `g-${id}`, 'PENDING')], value: null }));
+
+  it('go several in one statement, each told the order of its own writes', async () => {
+    const store = await instance();
+    const statements = statementsOf(store);
+    const made = [
+      first(store, 'b-first'),
+      ...Array.from({ length: 20 }, (_, i) =>
+        store.transaction((read) => {
+          const taken = read.get('applications', `b-${i}`) !== undefined;
+          return { writes: taken ? [] : [application(`b-${i}`, 'g-batch', 'PENDING')], value: i };
+        }),
+      ),
+    ];
+    const outcomes = await Promise.all(made);
+    expect(outcomes.slice(1).map((o) => o.value)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    for (const [i, { seq }] of outcomes.slice(1).entries())
+      expect(store.get('applications', `b-${i}`)).toMatchObject({ status: 'PENDING', _seq: seq });
+    expect(new Set(outcomes.map((o) => o.seq)).size).toBe(21);
+    // The first went alone; the twenty asked for while it committed, together.
+    expect(statements).toEqual([1, 20]);
+    const other = await instance();
+    expect(other.byIndex('applications', 'gigId', 'g-batch')).toHaveLength(20);
+  });
+
+  it('never share a statement when one writes a document another one read: no write skew', async () => {
+    const store = await instance();
+    await store.commit([
+      application('b-call-a', 'g-call', 'IN_PROGRESS'),
+      application('b-call-b', 'g-call', 'IN_PROGRESS'),
+    ]);
+    const statements = statementsOf(store);
+    // Each steps down only if the other one stays on: one after the other, exactly one steps down.
+    const stepDown = (mine: string, theirs: string) =>
+      store.transaction((read) => {
+        const me = read.get('applications', mine)!;
+        const other = read.get('applications', theirs)!;
+        if (me.status !== 'IN_PROGRESS' || other.status !== 'IN_PROGRESS') return { writes: [], value: false };
+        return { writes: [{ collection: 'applications', doc: { ...me, status: 'CANCELLED' } }], value: true };
+      });
+    const [, a, b] = await Promise.all([
+      first(store, 'b-call-first'),
+      stepDown('b-call-a', 'b-call-b'),
+      stepDown('b-call-b', 'b-call-a'),
+    ]);
+    expect([a.value, b.value].filter(Boolean)).toHaveLength(1);
+    const statuses = ['b-call-a', 'b-call-b'].map((id) => store.get('applications', id)?.status);
+    expect(statuses.sort()).toEqual(['CANCELLED', 'IN_PROGRESS']);
+    expect(statements.every((n) => n === 1)).toBe(true);
+  });
+
+  it('never share a statement when one files a document under a key another one read', async () => {
+    const store = await instance();
+    const statements = statementsOf(store);
+    // A gig takes one application: each decision applies only if none is filed under the gig yet,
+    // asked by reading the key's documents or by asking whether the key has any.
+    const apply = (i: number) =>
+      store.transaction((read) => {
+        const none =
+          i % 2 === 0
+            ? read.byIndex('applications', 'gigId', 'g-one-seat').length === 0
+            : !read.anyByIndex('applications', 'gigId', 'g-one-seat');
+        return { writes: none ? [application(`b-seat-${i}`, 'g-one-seat', 'PENDING')] : [], value: none };
+      });
+    const outcomes = await Promise.all([
+      first(store, 'b-seat-first'),
+      ...Array.from({ length: 6 }, (_, i) => apply(i)),
+    ]);
+    expect(outcomes.filter((o) => o.value === true)).toHaveLength(1);
+    expect(store.byIndex('applications', 'gigId', 'g-one-seat')).toHaveLength(1);
+    expect(statements.every((n) => n === 1)).toBe(true);
+  });
+
+  it('never share a statement when one moves a document off a key another one read', async () => {
+    const store = await instance();
+    await store.commit([
+      application('b-move-x', 'g-move-a', 'PENDING'),
+      application('b-move-y', 'g-move-b', 'PENDING'),
+    ]);
+    const statements = statementsOf(store);
+    // Each moves its application away only while the other's gig still has one: one after the
+    // other, exactly one moves (the second finds the first's gig empty).
+    const moveAway = (mine: string, othersGig: string) =>
+      store.transaction((read) => {
+        const me = read.get('applications', mine)!;
+        if (!read.anyByIndex('applications', 'gigId', othersGig)) return { writes: [], value: false };
+        return { writes: [{ collection: 'applications', doc: { ...me, gigId: 'g-move-none' } }], value: true };
+      });
+    const [, x, y] = await Promise.all([
+      first(store, 'b-move-first'),
+      moveAway('b-move-x', 'g-move-b'),
+      moveAway('b-move-y', 'g-move-a'),
+    ]);
+    expect([x.value, y.value].filter(Boolean)).toHaveLength(1);
+    expect(store.byIndex('applications', 'gigId', 'g-move-none')).toHaveLength(1);
+    expect(statements.every((n) => n === 1)).toBe(true);
+  });
+
+  it('let one whose write fails fail alone: the others of its statement are written', async () => {
+    const store = await instance();
+    const statements = statementsOf(store);
+    const outcomes = await Promise.allSettled([
+      first(store, 'b-fail-first'),
+      store.transaction(() => ({ writes: [{ collection: 'gigs', doc: { id: '', _deleted: false } }], value: 'bad' })),
+      ...Array.from({ length: 3 }, (_, i) =>
+        store.transaction(() => ({ writes: [application(`b-fail-${i}`, 'g-fail', 'PENDING')], value: i })),
+      ),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(statements.slice(0, 2)).toEqual([1, 4]);
+    expect(store.byIndex('applications', 'gigId', 'g-fail')).toHaveLength(3);
+  });
+
+  it('let a stale one lose alone: the others of its statement are written, and it decides again', async () => {
+    const store = await instance();
+    await store.commit([{ collection: 'gigs', doc: { id: 'g-stale', _deleted: false, createdBy: 'u', count: 0 } }]);
+    const elsewhere = await writerElsewhere(db.url);
+    const statements = statementsOf(store);
+    let attempts = 0;
+    try {
+      const outcomes = await Promise.all([
+        first(store, 'b-stale-first'),
+        store.transaction((read) => {
+          const gig: StoredDoc = read.get('gigs', 'g-stale')!;
+          // The first time, another instance changes the gig after this decision read it.
+          if (attempts++ === 0)
+            elsewhere.run(`UPDATE documents SET seq = ${seqSql('0')} WHERE collection = 'gigs' AND id = 'g-stale'`);
+          return { writes: [{ collection: 'gigs', doc: { ...gig, count: Number(gig.count) + 1 } }], value: 'bumped' };
+        }),
+        ...Array.from({ length: 3 }, (_, i) =>
+          store.transaction(() => ({ writes: [application(`b-stale-${i}`, 'g-stale', 'PENDING')], value: i })),
+        ),
+      ]);
+      expect(outcomes.map((o) => o.value)).toEqual([null, 'bumped', 0, 1, 2]);
+    } finally {
+      await elsewhere.close();
+    }
+    expect(statements.slice(0, 2)).toEqual([1, 4]);
+    expect(attempts).toBe(2);
+    expect(store.byIndex('applications', 'gigId', 'g-stale')).toHaveLength(3);
+    expect(store.get('gigs', 'g-stale')).toMatchObject({ count: 1 });
+  });
+});
+
 describe('a decision that writes nothing', () => {
   it('is made again on fresh data when its replica had not yet seen a document written elsewhere', async () => {
     const slow = await replicaBehind();

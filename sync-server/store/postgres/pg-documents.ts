@@ -191,14 +191,45 @@ export class PgDocuments {
    * changed, and nothing was written. Without writes, the check alone (a decision whose answer
    * rests on what it read). Committed means durable; every instance is notified just after.
    */
-  async commitIfCurrent(
-    expected: Expected,
-    writes: readonly DocWrite[],
-  ): Promise<{ ok: false } | { ok: true; seq: number; stamps: Stamp[] }> {
+  async commitIfCurrent(expected: Expected, writes: readonly DocWrite[]): Promise<DecisionOutcome> {
     const outcome = await retriedOnConflict(() =>
       writeIfCurrent(this.decisions, this.options.indexes, writes, expected),
     );
     return outcome.ok ? { ok: true, stamps: outcome.stamps, seq: this.written(outcome.stamps) } : outcome;
+  }
+
+  /**
+   * Several decisions' commits in one statement, tried once: the caller gives only decisions none
+   * of which writes anything another one reads or writes, so that checking every read against the
+   * one snapshot and writing every write is as if they had committed one after the other.
+   * `ok: false`: nothing was written, because a read of one of them had changed (`stale`) or
+   * PostgreSQL aborted the statement for a conflict with a concurrent one; the caller then commits
+   * each alone (`commitIfCurrent`), so that only a stale one loses. Otherwise one outcome per
+   * decision, in order.
+   */
+  async commitTogether(
+    decisions: readonly DecisionCommit[],
+  ): Promise<{ ok: false; stale: boolean } | { ok: true; outcomes: DecisionOutcome[] }> {
+    let outcome: Awaited<ReturnType<typeof writeIfCurrent>>;
+    try {
+      outcome = await writeIfCurrent(
+        this.decisions,
+        this.options.indexes,
+        decisions.flatMap((d) => d.writes),
+        merged(decisions),
+      );
+    } catch (err) {
+      if (isConflict(err)) return { ok: false, stale: false };
+      throw err;
+    }
+    if (!outcome.ok) return { ok: false, stale: true };
+    this.written(outcome.stamps);
+    const stampOf = new Map(outcome.stamps.map((s) => [refKey(s.collection, s.id), s]));
+    const outcomes = decisions.map((d) => {
+      const stamps = [...new Set(d.writes.map((w) => refKey(w.collection, idOf(w))))].map((ref) => stampOf.get(ref)!);
+      return { ok: true as const, stamps, seq: Math.max(0, ...stamps.map((s) => s.seq)) };
+    });
+    return { ok: true, outcomes };
   }
 
   /** After a commit: the seq of its last write (0 for none), and the statistics, the feed and the other instances told. */
@@ -590,8 +621,7 @@ async function retriedOnConflict<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (err) {
-      const code = (err as { code?: string }).code;
-      if ((code === '40001' || code === '40P01') && attempt < MAX_ATTEMPTS) {
+      if (isConflict(err) && attempt < MAX_ATTEMPTS) {
         await pause(Math.random() * 5 * attempt);
         continue;
       }
@@ -599,6 +629,12 @@ async function retriedOnConflict<T>(run: () => Promise<T>): Promise<T> {
     }
   }
 }
+
+/** PostgreSQL aborted a transaction for a conflict with a concurrent one (serialization failure, deadlock). */
+const isConflict = (err: unknown): boolean => {
+  const code = (err as { code?: string }).code;
+  return code === '40001' || code === '40P01';
+};
 
 /**
  * Notifications in a transaction of their own that waits for no flush (`synchronous_commit` off
@@ -697,6 +733,18 @@ export type Expected = {
 };
 
 const NOTHING_READ: Expected = { docs: [], keys: [], exists: [] };
+
+/** A decision to commit: what it read, as it read it, and what it writes. */
+export type DecisionCommit = { expected: Expected; writes: readonly DocWrite[] };
+/** How a decision's commit went: `ok: false`, something it read had changed and nothing was written. */
+export type DecisionOutcome = { ok: false } | { ok: true; seq: number; stamps: Stamp[] };
+
+/** Several decisions' reads as one decision's (a key read by two is checked twice, which holds). */
+const merged = (decisions: readonly DecisionCommit[]): Expected => ({
+  docs: decisions.flatMap((d) => d.expected.docs),
+  keys: decisions.flatMap((d) => d.expected.keys),
+  exists: decisions.flatMap((d) => d.expected.exists),
+});
 const TOO_MANY_ROWS = `A transaction writes at most ${ROWS_PER_TRANSACTION} documents`;
 
 /**
@@ -837,7 +885,7 @@ export class PgTransaction {
   }
 }
 
-function indexKeys(indexes: IndexDefinitions, collection: CollectionName, doc: StoredDoc): IndexKeyRow[] {
+export function indexKeys(indexes: IndexDefinitions, collection: CollectionName, doc: StoredDoc): IndexKeyRow[] {
   return Object.entries(indexes[collection] ?? {}).flatMap(([index, keyOf]) =>
     keysUnder(collection, index, keyOf, doc),
   );

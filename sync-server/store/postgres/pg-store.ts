@@ -12,12 +12,14 @@ import type {
   IndexDefinitions,
   Store,
   Stored,
+  StoredDoc,
 } from '../store';
 import { StoreUnavailableError } from '../store';
 import type { WindowCounters } from '../../http/window-counters';
 import { KeyedLock } from '../../keyed-lock';
 import { PgChatLogs } from './pg-chat-logs';
-import { indexKey, PgDocuments, refKey, type DocRef, type Expected, type IndexRef } from './pg-documents';
+import { indexKey, indexKeys, PgDocuments, refKey, type DocRef, type Expected, type IndexRef } from './pg-documents';
+import { DECISION_STATEMENTS, DecisionBatches, type Footprint } from './decision-batches';
 import { createPool, isConnectionError } from './pool';
 import { PgWindowCounters } from './pg-window-counters';
 import type pg from 'pg';
@@ -100,6 +102,30 @@ class ReadSet implements DecisionReader {
     return this.ids.size === 0 && this.keys.size === 0 && this.exists.size === 0;
   }
 
+  /**
+   * What the decision touches (see Footprint), the keys a written document leaves taken from the
+   * replica. Undefined when a written document was not read and the replica holds it: the keys it
+   * is filed under in the database may be newer than the replica's (the decision goes alone).
+   */
+  footprint(writes: readonly DocWrite[], indexes: IndexDefinitions): Footprint | undefined {
+    const reads = new Set<string>();
+    for (const { collection, id } of this.refs()) reads.add(refKey(collection, id));
+    for (const k of [...this.keys.values(), ...this.exists.values()]) reads.add(indexKey(k.collection, k.index, k.key));
+    const written = new Set<string>();
+    const docs = new Set<string>();
+    for (const { collection, doc } of writes) {
+      const ref = refKey(collection, String(doc.id));
+      const current = this.memory.get(collection, String(doc.id));
+      if (current && !reads.has(ref)) return undefined;
+      written.add(ref);
+      docs.add(ref);
+      const before = current ? indexKeys(indexes, collection, current) : [];
+      for (const k of [...before, ...indexKeys(indexes, collection, doc as StoredDoc)])
+        written.add(indexKey(k.collection, k.index, k.key));
+    }
+    return { reads, writes: written, docs };
+  }
+
   /** The documents to fetch when a read turned out stale: all those read, by id and under every key. */
   fresh(source: { current: PgDocuments['current'] }): Promise<Change[]> {
     return source.current(this.refs(), [...this.keys.values(), ...this.exists.values()]);
@@ -133,12 +159,16 @@ export class PgStore extends MemoryReads implements Store {
   /** Rate limits and quotas counted in the database, so that every instance counts as one. */
   readonly counters: WindowCounters;
 
+  /** Decisions' commits, several in one statement while others are under way. */
+  private readonly batches: DecisionBatches;
+
   private constructor(
     readonly documents: PgDocuments,
-    indexes: IndexDefinitions,
+    private readonly indexes: IndexDefinitions,
     private readonly pool: pg.Pool,
   ) {
     super(new MemoryState(indexes));
+    this.batches = new DecisionBatches(documents, DECISION_STATEMENTS);
     this.chat = new PgChatLogs(documents);
     this.counters = new PgWindowCounters(pool);
   }
@@ -263,7 +293,9 @@ export class PgStore extends MemoryReads implements Store {
     // Writes are committed only if every read is still current; a decision that writes nothing is
     // checked all the same (a refusal, say, must not rest on a stale replica either: a document
     // this user wrote a moment ago on another instance may not be here yet).
-    const outcome = await this.documents.commitIfCurrent(reads.expected(), writes);
+    const outcome = await this.batches.commit({ expected: reads.expected(), writes }, () =>
+      reads.footprint(writes, this.indexes),
+    );
     if (!outcome.ok) {
       // The documents themselves are fetched only now that something changed.
       this.memory.applyNewer(await reads.fresh(this.documents));
