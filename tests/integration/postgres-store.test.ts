@@ -421,6 +421,74 @@ describe('chat logs', () => {
     expect(await wholeTableScans(pool, CHAT_HEADS_SQL, params, 'chat_updates')).toEqual([]);
   });
 
+  it('append to several rooms asked for at once in one statement, each all or none, a refused or failing one alone', async () => {
+    const pool = new pg.Pool({ connectionString: db.url, max: 5 });
+    pools.push(pool);
+    const appends: number[] = [];
+    const query = pool.query.bind(pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+    (pool as unknown as { query: typeof query }).query = (config) => {
+      if (config.name === 'chat-append') appends.push((config.values?.[0] as string[]).length);
+      return query(config);
+    };
+    const store = new PgDocuments({ pool, connectionString: db.url, indexes: INDEXES, idlePollMs: 200 });
+    await store.open();
+    stores.push(store);
+    expect(await store.appendChat('many-stale', [Uint8Array.of(1), Uint8Array.of(2)], 0)).toEqual({ ok: true, pos: 2 });
+    appends.length = 0;
+
+    const outcomes = await Promise.allSettled([
+      store.appendChat('many-first', [Uint8Array.of(9)], 0),
+      // Asked for while the first is under way: together in the next statement.
+      ...['many-1', 'many-2', 'many-3'].map((room, i) =>
+        store.appendChat(room, [Uint8Array.of(i), Uint8Array.of(i, i)], 0),
+      ),
+      // Has not seen the room's two entries: refused, and nothing of it written.
+      store.appendChat('many-stale', [Uint8Array.of(7), Uint8Array.of(8)], 1),
+    ]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : o.reason))).toEqual([
+      { ok: true, pos: 1 },
+      { ok: true, pos: 2 },
+      { ok: true, pos: 2 },
+      { ok: true, pos: 2 },
+      { ok: false },
+    ]);
+    expect(appends).toEqual([1, 8]);
+    for (const [i, room] of ['many-1', 'many-2', 'many-3'].entries())
+      expect((await store.chatLog(room)).updates.map((u) => [...u])).toEqual([[i], [i, i]]);
+    expect((await store.chatLog('many-stale')).updates.map((u) => [...u])).toEqual([[1], [2]]);
+
+    // A room name PostgreSQL cannot store fails its own append, not the others' of its statement.
+    appends.length = 0;
+    const mixed = await Promise.allSettled([
+      store.appendChat('many-first', [Uint8Array.of(10)], 1),
+      store.appendChat('many-nul-\u0000', [Uint8Array.of(1)], 0),
+      store.appendChat('many-4', [Uint8Array.of(4)], 0),
+    ]);
+    expect(mixed.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(appends.slice(0, 2)).toEqual([1, 2]);
+    expect((await store.chatLog('many-4')).updates.map((u) => [...u])).toEqual([[4]]);
+  });
+
+  it("reads several rooms' logs asked for at once, each its own entries past its own position", async () => {
+    const store = await instance();
+    await store.appendChat('reads-a', [Uint8Array.of(1), Uint8Array.of(2), Uint8Array.of(3)], 0);
+    await store.appendChat('reads-b', [Uint8Array.of(4)], 0);
+    const logs = await Promise.all([
+      store.chatLog('reads-a', 1),
+      store.chatLog('reads-b'),
+      store.chatLog('reads-none'),
+      store.chatLog('reads-a', 2),
+      store.chatLog('reads-b', 1),
+    ]);
+    expect(logs.map((l) => ({ pos: l.pos, updates: l.updates.map((u) => [...u]) }))).toEqual([
+      { pos: [2, 3], updates: [[2], [3]] },
+      { pos: [1], updates: [[4]] },
+      { pos: [], updates: [] },
+      { pos: [3], updates: [[3]] },
+      { pos: [], updates: [] },
+    ]);
+  });
+
   it('let one of two instances appending at the same position win; the other catches up and appends after it', async () => {
     const [a, b] = [await instance(), await instance()];
     const heard: string[] = [];

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Change, CollectionName, DocWrite, IndexDefinitions, StoredDoc } from '../store';
 import { HORIZON_SQL, ROWS_PER_TRANSACTION, seqSql, toSeq } from './order';
 import { createPool } from './pool';
+import { OneAtATime } from './one-at-a-time';
 import { ANALYZE_SQL, TableStatistics } from './statistics';
 
 /**
@@ -20,6 +21,16 @@ export const CHAT_CHANNEL = 'gig_marketplace_chat';
 export const PRESENCE_CHANNEL = 'gig_marketplace_presence';
 
 const UNIQUE_VIOLATION = '23505';
+
+/** An append that collided with another instance's at one of its positions is refused; any other failure stands. */
+const refusedOnCollision = (err: unknown): AppendOutcome => {
+  if ((err as { code?: string }).code === UNIQUE_VIOLATION) return { ok: false };
+  throw err;
+};
+
+/** An append to a room's chat log, and how it went (see `appendChat`). */
+type ChatAppend = { room: string; updates: readonly Uint8Array[]; afterPos: number };
+type AppendOutcome = { ok: true; pos: number } | { ok: false };
 
 /** A stretch of a room's chat log: each entry's position and its update. */
 export type ChatLogEntries = { pos: number[]; updates: Uint8Array[] };
@@ -276,40 +287,82 @@ export class PgDocuments {
 
   /**
    * Appends `updates` to a room's log at the positions after `afterPos`, the last entry the
-   * caller has seen, all or none, in one statement; resolves with the last one's position. Refused (`ok: false`, nothing written) when any entry at or past that position
-   * exists, i.e. another append took it first, or a compaction filed past it entries the caller
-   * has not seen (a merge goes to the last position it merged, leaving holes before it): the
-   * caller reads what it missed (`chatLog(room, afterPos)`) and decides again. Every other
-   * instance is told (`onChatAppended`) just after the commit.
+   * caller has seen, all or none; resolves with the last one's position. Refused (`ok: false`,
+   * nothing written) when any entry at or past that position exists, i.e. another append took it
+   * first, or a compaction filed past it entries the caller has not seen (a merge goes to the last
+   * position it merged, leaving holes before it): the caller reads what it missed
+   * (`chatLog(room, afterPos)`) and decides again. Every other instance is told
+   * (`onChatAppended`) just after the commit. One statement at a time: the appends asked for
+   * meanwhile (other rooms': a room's appends come one after another) go together in the next.
    */
-  async appendChat(
-    room: string,
-    updates: readonly Uint8Array[],
-    afterPos: number,
-  ): Promise<{ ok: true; pos: number } | { ok: false }> {
-    try {
-      // Two appends at one position collide on the primary key; the check sees every entry
-      // committed before the statement, and one committed after it can only sit at a position
-      // the caller has seen (merges) or at this one (the key).
-      // The check holds for every row alike, and a collision fails the whole statement: all or none.
-      const { rowCount } = await this.pool.query({
-        name: 'chat-append',
-        text: `INSERT INTO chat_updates (room, pos, update)
-           SELECT $1, $2 + w.i - 1, w.u FROM unnest($3::bytea[]) WITH ORDINALITY AS w(u, i)
-            WHERE NOT EXISTS (SELECT 1 FROM chat_updates WHERE room = $1 AND pos >= $2)`,
-        values: [room, afterPos + 1, updates.map((u) => Buffer.from(u))],
-      });
-      if (rowCount !== updates.length) return { ok: false };
-      this.announce(CHAT_CHANNEL, `${roomDigest(room)} ${this.instance}`);
-      return { ok: true, pos: afterPos + updates.length };
-    } catch (err) {
-      if ((err as { code?: string }).code === UNIQUE_VIOLATION) return { ok: false };
-      throw err;
-    }
+  appendChat(room: string, updates: readonly Uint8Array[], afterPos: number): Promise<AppendOutcome> {
+    if (updates.length === 0) return Promise.resolve({ ok: true, pos: afterPos });
+    return this.appends.run({ room, updates, afterPos });
   }
+
+  private readonly appends = new OneAtATime(async (items: ChatAppend[]) => {
+    try {
+      return await this.appendEach(items);
+    } catch (err) {
+      // Several: each is sent again alone (OneAtATime), so that only a colliding one is refused.
+      if (items.length > 1) throw err;
+      return [refusedOnCollision(err)];
+    }
+  });
+
+  /**
+   * The appends in one statement. Each room's entries are written only if the room holds nothing
+   * at or past the first of them: the check sees every entry committed before the statement, and
+   * one committed after it can only sit at a position the caller has seen (merges) or at one of
+   * these (the primary key: a collision fails the whole statement, and nothing is written).
+   */
+  private async appendEach(items: readonly ChatAppend[]): Promise<AppendOutcome[]> {
+    const rows = items.flatMap(({ room, updates, afterPos }) =>
+      updates.map((u, i) => ({ room, pos: afterPos + 1 + i, first: afterPos + 1, u })),
+    );
+    const { rows: written } = await this.pool.query<{ room: string }>({
+      name: 'chat-append',
+      text: `INSERT INTO chat_updates (room, pos, update)
+         SELECT w.room, w.pos, w.u FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[]) AS w(room, pos, first, u)
+          WHERE NOT EXISTS (SELECT 1 FROM chat_updates c WHERE c.room = w.room AND c.pos >= w.first)
+         RETURNING room`,
+      values: [
+        rows.map((r) => r.room),
+        rows.map((r) => r.pos),
+        rows.map((r) => r.first),
+        rows.map((r) => Buffer.from(r.u)),
+      ],
+    });
+    const count = new Map<string, number>();
+    for (const { room } of written) count.set(room, (count.get(room) ?? 0) + 1);
+    return items.map(({ room, updates, afterPos }) => {
+      if (count.get(room) !== updates.length) return { ok: false as const };
+      this.announce(CHAT_CHANNEL, `${roomDigest(room)} ${this.instance}`);
+      return { ok: true as const, pos: afterPos + updates.length };
+    });
+  }
+
+  /** Reads of rooms' entries past a position, one statement at a time, those asked for meanwhile together. */
+  private readonly logReads = new OneAtATime(async (items: { room: string; afterPos: number }[]) => {
+    const { rows } = await this.pool.query<{ i: number; pos: string; update: Buffer }>({
+      name: 'chat-log-each',
+      text: `SELECT r.i, c.pos, c.update FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS r(room, after, i)
+          JOIN LATERAL (SELECT pos, update FROM chat_updates WHERE room = r.room AND pos > r.after ORDER BY pos) c ON true
+         ORDER BY r.i, c.pos`,
+      values: [items.map((i) => i.room), items.map((i) => i.afterPos)],
+    });
+    const logs: ChatLogEntries[] = items.map(() => ({ pos: [], updates: [] }));
+    for (const row of rows) {
+      const log = logs[Number(row.i) - 1]!;
+      log.pos.push(toSeq(row.pos));
+      log.updates.push(new Uint8Array(row.update));
+    }
+    return logs;
+  });
 
   /** A room's entries after position `afterPos` (all of them by default) and up to `upTo` (included), in order. */
   async chatLog(room: string, afterPos = 0, upTo = Number.MAX_SAFE_INTEGER): Promise<ChatLogEntries> {
+    if (upTo === Number.MAX_SAFE_INTEGER) return this.logReads.run({ room, afterPos });
     const { rows } = await this.pool.query<{ pos: string; update: Buffer }>({
       name: 'chat-log',
       text: 'SELECT pos, update FROM chat_updates WHERE room = $1 AND pos > $2 AND pos <= $3 ORDER BY pos',
