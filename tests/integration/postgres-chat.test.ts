@@ -158,6 +158,39 @@ describe('chat logs held by several instances', () => {
     expect(texts(a.chatUpdates(room))).toEqual(['one', 'two', 'three', 'four']);
     expect(await databaseLog(room)).toEqual(a.chatUpdates(room));
   });
+
+  it('keep a log whole when a compaction starts at the position where another instance filed its merge', async () => {
+    const room = 'u-a_u-b-compact-at-merge';
+    const [a, b] = [await open(room), await open(room)];
+    const write = writer();
+    for (const text of ['one', 'two', 'three']) await a.appendChatUpdate(room, write(text));
+    await waitFor('b has read the three', () => b.chatUpdates(room).length === 3);
+    // b merges one and two, filed at position 2; a, which has not seen that merge, merges two and
+    // three (positions 2 and 3): position 2 is there, but it holds b's merge, not two.
+    await b.compactChat(room, Y.mergeUpdates(b.chatUpdates(room).slice(0, 2)), { from: 0, to: 2 });
+    await a.compactChat(room, Y.mergeUpdates(a.chatUpdates(room).slice(1, 3)), { from: 1, to: 3 });
+    expect(texts(await databaseLog(room))).toEqual(['one', 'two', 'three']);
+    // Refused, a holds the database's entries from two on (its one is merged into b's entry too).
+    expect(texts(a.chatUpdates(room))).toEqual(['one', 'two', 'three']);
+    expect(a.chatUpdates(room).slice(1)).toEqual(await databaseLog(room));
+  });
+
+  it("hold what another instance's merge filed past a refused compaction's entries holds", async () => {
+    const room = 'u-a_u-b-compact-past';
+    const [a, b] = [await open(room), await open(room)];
+    const write = writer();
+    for (const text of ['one', 'two', 'three', 'four']) await a.appendChatUpdate(room, write(text));
+    await waitFor('b has read the four', () => b.chatUpdates(room).length === 4);
+    // b merges all four, filed at position 4; a merges the first three: refused, it reads the
+    // database's entries again, and holds everything the room holds.
+    await b.compactChat(room, Y.mergeUpdates(b.chatUpdates(room)), { from: 0, to: 4 });
+    await a.compactChat(room, Y.mergeUpdates(a.chatUpdates(room).slice(0, 3)), { from: 0, to: 3 });
+    expect(texts(a.chatUpdates(room))).toEqual(['one', 'two', 'three', 'four']);
+    expect(await databaseLog(room)).toEqual(a.chatUpdates(room));
+    await a.appendChatUpdate(room, write('five'));
+    expect(texts(await databaseLog(room))).toEqual(['one', 'two', 'three', 'four', 'five']);
+    expect(await databaseLog(room)).toEqual(a.chatUpdates(room));
+  });
 });
 
 describe('two users on different instances', () => {

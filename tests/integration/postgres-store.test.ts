@@ -399,6 +399,8 @@ describe('as the data grows', () => {
 
 describe('chat logs', () => {
   const bytes = (log: { updates: Uint8Array[] }) => log.updates.map((u) => [...u]);
+  /** The entry at `pos` holding `values`, as a compaction names what it merges. */
+  const entry = (pos: number, ...values: number[]) => ({ pos, update: Uint8Array.from(values) });
 
   it("finds the rooms whose log went past the position an instance saw by each room's last entry, never reading every room's log", async () => {
     const store = await instance();
@@ -528,7 +530,8 @@ describe('chat logs', () => {
     const log = await a.chatLog('room-1');
     // Meanwhile, another instance appends.
     await b.appendChat('room-1', [Uint8Array.of(3)], 2);
-    expect(await a.compactChat('room-1', Uint8Array.of(12), log.pos)).toBe(true);
+    const read = log.pos.map((pos, i) => ({ pos, update: log.updates[i]! }));
+    expect(await a.compactChat('room-1', Uint8Array.of(12), read)).toBe(true);
     const after = await b.chatLog('room-1');
     expect(after.pos).toEqual([2, 3]);
     expect(bytes(after)).toEqual([[12], [3]]);
@@ -541,7 +544,7 @@ describe('chat logs', () => {
     const [a, b] = [await instance(), await instance()];
     for (let i = 1; i <= 3; i++) await a.appendChat('room-hole', [Uint8Array.of(i)], i - 1);
     // b has seen position 1 only; a merges 2 and 3 into position 3, emptying position 2.
-    expect(await a.compactChat('room-hole', Uint8Array.of(23), [2, 3])).toBe(true);
+    expect(await a.compactChat('room-hole', Uint8Array.of(23), [entry(2, 2), entry(3, 3)])).toBe(true);
     expect(await b.appendChat('room-hole', [Uint8Array.of(9)], 1)).toEqual({ ok: false });
     // Caught up, it appends after the merge.
     const missed = await b.chatLog('room-hole', 1);
@@ -553,8 +556,17 @@ describe('chat logs', () => {
   it('refuse a compaction whose entries another compaction already merged, changing nothing', async () => {
     const [a, b] = [await instance(), await instance()];
     for (let i = 1; i <= 3; i++) await a.appendChat('room-2', [Uint8Array.of(i)], i - 1);
-    expect(await b.compactChat('room-2', Uint8Array.of(23), [2, 3])).toBe(true);
-    expect(await a.compactChat('room-2', Uint8Array.of(123), [1, 2, 3])).toBe(false);
+    expect(await b.compactChat('room-2', Uint8Array.of(23), [entry(2, 2), entry(3, 3)])).toBe(true);
+    expect(await a.compactChat('room-2', Uint8Array.of(123), [entry(1, 1), entry(2, 2), entry(3, 3)])).toBe(false);
     expect(bytes(await a.chatLog('room-2'))).toEqual([[1], [23]]);
+  });
+
+  it('refuse a compaction of a position where another compaction filed its merge, changing nothing', async () => {
+    const [a, b] = [await instance(), await instance()];
+    for (let i = 1; i <= 3; i++) await a.appendChat('room-3', [Uint8Array.of(i)], i - 1);
+    // b merges 1 and 2 into position 2; a, not knowing, merges what it holds at 2 and 3.
+    expect(await b.compactChat('room-3', Uint8Array.of(12), [entry(1, 1), entry(2, 2)])).toBe(true);
+    expect(await a.compactChat('room-3', Uint8Array.of(23), [entry(2, 2), entry(3, 3)])).toBe(false);
+    expect(bytes(await a.chatLog('room-3'))).toEqual([[12], [3]]);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { StoreUnavailableError, type ChatDecision, type ChatRange } from '../store';
-import { roomDigest as digest, type PgDocuments } from './pg-documents';
+import { roomDigest as digest, type ChatEntry, type PgDocuments } from './pg-documents';
 
 /**
  * The chat logs of a PostgreSQL-backed instance: each room held open here (`open`/`close`,
@@ -15,10 +15,8 @@ import { roomDigest as digest, type PgDocuments } from './pg-documents';
  * Presence goes between instances as notifications too, never stored.
  */
 
-type Entry = { update: Uint8Array; pos: number };
-
 type RoomLog = {
-  entries: Entry[];
+  entries: ChatEntry[];
   /** Highest database position this instance has seen. */
   lastPos: number;
   /** Set once the log is read; until then a notification only marks it for a catch-up. */
@@ -235,19 +233,24 @@ export class PgChatLogs {
     const copy = new Uint8Array(merged);
     return this.enqueue(log, async () => {
       if (merging.some((e) => !log.entries.includes(e))) return; // merged here meanwhile
-      const positions = merging.map((e) => e.pos);
       const first = log.entries.indexOf(merging[0]!);
-      if (await this.documents.compactChat(room, copy, positions)) {
-        log.entries.splice(first, merging.length, { update: copy, pos: Math.max(...positions) });
+      const last = Math.max(...merging.map((e) => e.pos));
+      if (await this.documents.compactChat(room, copy, merging)) {
+        log.entries.splice(first, merging.length, { update: copy, pos: last });
         return;
       }
-      // Positions only grow, and a merge is filed at the last of its entries: what the database
-      // holds in this stretch is everything these entries held.
-      const low = Math.min(...positions);
-      const fresh = await this.documents.chatLog(room, low - 1, Math.max(...positions));
+      // Another instance merged some of these entries first. Its merge went to the last position
+      // it merged, which can be past these (up to the last one seen here): everything from the
+      // first of them on is read again, so the log held here is the database's up to lastPos.
+      const low = Math.min(...merging.map((e) => e.pos));
+      const fresh = await this.documents.chatLog(room, low - 1, log.lastPos);
       const at = log.entries.indexOf(merging[0]!);
       if (at < 0 || merging.some((e) => !log.entries.includes(e))) return;
-      log.entries.splice(at, merging.length, ...fresh.updates.map((update, i) => ({ update, pos: fresh.pos[i]! })));
+      log.entries.splice(
+        at,
+        log.entries.length - at,
+        ...fresh.updates.map((update, i) => ({ update, pos: fresh.pos[i]! })),
+      );
     });
   }
 

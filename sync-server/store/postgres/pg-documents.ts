@@ -34,6 +34,8 @@ type AppendOutcome = { ok: true; pos: number } | { ok: false };
 
 /** A stretch of a room's chat log: each entry's position and its update. */
 export type ChatLogEntries = { pos: number[]; updates: Uint8Array[] };
+/** One entry of a room's log: its position and its bytes. */
+export type ChatEntry = { pos: number; update: Uint8Array };
 
 export type DocRow = {
   collection: CollectionName;
@@ -372,21 +374,26 @@ export class PgDocuments {
   }
 
   /**
-   * Replaces exactly the entries at `positions` (as `chatLog` returned them) by `merged`, filed at
-   * the last of those positions, so a reader that has seen it has seen everything merged. Entries
-   * appended meanwhile stay. Refused (false, nothing changed) when one of the entries is no
-   * longer there, i.e. another compaction got to them first.
+   * Replaces exactly `entries` (positions and bytes, as `chatLog` returned them) by `merged`,
+   * filed at the last of their positions, so a reader that has seen it has seen everything merged.
+   * Entries appended meanwhile stay. Refused (false, nothing changed) when one of them is no
+   * longer there as it was: another compaction got to it first, or filed its own merge at its
+   * position (a position alone does not say what it holds: deleting another instance's merge
+   * there would take what it merged with it).
    */
-  async compactChat(room: string, merged: Uint8Array, positions: readonly number[]): Promise<boolean> {
-    if (positions.length === 0) return true;
+  async compactChat(room: string, merged: Uint8Array, entries: readonly ChatEntry[]): Promise<boolean> {
+    if (entries.length === 0) return true;
+    const positions = entries.map((e) => e.pos);
+    if (new Set(positions).size !== positions.length) throw new Error(`chat log ${room}: a position merged twice`);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const gone = await client.query('DELETE FROM chat_updates WHERE room = $1 AND pos = ANY($2::bigint[])', [
-        room,
-        positions,
-      ]);
-      if (gone.rowCount !== new Set(positions).size) {
+      const gone = await client.query(
+        `DELETE FROM chat_updates c USING unnest($2::bigint[], $3::bytea[]) AS w(pos, u)
+          WHERE c.room = $1 AND c.pos = w.pos AND c.update = w.u`,
+        [room, positions, entries.map((e) => Buffer.from(e.update))],
+      );
+      if (gone.rowCount !== entries.length) {
         await client.query('ROLLBACK');
         return false;
       }
