@@ -191,6 +191,28 @@ describe('chat logs held by several instances', () => {
     expect(texts(await databaseLog(room))).toEqual(['one', 'two', 'three', 'four', 'five']);
     expect(await databaseLog(room)).toEqual(a.chatUpdates(room));
   });
+
+  it("hold what another instance's merge filed past the last position seen took, when a compaction is refused", async () => {
+    const room = 'u-a_u-b-compact-unseen';
+    const a = await open(room);
+    const heard: string[] = [];
+    a.onRemoteChat((r, updates) => r === room && heard.push(...texts(updates)));
+    const write = writer();
+    for (const text of ['one', 'two', 'three']) await a.appendChatUpdate(room, write(text));
+    // Another instance appends four and merges all four into position 4, past the last a has
+    // seen, without a's hearing of either: a's merge of its three is refused, and a takes that
+    // merge at once, four handed over as a catch-up would.
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const merged = Y.mergeUpdates([...(await databaseLog(room)), write('four')]);
+    await client.query('DELETE FROM chat_updates WHERE room = $1', [room]);
+    await client.query('INSERT INTO chat_updates (room, pos, update) VALUES ($1, 4, $2)', [room, Buffer.from(merged)]);
+    await client.end();
+    await a.compactChat(room, Y.mergeUpdates(a.chatUpdates(room)), { from: 0, to: 3 });
+    expect(texts(a.chatUpdates(room))).toEqual(['one', 'two', 'three', 'four']);
+    expect(heard).toEqual(['one', 'two', 'three', 'four']);
+    expect(a.chatUpdates(room)).toEqual(await databaseLog(room));
+  });
 });
 
 describe('two users on different instances', () => {

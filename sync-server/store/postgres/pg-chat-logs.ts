@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { StoreUnavailableError, type ChatDecision, type ChatRange } from '../store';
-import { roomDigest as digest, type ChatEntry, type PgDocuments } from './pg-documents';
+import { roomDigest as digest, type ChatEntry, type ChatLogEntries, type PgDocuments } from './pg-documents';
 
 /**
  * The chat logs of a PostgreSQL-backed instance: each room held open here (`open`/`close`,
@@ -240,17 +240,20 @@ export class PgChatLogs {
         return;
       }
       // Another instance merged some of these entries first. Its merge went to the last position
-      // it merged, which can be past these (up to the last one seen here): everything from the
-      // first of them on is read again, so the log held here is the database's up to lastPos.
+      // it merged, which can be past these, even past the last one seen here: everything from the
+      // first of them on is read again, in one snapshot, so the log held here is the database's
+      // from there, and what is new is handed over as a catch-up would.
       const low = Math.min(...merging.map((e) => e.pos));
-      const fresh = await this.documents.chatLog(room, low - 1, log.lastPos);
+      const fresh = await this.documents.chatLog(room, low - 1);
       const at = log.entries.indexOf(merging[0]!);
       if (at < 0 || merging.some((e) => !log.entries.includes(e))) return;
+      const seen = fresh.pos.filter((pos) => pos <= log.lastPos).length;
       log.entries.splice(
         at,
         log.entries.length - at,
-        ...fresh.updates.map((update, i) => ({ update, pos: fresh.pos[i]! })),
+        ...fresh.updates.slice(0, seen).map((update, i) => ({ update, pos: fresh.pos[i]! })),
       );
+      this.handOver(room, log, { pos: fresh.pos.slice(seen), updates: fresh.updates.slice(seen) });
     });
   }
 
@@ -276,7 +279,11 @@ export class PgChatLogs {
 
   /** Reads what other instances appended past `lastPos` and hands it to the listeners. */
   private async readMissed(room: string, log: RoomLog): Promise<void> {
-    const { pos, updates } = await this.documents.chatLog(room, log.lastPos);
+    this.handOver(room, log, await this.documents.chatLog(room, log.lastPos));
+  }
+
+  /** Entries past `lastPos`, read from the database: into the log, then to the listeners. */
+  private handOver(room: string, log: RoomLog, { pos, updates }: ChatLogEntries): void {
     if (updates.length === 0) return;
     log.entries.push(...updates.map((update, i) => ({ update, pos: pos[i]! })));
     log.lastPos = pos.at(-1)!;
