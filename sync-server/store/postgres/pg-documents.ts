@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Change, CollectionName, DocWrite, IndexDefinitions, StoredDoc } from '../store';
 import { HORIZON_SQL, ROWS_PER_TRANSACTION, seqSql, toSeq } from './order';
 import { createPool } from './pool';
-import { OneAtATime } from './one-at-a-time';
+import { StatementBatches } from './statement-batches';
 import { ANALYZE_SQL, TableStatistics } from './statistics';
 
 /**
@@ -302,15 +302,15 @@ export class PgDocuments {
     return this.appends.run({ room, updates, afterPos });
   }
 
-  private readonly appends = new OneAtATime(async (items: ChatAppend[]) => {
-    try {
-      return await this.appendEach(items);
-    } catch (err) {
-      // Several: each is sent again alone (OneAtATime), so that only a colliding one is refused.
-      if (items.length > 1) throw err;
-      return [refusedOnCollision(err)];
-    }
+  private readonly appends = new StatementBatches<ChatAppend, AppendOutcome>({
+    send: (items) => (items.length === 1 ? this.appendAlone(items[0]!).then((o) => [o]) : this.appendEach(items)),
+    // A statement of several that fails is sent again item by item: only a colliding one is refused.
+    alone: (item) => this.appendAlone(item),
   });
+
+  private appendAlone(item: ChatAppend): Promise<AppendOutcome> {
+    return this.appendEach([item]).then(([outcome]) => outcome!, refusedOnCollision);
+  }
 
   /**
    * The appends in one statement. Each room's entries are written only if the room holds nothing
@@ -345,21 +345,23 @@ export class PgDocuments {
   }
 
   /** Reads of rooms' entries past a position, one statement at a time, those asked for meanwhile together. */
-  private readonly logReads = new OneAtATime(async (items: { room: string; afterPos: number }[]) => {
-    const { rows } = await this.pool.query<{ i: number; pos: string; update: Buffer }>({
-      name: 'chat-log-each',
-      text: `SELECT r.i, c.pos, c.update FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS r(room, after, i)
+  private readonly logReads = new StatementBatches({
+    send: async (items: { room: string; afterPos: number }[]) => {
+      const { rows } = await this.pool.query<{ i: number; pos: string; update: Buffer }>({
+        name: 'chat-log-each',
+        text: `SELECT r.i, c.pos, c.update FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS r(room, after, i)
           JOIN LATERAL (SELECT pos, update FROM chat_updates WHERE room = r.room AND pos > r.after ORDER BY pos) c ON true
          ORDER BY r.i, c.pos`,
-      values: [items.map((i) => i.room), items.map((i) => i.afterPos)],
-    });
-    const logs: ChatLogEntries[] = items.map(() => ({ pos: [], updates: [] }));
-    for (const row of rows) {
-      const log = logs[Number(row.i) - 1]!;
-      log.pos.push(toSeq(row.pos));
-      log.updates.push(new Uint8Array(row.update));
-    }
-    return logs;
+        values: [items.map((i) => i.room), items.map((i) => i.afterPos)],
+      });
+      const logs: ChatLogEntries[] = items.map(() => ({ pos: [], updates: [] }));
+      for (const row of rows) {
+        const log = logs[Number(row.i) - 1]!;
+        log.pos.push(toSeq(row.pos));
+        log.updates.push(new Uint8Array(row.update));
+      }
+      return logs;
+    },
   });
 
   /** A room's entries after position `afterPos` (all of them by default) and up to `upTo` (included), in order. */
