@@ -6,6 +6,7 @@ import { INDEXES } from '../../sync-server/indexes';
 import { PgStore } from '../../sync-server/store/postgres/pg-store';
 import { StoreUnavailableError } from '../../sync-server/store/store';
 import { pullAll } from '../support/fixtures';
+import { Rng } from '../support/rng';
 import type { TestClient } from '../support/http-client';
 import {
   checkLogOrder,
@@ -213,6 +214,55 @@ describe('chat logs held by several instances', () => {
     expect(heard).toEqual(['one', 'two', 'three', 'four']);
     expect(a.chatUpdates(room)).toEqual(await databaseLog(room));
   });
+
+  // Three instances appending and merging random stretches of the log as each holds it, several
+  // at once: whatever they race into, the database holds every message appended, after every
+  // round, and each instance's log catches up to hold them all (seeded: the seed is in the name).
+  for (const seed of [20261207, 29, 4242]) {
+    it(`keep every message of a room three instances append to and compact at random (seed ${seed})`, async () => {
+      const room = `u-a_u-b-random-${seed}`;
+      const instances = [await open(room), await open(room), await open(room)];
+      const rng = new Rng(seed);
+      const appended: string[] = [];
+      let count = 0;
+      /** One message from a device of its own, leaning on nothing: a lost entry loses exactly it. */
+      const message = () => {
+        const text = `m${++count}`;
+        const doc = new Y.Doc();
+        doc.getArray(CHAT_MESSAGES_ARRAY).push([chatMessage('u-a', 'u-b', text)]);
+        const update = Y.encodeStateAsUpdate(doc);
+        doc.destroy();
+        return { text, update };
+      };
+      for (let round = 0; round < 60; round++) {
+        const actions = Array.from({ length: rng.int(2, 5) }, async () => {
+          const store = instances[rng.int(0, 2)]!;
+          const log = store.chatUpdates(room);
+          if (log.length < 2 || rng.chance(0.55)) {
+            const { text, update } = message();
+            await store.appendChatUpdate(room, update);
+            appended.push(text);
+            return;
+          }
+          const from = rng.int(0, log.length - 2);
+          const to = rng.int(from + 2, log.length);
+          await store.compactChat(room, Y.mergeUpdates(log.slice(from, to)), { from, to });
+        });
+        await Promise.all(actions);
+        const stored = new Set(texts(await databaseLog(room)));
+        expect(
+          appended.filter((t) => !stored.has(t)),
+          `round ${round}: messages the database lost`,
+        ).toEqual([]);
+      }
+      for (const [i, store] of instances.entries()) {
+        await waitFor(`instance ${i} holds every message`, () => {
+          const held = new Set(texts(store.chatUpdates(room)));
+          return appended.every((t) => held.has(t));
+        });
+      }
+    });
+  }
 });
 
 describe('two users on different instances', () => {

@@ -569,4 +569,31 @@ describe('chat logs', () => {
     expect(await a.compactChat('room-3', Uint8Array.of(23), [entry(2, 2), entry(3, 3)])).toBe(false);
     expect(bytes(await a.chatLog('room-3'))).toEqual([[12], [3]]);
   });
+
+  it('refuse a compaction caught in a deadlock on its entries, changing nothing', async () => {
+    const a = await instance();
+    for (let i = 1; i <= 3; i++) await a.appendChat('room-4', [Uint8Array.of(i)], i - 1);
+    // Another transaction takes position 3, then, once the compaction holds 2 and waits for 3,
+    // asks for 2: PostgreSQL aborts the compaction, which waited first.
+    const other = new pg.Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT 1 FROM chat_updates WHERE room = 'room-4' AND pos = 3 FOR UPDATE`);
+      const compaction = a.compactChat('room-4', Uint8Array.of(23), [entry(2, 2), entry(3, 3)]);
+      await waitFor('the compaction waits for position 3', async () => {
+        const { rows } = await pools[0]!.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'transactionid'`,
+        );
+        return rows[0]!.n > 0;
+      });
+      const second = other.query(`SELECT 1 FROM chat_updates WHERE room = 'room-4' AND pos = 2 FOR UPDATE`);
+      expect(await compaction).toBe(false);
+      await second;
+      await other.query('ROLLBACK');
+    } finally {
+      await other.end();
+    }
+    expect(bytes(await a.chatLog('room-4'))).toEqual([[1], [2], [3]]);
+  });
 });

@@ -381,7 +381,7 @@ export class PgDocuments {
    * Entries appended meanwhile stay. Refused (false, nothing changed) when one of them is no
    * longer there as it was: another compaction got to it first, or filed its own merge at its
    * position (a position alone does not say what it holds: deleting another instance's merge
-   * there would take what it merged with it).
+   * there would take what it merged with it); or when caught in a deadlock with another transaction.
    */
   async compactChat(room: string, merged: Uint8Array, entries: readonly ChatEntry[]): Promise<boolean> {
     if (entries.length === 0) return true;
@@ -390,6 +390,12 @@ export class PgDocuments {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
+      // Rows locked in the order of their positions: two instances merging stretches that
+      // overlap wait for one another instead of deadlocking.
+      await client.query(
+        'SELECT 1 FROM chat_updates WHERE room = $1 AND pos = ANY($2::bigint[]) ORDER BY pos FOR UPDATE',
+        [room, positions],
+      );
       const gone = await client.query(
         `DELETE FROM chat_updates c USING unnest($2::bigint[], $3::bytea[]) AS w(pos, u)
           WHERE c.room = $1 AND c.pos = w.pos AND c.update = w.u`,
@@ -408,6 +414,9 @@ export class PgDocuments {
       return true;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
+      // A deadlock with another transaction on these rows (one locking them in another order):
+      // PostgreSQL aborts one; this one changed nothing, and is refused like any that came second.
+      if (isConflict(err)) return false;
       throw err;
     } finally {
       client.release();
