@@ -571,13 +571,20 @@ describe('chat logs', () => {
   });
 
   it('refuse a compaction caught in a deadlock on its entries, changing nothing', async () => {
-    const a = await instance();
+    // PostgreSQL aborts the transaction that looks for a deadlock first: the compaction's looks
+    // 3 s into its wait, the other's 30 s into its own, which begins well within those 3 s.
+    const pool = new pg.Pool({ connectionString: db.url, max: 2, options: '-c deadlock_timeout=3s' });
+    pools.push(pool);
+    const a = new PgDocuments({ pool, connectionString: db.url, indexes: INDEXES, idlePollMs: 200 });
+    await a.open();
+    stores.push(a);
     for (let i = 1; i <= 3; i++) await a.appendChat('room-4', [Uint8Array.of(i)], i - 1);
     // Another transaction takes position 3, then, once the compaction holds 2 and waits for 3,
-    // asks for 2: PostgreSQL aborts the compaction, which waited first.
+    // asks for 2.
     const other = new pg.Client({ connectionString: db.url });
     await other.connect();
     try {
+      await other.query(`SET deadlock_timeout = '30s'`);
       await other.query('BEGIN');
       await other.query(`SELECT 1 FROM chat_updates WHERE room = 'room-4' AND pos = 3 FOR UPDATE`);
       const compaction = a.compactChat('room-4', Uint8Array.of(23), [entry(2, 2), entry(3, 3)]);
