@@ -86,6 +86,14 @@ describe('chat logs held by several instances', () => {
     };
   };
   const texts = (log: Uint8Array[]) => storedRoom(log).messages.map((m) => m.content);
+  /** Two instances holding a room, `a` having appended `appended` (one writer's messages) and `b` read them. */
+  const twoHolding = async (room: string, appended: string[]) => {
+    const [a, b] = [await open(room), await open(room)];
+    const write = writer();
+    for (const text of appended) await a.appendChatUpdate(room, write(text));
+    await waitFor(`b has read the ${appended.length}`, () => b.chatUpdates(room).length === appended.length);
+    return { a, b, write };
+  };
 
   it('take a decision made on a log another instance appended to again, after handing over what it missed', async () => {
     const room = 'u-a_u-b-decide';
@@ -147,10 +155,7 @@ describe('chat logs held by several instances', () => {
 
   it('keep a log whole when another instance compacted the same entries first', async () => {
     const room = 'u-a_u-b-compact';
-    const [a, b] = [await open(room), await open(room)];
-    const write = writer();
-    for (const text of ['one', 'two', 'three']) await a.appendChatUpdate(room, write(text));
-    await waitFor('b has read the three', () => b.chatUpdates(room).length === 3);
+    const { a, b, write } = await twoHolding(room, ['one', 'two', 'three']);
     await b.compactChat(room, Y.mergeUpdates(b.chatUpdates(room)), { from: 0, to: 3 });
     // a merges the same entries: the database refuses, and a takes the merge b filed.
     await a.compactChat(room, Y.mergeUpdates(a.chatUpdates(room)), { from: 0, to: 3 });
@@ -162,10 +167,7 @@ describe('chat logs held by several instances', () => {
 
   it('keep a log whole when a compaction starts at the position where another instance filed its merge', async () => {
     const room = 'u-a_u-b-compact-at-merge';
-    const [a, b] = [await open(room), await open(room)];
-    const write = writer();
-    for (const text of ['one', 'two', 'three']) await a.appendChatUpdate(room, write(text));
-    await waitFor('b has read the three', () => b.chatUpdates(room).length === 3);
+    const { a, b } = await twoHolding(room, ['one', 'two', 'three']);
     // b merges one and two, filed at position 2; a, which has not seen that merge, merges two and
     // three (positions 2 and 3): position 2 is there, but it holds b's merge, not two.
     await b.compactChat(room, Y.mergeUpdates(b.chatUpdates(room).slice(0, 2)), { from: 0, to: 2 });
@@ -178,10 +180,7 @@ describe('chat logs held by several instances', () => {
 
   it("hold what another instance's merge filed past a refused compaction's entries holds", async () => {
     const room = 'u-a_u-b-compact-past';
-    const [a, b] = [await open(room), await open(room)];
-    const write = writer();
-    for (const text of ['one', 'two', 'three', 'four']) await a.appendChatUpdate(room, write(text));
-    await waitFor('b has read the four', () => b.chatUpdates(room).length === 4);
+    const { a, b, write } = await twoHolding(room, ['one', 'two', 'three', 'four']);
     // b merges all four, filed at position 4; a merges the first three: refused, it reads the
     // database's entries again, and holds everything the room holds.
     await b.compactChat(room, Y.mergeUpdates(b.chatUpdates(room)), { from: 0, to: 4 });

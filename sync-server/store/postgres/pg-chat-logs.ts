@@ -244,13 +244,12 @@ export class PgChatLogs {
       // first of them on is read again, in one snapshot, so the log held here is the database's
       // from there, and what is new is handed over as a catch-up would.
       const low = Math.min(...merging.map((e) => e.pos));
+      // (Nothing else changes the log meanwhile: its work runs one item at a time.)
       const fresh = await this.documents.chatLog(room, low - 1);
-      const at = log.entries.indexOf(merging[0]!);
-      if (at < 0 || merging.some((e) => !log.entries.includes(e))) return;
       const seen = fresh.pos.filter((pos) => pos <= log.lastPos).length;
       log.entries.splice(
-        at,
-        log.entries.length - at,
+        first,
+        log.entries.length - first,
         ...fresh.updates.slice(0, seen).map((update, i) => ({ update, pos: fresh.pos[i]! })),
       );
       this.handOver(room, log, { pos: fresh.pos.slice(seen), updates: fresh.updates.slice(seen) });

@@ -303,14 +303,13 @@ export class PgDocuments {
   }
 
   private readonly appends = new StatementBatches<ChatAppend, AppendOutcome>({
-    send: (items) => (items.length === 1 ? this.appendAlone(items[0]!).then((o) => [o]) : this.appendEach(items)),
     // A statement of several that fails is sent again item by item: only a colliding one is refused.
-    alone: (item) => this.appendAlone(item),
+    send: (items) =>
+      this.appendEach(items).catch((err: unknown) => {
+        if (items.length > 1) throw err;
+        return [refusedOnCollision(err)];
+      }),
   });
-
-  private appendAlone(item: ChatAppend): Promise<AppendOutcome> {
-    return this.appendEach([item]).then(([outcome]) => outcome!, refusedOnCollision);
-  }
 
   /**
    * The appends in one statement. Each room's entries are written only if the room holds nothing
