@@ -6,9 +6,10 @@ describe("the opened screen's collections, pulled first on a new device", () => 
     ['/notifications', ['notifications']],
     // The cards and their applicants' names and reputation (Converse waits for the conversations).
     ['/applications', ['applications', 'users']],
-    // Screens that act on collections they do not show without waiting (Apply, reviews) favour none.
+    // My Gigs: everything it reads, all but the conversations.
+    ['/basket', ['users', 'gigs', 'applications', 'notifications', 'reviews']],
+    // A screen that acts on collections it does not show without waiting (Apply) favours none.
     ['/landing', []],
-    ['/basket', []],
     ['/gig/g1', []],
     ['/exchange/u1', []],
     ['/notifications/extra', []],

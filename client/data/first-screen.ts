@@ -1,4 +1,5 @@
 import { PATHS } from '../../shared/routes';
+import { REPLICATED } from '../../shared/sync/protocol';
 import type { ReplicatedName } from './collections';
 
 /**
@@ -9,12 +10,16 @@ import type { ReplicatedName } from './collections';
  * notifications waiting for the whole marketplace. Only screens whose actions read nothing else,
  * or wait for what they read: Applications' Converse reads the conversations too and waits for
  * their first pass (features/chat/start-conversation.ts). A screen whose actions read collections
- * it does not show without waiting (the board's Apply, My Gigs' reviews) must not act on half of
- * the data, so it waits for everything.
+ * it does not show without waiting (the board's Apply) must not act on half of the data, so it
+ * waits for everything.
  */
 export function collectionsForScreen(path: string): ReplicatedName[] {
   if (path === PATHS.notifications) return ['notifications'];
   // The cards, and each applicant's name link and reputation.
   if (path === PATHS.applications) return ['applications', 'users'];
+  // My Gigs reads every collection but the conversations (no chat starts from it): the gigs and
+  // applications of its cards, the users of its names and reputation, the reviews and the review
+  // notices of its work. Named by what it leaves out, so a collection added later is waited for.
+  if (path === PATHS.basket) return REPLICATED.filter((name) => name !== 'conversations');
   return [];
 }

@@ -232,6 +232,22 @@ describe('hiring, in the browser', () => {
     await context.close();
   });
 
+  it("a buyer's new device opened on My Gigs draws the gig with its applicant while the rest of the first sync is held", async () => {
+    // The conversations' first pull is held: My Gigs reads no conversation, so it need not wait.
+    const { context, page, firstPullHeld, release } = await newDeviceHolding('Zine cover lettering', 'conversations');
+    await page.goto(server.url + '/basket');
+    await card(page, 'Zine cover lettering')
+      .getByText(/1 applicant\b/)
+      .waitFor({ timeout: 20_000 });
+    await firstPullHeld(); // still held, the first sync still under way, with the card drawn
+    await page.getByRole('button', { name: 'View applicants' }).click();
+    await page.getByRole('checkbox', { name: /Ben Editor/ }).waitFor();
+
+    await release();
+    await waitUpToDate(page);
+    await context.close();
+  });
+
   it("a buyer's new device: Applications says it is loading, not 'No applications yet', while they are on the way", async () => {
     const { context, page, firstPullHeld, release } = await newDeviceHolding('Podcast show notes');
     await page.goto(server.url + '/applications');

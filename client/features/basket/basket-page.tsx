@@ -3,6 +3,8 @@ import { useSearchParams } from 'react-router-dom';
 import { defaultBasketView } from '../../../shared/display';
 import { useApplication, useBasketRoles } from '../../data/queries';
 import { useData, useFirstSyncUnderWay } from '../../data/data-provider';
+import { collectionsForScreen } from '../../data/first-screen';
+import { PATHS } from '../../../shared/routes';
 import { BuyerView } from './buyer-view';
 import { SellerView } from './seller-view';
 import { Tabs } from '../../ui/tabs';
@@ -23,8 +25,9 @@ export default function BasketPage() {
   const requested = reviewSide ?? params.get('view');
   const roles = useBasketRoles();
   const [postedN, appliedN] = [Number(roles.posted), Number(roles.applied)];
-  // A gig would read "0 applicants" while its applications are on the way: the lists wait.
-  const firstSync = useFirstSyncUnderWay();
+  // A gig would read "0 applicants" while its applications are on the way: the lists wait for
+  // every collection the page reads (first-screen.ts), pulled first on a new device.
+  const firstSync = useFirstSyncUnderWay(collectionsForScreen(PATHS.basket));
   const known = !roles.loading && !firstSync;
   const view =
     requested === 'seller' || requested === 'buyer' ? requested : known ? defaultBasketView(postedN, appliedN) : null;
