@@ -24,6 +24,8 @@ export type LighthouseOptions = {
   onlyDemo?: boolean;
   /** With `onlyDemo`: only these of its pages. */
   pages?: readonly string[];
+  /** Gigs in the demo marketplace (default: `npm run demo`'s); fewer measure what the data's volume costs. */
+  demoGigs?: number;
 };
 
 type Run = {
@@ -57,7 +59,8 @@ export async function benchLighthouse(report: Report, options: LighthouseOptions
   const runs = options.runs ?? 3;
   const gigs = options.gigs ?? 1_000;
   const distDir = await ensureBuilt();
-  if (options.onlyDemo) return benchDemoFirstVisits(report, runs, distDir, options.pages);
+  if (options.onlyDemo)
+    return benchDemoFirstVisits(report, runs, distDir, { pages: options.pages, gigs: options.demoGigs });
   const dataDir = gigs > 0 ? await copyOf(await dataset({ gigs }), 'lighthouse') : await tempDataDir('lighthouse');
   const server = await startChildServer({ dataDir, env: { ...LOAD_ENV, DIST_DIR: distDir } });
   const chrome = await launchChrome();
@@ -77,7 +80,7 @@ export async function benchLighthouse(report: Report, options: LighthouseOptions
     await server.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
   }
-  if (options.demo !== false) await benchDemoFirstVisits(report, runs, distDir);
+  if (options.demo !== false) await benchDemoFirstVisits(report, runs, distDir, { gigs: options.demoGigs });
 }
 
 /**
@@ -91,10 +94,11 @@ async function benchDemoFirstVisits(
   report: Report,
   runs: number,
   distDir: string,
-  onlyPages?: readonly string[],
+  only: { pages?: readonly string[]; gigs?: number } = {},
 ): Promise<void> {
   const dataDir = await tempDataDir('lighthouse-demo');
-  await generateDataDir(dataDir, { gigs: DEMO_GIGS, demoAccounts: DEMO_ACCOUNTS });
+  const gigs = only.gigs ?? DEMO_GIGS;
+  await generateDataDir(dataDir, { gigs, demoAccounts: DEMO_ACCOUNTS });
   const server = await startChildServer({ dataDir, env: { ...LOAD_ENV, DIST_DIR: distDir } });
   const chrome = await launchChrome();
   try {
@@ -104,9 +108,9 @@ async function benchDemoFirstVisits(
     if (login.status !== 200) throw new Error(`the demo account could not sign in (${login.status})`);
     const headers = { Cookie: client.cookieHeader() };
     report.note(`lighthouse, demo account: ${loadNote('the first run')}`);
-    for (const path of DEMO_PAGES.filter((p) => !onlyPages || onlyPages.includes(p))) {
+    for (const path of DEMO_PAGES.filter((p) => !only.pages || only.pages.includes(p))) {
       const page = {
-        label: `${path} (demo account, first visit)`,
+        label: `${path} (demo account, first visit${gigs === DEMO_GIGS ? '' : `, ${gigs} gigs`})`,
         path,
         headers,
         file: `demo${path.replace(/\W+/g, '-')}`,
@@ -259,7 +263,7 @@ async function measurePage(
     );
 }
 
-// `node --import tsx bench/lighthouse.ts [--runs=3] [--gigs=1000] [--no-demo | --only-demo [--pages=/basket,…]]`
+// `node --import tsx bench/lighthouse.ts [--runs=3] [--gigs=1000] [--demo-gigs=300] [--no-demo | --only-demo [--pages=/basket,…]]`
 if (import.meta.url === `file://${process.argv[1]}`) {
   await runStandalone('Creative Gigs Lighthouse', (report) =>
     benchLighthouse(report, {
@@ -268,6 +272,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       demo: !process.argv.includes('--no-demo'),
       onlyDemo: process.argv.includes('--only-demo'),
       pages: flag('pages')?.split(','),
+      demoGigs: numFlag('demo-gigs'),
     }),
   );
 }
