@@ -94,10 +94,10 @@ async function benchDemoFirstVisits(
   report: Report,
   runs: number,
   distDir: string,
-  only: { pages?: readonly string[]; gigs?: number } = {},
+  visits: { pages?: readonly string[]; gigs?: number } = {},
 ): Promise<void> {
   const dataDir = await tempDataDir('lighthouse-demo');
-  const gigs = only.gigs ?? DEMO_GIGS;
+  const gigs = visits.gigs ?? DEMO_GIGS;
   await generateDataDir(dataDir, { gigs, demoAccounts: DEMO_ACCOUNTS });
   const server = await startChildServer({ dataDir, env: { ...LOAD_ENV, DIST_DIR: distDir } });
   const chrome = await launchChrome();
@@ -108,7 +108,7 @@ async function benchDemoFirstVisits(
     if (login.status !== 200) throw new Error(`the demo account could not sign in (${login.status})`);
     const headers = { Cookie: client.cookieHeader() };
     report.note(`lighthouse, demo account: ${loadNote('the first run')}`);
-    for (const path of DEMO_PAGES.filter((p) => !only.pages || only.pages.includes(p))) {
+    for (const path of DEMO_PAGES.filter((p) => !visits.pages || visits.pages.includes(p))) {
       const page = {
         label: `${path} (demo account, first visit${gigs === DEMO_GIGS ? '' : `, ${gigs} gigs`})`,
         path,
