@@ -9,6 +9,7 @@ import { startTestServer } from '../tests/support/in-process-server';
 import { LOAD_ENV, startChildServer } from '../tests/support/spawn-server';
 import { generateDataDir } from './data/generate';
 import { DEFAULT_GIGS as DEMO_GIGS, DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo';
+import { benchChatTyping } from './browser-chat';
 import { ensureBuilt } from './support/build';
 import { launchFreshProfile } from './support/fresh-profile';
 import { tempDataDir } from './support/datasets';
@@ -26,6 +27,7 @@ import { percentile, type Report, type Row } from './report';
  *   the order by best rated buyers and the minimum buyer rating (issue 16), over 400 rated buyers.
  * - The demo account's first visit to four screens: no task over 100 ms while the first sync runs,
  *   and the screen's first card of data drawn before the status says up to date.
+ * - A keystroke on the chat screen of a 500-message conversation to the next frame (browser-chat.ts).
  * The browser is the tests' (tests/support/browser.ts: DEVELOPERS.md's flags, CHROMIUM_PATH
  * overrides the path), each new device a fresh profile on disk (support/fresh-profile.ts), the
  * server the integration tests' (tests/support/in-process-server.ts).
@@ -289,6 +291,7 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
     await server.cleanup();
   }
   await benchDemoFirstSync(report);
+  await benchChatTyping(report);
 }
 
 /**

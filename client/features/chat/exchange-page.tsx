@@ -8,7 +8,8 @@ import { chatDraftKey } from '../../data/device-storage';
 import { useApplicationsWith, useConversation, useMe, useUnreadNotifications, useUser } from '../../data/queries';
 import { linkedGigs, subjectChanges, writingAbout } from './chat-gigs';
 import { RoomConnection, type RoomState } from './room-connection';
-import { LinkedGigsList, SubjectMarker } from './linked-gigs-list';
+import { LinkedGigsList } from './linked-gigs-list';
+import { MessageList } from './message-list';
 import { PATHS } from '../../../shared/routes';
 import { ProfileLink } from '../reviews';
 
@@ -23,10 +24,6 @@ const SEND_FAILED = 'Failed to send message. Please try again.';
 /** The conversation has messages (its record says so) but none was ever stored on this device. */
 const NOT_DOWNLOADED =
   "This conversation hasn't been downloaded to this device yet. It will appear when you're back online.";
-
-function timeLabel(at: number): string {
-  return new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-}
 
 /**
  * `/exchange/{userId}` (docs/product.md §2 "Chat"): the conversation with that user, live and in ascending
@@ -169,18 +166,13 @@ export default function ExchangePage() {
         <p className="empty">{NOT_DOWNLOADED}</p>
       )}
       {messages.length > 0 && (
-        <ol className="messages" aria-label="Messages" aria-live="polite">
-          {messages.map((m) => (
-            <li key={m.id} className={m.senderId === userId ? 'message message--mine' : 'message'}>
-              {markers.has(m.id) && <SubjectMarker gig={markers.get(m.id)!} />}
-              <p className="message__meta">
-                <strong>{names[m.senderId] ?? 'Someone'}</strong>{' '}
-                <span>{m.pending ? (state?.connected ? 'Sending…' : 'Waiting to send') : timeLabel(m.timestamp!)}</span>
-              </p>
-              <p className="message__text">{m.content}</p>
-            </li>
-          ))}
-        </ol>
+        <MessageList
+          messages={messages}
+          markers={markers}
+          names={names}
+          userId={userId}
+          connected={state?.connected ?? false}
+        />
       )}
       <div ref={endRef} />
       {error && (

@@ -10,6 +10,7 @@ import { isProfileComplete } from '../../../shared/profile-complete';
 import { APPLY_MESSAGES, parseMoneyInput, validateApplication } from '../../../shared/validation/apply';
 import { HIRING_MESSAGES, isAccepted } from '../../../shared/hiring';
 import { checkDeleteGig, DELETE_GIG_MESSAGES } from '../../../shared/validation/delete-gig';
+import { dateLabel } from '../../lib/date-labels';
 import { useData, useSyncStatusValue } from '../../data/data-provider';
 import { useApplication, useApplicationsForGig, useMe } from '../../data/queries';
 import { DeleteGigDialog } from './delete-gig-dialog';
@@ -30,9 +31,11 @@ function locationText(gig: Gig): string {
   return place ? `${type} · ${place}` : type;
 }
 
+const longDayLabel = dateLabel({ year: 'numeric', month: 'long', day: 'numeric' });
+
 function formatDay(day: string): string {
   const [y, m, d] = day.split('-').map(Number);
-  return new Date(y!, m! - 1, d!).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+  return longDayLabel(new Date(y!, m! - 1, d!));
 }
 
 /**

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { REVIEW_RULES, replyError } from '../../../shared/reviews';
 import { ProfileLink } from './profile-link';
 import { Stars } from './stars';
+import { dateLabel } from '../../lib/date-labels';
 
 /** What a review card shows: a replicated review or a profile page's (shared/profiles.ts). */
 export type ShownReview = {
@@ -17,8 +18,7 @@ export type ShownReview = {
   reply: string | null;
 };
 
-const day = (at: number) =>
-  new Date(at).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+const day = dateLabel({ day: 'numeric', month: 'long', year: 'numeric' }, 'en-GB');
 
 /**
  * One review: its stars, who wrote it and on which side, the gig, the date, the text and the

@@ -10,6 +10,7 @@ import {
   type WaitingChange,
 } from '../../data/queries';
 import { statusLabel } from '../../data/sync-status';
+import { dateLabel, dayAndTimeLabel } from '../../lib/date-labels';
 import { useNow } from '../../ui/hooks';
 import { ConfirmDialog, Modal } from '../../ui/modal';
 import { waitingChatMessages, type WaitingInRoom } from '../chat';
@@ -18,15 +19,17 @@ import { keptDocument, readableContent } from './kept-content';
 
 const STATE_LABELS = { waiting: 'Waiting', sending: 'Sending…', refused: 'Refused' } as const;
 
+const timeLabel = dateLabel({ hour: '2-digit', minute: '2-digit' });
+
 function ago(at: number | null, now: number): string {
   if (at === null) return 'Not yet';
   const seconds = Math.max(0, Math.round((now - at) / 1000));
-  const time = new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = timeLabel(at);
   if (seconds < 10) return `Just now (${time})`;
   if (seconds < 60) return `${seconds} seconds ago (${time})`;
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago (${time})`;
-  return new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return dayAndTimeLabel(at);
 }
 
 function bytes(n: number): string {
