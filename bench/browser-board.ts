@@ -11,6 +11,7 @@ import { generateDataDir } from './data/generate';
 import { DEFAULT_GIGS as DEMO_GIGS, DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo';
 import { benchChatTyping } from './browser-chat';
 import { ensureBuilt } from './support/build';
+import { timedSteps } from './support/frames';
 import { launchFreshProfile } from './support/fresh-profile';
 import { tempDataDir } from './support/datasets';
 import { runStandalone } from './support/cli';
@@ -228,21 +229,14 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
     });
 
     // Filter and tab changes: from the click to the next frame drawn.
-    // A string, not a function: tsx's name helpers (__name) do not exist in the page.
-    const changes = (await page.evaluate(`(async (n) => {
-      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      const byLabel = (text) => [...document.querySelectorAll('label')].find((l) => l.textContent?.trim() === text)?.querySelector('input');
+    const changes = await timedSteps(
+      page,
+      CHANGES,
+      '(i) => actions[i % actions.length]()',
+      `const byLabel = (text) => [...document.querySelectorAll('label')].find((l) => l.textContent?.trim() === text)?.querySelector('input');
       const tab = (text) => [...document.querySelectorAll('[role="tab"]')].find((t) => t.textContent?.trim() === text);
-      const actions = [() => byLabel('Visual Art').click(), () => byLabel('Remote').click(), () => tab('Applied To').click(), () => tab('All Gigs').click(), () => byLabel('Music and Sound').click()];
-      const times = [];
-      for (let i = 0; i < n; i += 1) {
-        const t0 = performance.now();
-        actions[i % actions.length]();
-        await frame();
-        times.push(performance.now() - t0);
-      }
-      return times;
-    })(${CHANGES})`)) as number[];
+      const actions = [() => byLabel('Visual Art').click(), () => byLabel('Remote').click(), () => tab('Applied To').click(), () => tab('All Gigs').click(), () => byLabel('Music and Sound').click()];`,
+    );
     const p95 = percentile(changes, 95);
     push({
       name: 'browser: filter or tab change → drawn',
@@ -254,21 +248,15 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
     });
 
     // The order and the minimum buyer rating (issue 16): the same measure, over sort and minimum changes.
-    const ratingChanges = (await page.evaluate(`(async (n) => {
-      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      const choose = (select, value) => { select.value = value; select.dispatchEvent(new Event('change', { bubbles: true })); };
+    const ratingChanges = await timedSteps(
+      page,
+      CHANGES,
+      '(i) => actions[i % actions.length]()',
+      `const choose = (select, value) => { select.value = value; select.dispatchEvent(new Event('change', { bubbles: true })); };
       const sort = document.querySelector('.board-sort select');
       const min = document.querySelector('#board-filters select');
-      const actions = [() => choose(sort, 'best-rated'), () => choose(min, '4'), () => choose(min, '4.5'), () => choose(sort, 'newest'), () => choose(min, '3'), () => choose(min, '')];
-      const times = [];
-      for (let i = 0; i < n; i += 1) {
-        const t0 = performance.now();
-        actions[i % actions.length]();
-        await frame();
-        times.push(performance.now() - t0);
-      }
-      return times;
-    })(${CHANGES})`)) as number[];
+      const actions = [() => choose(sort, 'best-rated'), () => choose(min, '4'), () => choose(min, '4.5'), () => choose(sort, 'newest'), () => choose(min, '3'), () => choose(min, '')];`,
+    );
     const ratingP95 = percentile(ratingChanges, 95);
     // The first switch to "Best rated buyers" is the one that sorts the 10k gigs (later ones reuse
     // the order until gigs or ratings change): a p95 of 40 changes leaves it out, so it has its own row.
@@ -300,19 +288,11 @@ export async function benchBrowserBoard(report: Report): Promise<void> {
       search.select();
       document.execCommand('delete');
     })()`);
-    const keystrokes = (await page.evaluate(`(async (text) => {
-      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      const search = document.querySelector('input.search');
-      search.focus();
-      const times = [];
-      for (const ch of text) {
-        const t0 = performance.now();
-        document.execCommand('insertText', false, ch);
-        await frame();
-        times.push(performance.now() - t0);
-      }
-      return times;
-    })(${JSON.stringify(SEARCH_TYPED)})`)) as number[];
+    const keystrokes = await timedSteps(
+      page,
+      SEARCH_TYPED.length,
+      `(i) => document.execCommand('insertText', false, ${JSON.stringify(SEARCH_TYPED)}[i])`,
+    );
     const typed = await page.locator('input.search').inputValue();
     if (typed !== SEARCH_TYPED) throw new Error(`the search box holds "${typed}", not "${SEARCH_TYPED}"`);
     const shownAfter = await page.locator('.field-state').first().textContent();

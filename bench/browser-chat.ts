@@ -5,6 +5,7 @@ import { startTestServer } from '../tests/support/in-process-server';
 import { chatMessage, openChat, waitFor } from '../tests/support/yjs-client';
 import { ensureBuilt } from './support/build';
 import { runStandalone } from './support/cli';
+import { timedSteps } from './support/frames';
 import { launchFreshProfile } from './support/fresh-profile';
 import { percentile, type Report } from './report';
 
@@ -41,18 +42,11 @@ export async function benchChatTyping(report: Report): Promise<void> {
       .nth(MESSAGES - 1)
       .waitFor({ timeout: 60_000 });
     await page.locator('#chat-input').focus();
-    // A string, not a function: tsx's name helpers (__name) do not exist in the page.
-    const times = (await page.evaluate(`(async (n) => {
-      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      const times = [];
-      for (let i = 0; i < n; i += 1) {
-        const t0 = performance.now();
-        document.execCommand('insertText', false, 'abcdefghij'[i % 10]);
-        await frame();
-        times.push(performance.now() - t0);
-      }
-      return times;
-    })(${KEYSTROKES})`)) as number[];
+    const times = await timedSteps(
+      page,
+      KEYSTROKES,
+      `(i) => document.execCommand('insertText', false, 'abcdefghij'[i % 10])`,
+    );
     const typed = await page.locator('#chat-input').inputValue();
     if (typed.length !== KEYSTROKES)
       throw new Error(`the message box holds ${typed.length} characters, not ${KEYSTROKES}`);
